@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { positionToken } from './position';
+
+/** Who caused an event: a signed-in person, an automated agent, or the system itself. */
+export const actor = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('user'), userId: z.string() }),
+  z.object({ kind: z.literal('agent'), agentId: z.number().int() }),
+  z.object({ kind: z.literal('system'), name: z.string() }),
+]);
+export type Actor = z.infer<typeof actor>;
+
+export const eventMetadata = z.object({
+  actor,
+  correlationId: z.string(),
+  /** The id of the event or request that caused this one; process managers key decisions by it. */
+  causationId: z.string().nullable(),
+});
+export type EventMetadata = z.infer<typeof eventMetadata>;
+
+/** An event as stored: the same envelope whichever adapter holds it, and the JSON published to Kafka. */
+export const recordedEventEnvelope = z.object({
+  id: z.string(),
+  type: z.string(),
+  stream: z.string(),
+  streamVersion: z.number().int().nonnegative(),
+  position: positionToken,
+  recordedAt: z.string(),
+  data: z.unknown(),
+  metadata: eventMetadata,
+});
+export type RecordedEventEnvelope = z.infer<typeof recordedEventEnvelope>;

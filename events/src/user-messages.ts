@@ -1,0 +1,31 @@
+/** User-facing wording of spec §5 and §8, defined once. */
+export const USER_MESSAGES = {
+  agentNameRequired: 'Agent name is required',
+  agentTypeRequired: 'Please select an agent type',
+  agentCreated: 'Agent created successfully',
+  agentCreateFailed: 'Failed to create agent',
+  agentStatusUpdated: 'Agent status updated successfully',
+  agentStatusFailed: 'Failed to update agent status',
+  agentUpdated: 'Agent updated successfully',
+  agentUpdateFailed: 'Failed to update agent',
+  agentDeleted: 'Agent deleted successfully',
+  agentDeleteFailed: 'Failed to delete agent',
+  agentDeleteConfirm: 'Are you sure you want to delete this agent?',
+  demoDataCreated: 'Demo data created successfully',
+  demoDataFailed: 'Failed to create demo data',
+  messageSendFailed: 'Failed to send message',
+  manualToggleFailed: 'Failed to toggle manual mode',
+  modeUpdateFailed: 'Failed to update mode',
+  modeUpdatedTitle: 'Mode Updated',
+  unauthorised: 'Unauthorized: You are logged out. Logging in again...',
+  invalidConversation: 'Invalid Conversation',
+  conversationNotFound: 'Conversation not found',
+  conversationNotFoundHint: "This conversation may have been deleted or doesn't exist.",
+  switchToManualFirst: 'Switch to Manual Mode first to send messages',
+  messageEmpty: 'Message is empty',
+  messageTooLong: 'Message is at most 4,000 characters',
+  conversationIsAutomatic: 'Switch to Manual Mode first to send messages',
+  notFound: 'Not found',
+} as const;
+
+export const MESSAGE_MAX_LENGTH = 4000;

