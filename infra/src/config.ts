@@ -20,6 +20,9 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Origins allowed to write and to open /ws besides the server's own. */
   ALLOWED_ORIGINS: list.default([]),
+  /** Commands (and sign-ins) allowed per client per minute. */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  TRUST_PROXY: z.stringbool().default(false),
   SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 14),
   /** How long a read with x-after-position waits for the projections (spec: at most 5 s). */
   READ_WAIT_TIMEOUT_MS: z.coerce.number().int().positive().max(30_000).default(5000),

@@ -48,3 +48,9 @@ export class NotCaughtUp extends DomainError {
     super(`The read models have not reached position ${position} within ${waitedMs / 1000} s; try again`, 503);
   }
 }
+
+export class Unauthenticated extends DomainError {
+  constructor(message = 'Unauthorized') {
+    super(message, 401);
+  }
+}

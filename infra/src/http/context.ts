@@ -1,0 +1,14 @@
+import type pg from 'pg';
+import type { Config } from '../config';
+import type { Logger } from '../logger';
+import type { EventStore } from '../event-store/port';
+import type { SessionStore } from '../auth/session-store';
+
+/** What a service plugin is given by its entry point (standalone or single node). */
+export interface ServiceContext {
+  readonly config: Config;
+  readonly log: Logger;
+  readonly pool: pg.Pool;
+  readonly store: EventStore;
+  readonly sessions: SessionStore;
+}

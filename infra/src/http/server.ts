@@ -1,0 +1,54 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import type { Config } from '../config';
+import type { Logger } from '../logger';
+import { errorHandler, notFoundHandler } from './errors';
+import { originGuard } from './origin';
+
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * The HTTP shell every service is mounted in: body limit, JSON errors, security headers, cookies,
+ * the Origin check on writes and rate limits. The services add their routes as plugins.
+ */
+export async function createHttpServer(config: Config, log: Logger): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: log as FastifyBaseLogger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace',
+    trustProxy: config.TRUST_PROXY,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(notFoundHandler);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    // Served over plain http on localhost by default; HSTS belongs to the TLS terminator.
+    strictTransportSecurity: false,
+  });
+  await app.register(cookie);
+  await app.register(rateLimit, {
+    global: false,
+    max: config.RATE_LIMIT_PER_MINUTE,
+    timeWindow: '1 minute',
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      message: `Too many requests: at most ${context.max} a minute; try again in ${context.after}`,
+    }),
+  });
+  app.addHook('onRequest', originGuard(config.ALLOWED_ORIGINS));
+  return app;
+}
