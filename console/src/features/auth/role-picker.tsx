@@ -1,0 +1,66 @@
+import { Button, Card, H1, H4, Icon, Intent, type IconName } from '@blueprintjs/core';
+import { useState } from 'react';
+import { useLocation } from 'wouter';
+import { readRole, saveRole, type Role } from './role';
+
+const CHOICES: { role: Role; title: string; icon: IconName; points: string[] }[] = [
+  { role: 'borrower', title: 'Borrower', icon: 'home', points: ['Find suitable lenders', 'Compare rates', 'Automated negotiations'] },
+  {
+    role: 'introducer',
+    title: 'Introducer',
+    icon: 'people',
+    points: ['Match clients with lenders', 'Manage introductions', 'Track commission'],
+  },
+  {
+    role: 'lender',
+    title: 'Lender',
+    icon: 'bank-account',
+    points: ['Receive qualified leads', 'Automated screening', 'Portfolio management'],
+  },
+];
+
+/** The role picker at /auth (spec §2 Role selection). */
+export function RolePicker() {
+  const [, navigate] = useLocation();
+  const [chosen, setChosen] = useState<string | null>(() => readRole());
+  const choose = (role: Role) => {
+    saveRole(role);
+    setChosen(role);
+    navigate('/dashboard');
+  };
+  return (
+    <main className="pf-role-picker">
+      <H1>Welcome to the product</H1>
+      <p className="pf-muted">No registration required: choose how you work and start exploring at once.</p>
+      <div className="pf-grid pf-grid-3">
+        {CHOICES.map(({ role, title, icon, points }) => (
+          <Card
+            key={role}
+            interactive
+            selected={chosen === role}
+            className="pf-role-card"
+            data-testid={`role-${role}`}
+            onClick={() => choose(role)}
+          >
+            <Icon icon={icon} size={32} intent={Intent.PRIMARY} />
+            <H4>{title}</H4>
+            <ul>
+              {points.map((point) => (
+                <li key={point}>{point}</li>
+              ))}
+            </ul>
+            <Button
+              intent={Intent.PRIMARY}
+              fill
+              text="Get Started"
+              onClick={(event) => {
+                event.stopPropagation();
+                choose(role);
+              }}
+            />
+          </Card>
+        ))}
+      </div>
+    </main>
+  );
+}

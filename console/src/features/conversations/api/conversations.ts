@@ -1,0 +1,43 @@
+import type { ConversationView, MessageView } from '@pf/events';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
+
+export const getConversationsQueryOptions = () =>
+  queryOptions({
+    queryKey: queryKeys.conversations,
+    queryFn: () => api.get<ConversationView[]>('/api/conversations'),
+  });
+
+export const getConversationQueryOptions = (id: number) =>
+  queryOptions({
+    queryKey: queryKeys.conversation(id),
+    queryFn: () => api.get<ConversationView>(`/api/conversations/${id}`),
+  });
+
+export const getMessagesQueryOptions = (id: number) =>
+  queryOptions({
+    queryKey: queryKeys.messages(id),
+    queryFn: () => api.get<MessageView[]>(`/api/conversations/${id}/messages`),
+  });
+
+export function useConversations() {
+  return useQuery(getConversationsQueryOptions());
+}
+
+/** Spec §7: no retry; runs only when the id is valid. */
+export function useConversation(id: number | null) {
+  return useQuery({ ...getConversationQueryOptions(id ?? 0), enabled: id !== null });
+}
+
+export function useMessages(id: number | null) {
+  return useQuery({ ...getMessagesQueryOptions(id ?? 0), enabled: id !== null });
+}
+
+export function setManualMode(id: number, isManualMode: boolean) {
+  return api.patch<ConversationView>(`/api/conversations/${id}`, { isManualMode });
+}
+
+export function postMessage(id: number, content: string, fromAgentId?: number) {
+  return api.post<MessageView>(`/api/conversations/${id}/messages`, { content, fromAgentId });
+}

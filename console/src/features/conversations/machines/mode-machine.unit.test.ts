@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise, waitFor } from 'xstate';
+import { modeMachine, showsManual } from './mode-machine';
+
+function deferred() {
+  let resolve!: () => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+function start(isManualMode: boolean) {
+  const calls: { conversationId: number; isManualMode: boolean }[] = [];
+  const pending: ReturnType<typeof deferred>[] = [];
+  const notices: string[] = [];
+  const machine = modeMachine.provide({
+    actors: {
+      setMode: fromPromise(async ({ input }: { input: { conversationId: number; isManualMode: boolean } }) => {
+        calls.push(input);
+        const d = deferred();
+        pending.push(d);
+        return d.promise;
+      }),
+    },
+    actions: {
+      notifyFailure: () => void notices.push('failure'),
+      notifySuccess: (_, params) => void notices.push(params.isManualMode ? 'manual' : 'automatic'),
+    },
+  });
+  const actor = createActor(machine, { input: { conversationId: 7, isManualMode } }).start();
+  return { actor, calls, pending, notices };
+}
+
+describe('mode machine', () => {
+  it('starts in the mode of the loaded conversation', () => {
+    expect(start(false).actor.getSnapshot().value).toBe('automatic');
+    expect(start(true).actor.getSnapshot().value).toBe('manual');
+  });
+
+  it('flips at once, sends the command, and lands in manual when it succeeds', async () => {
+    const { actor, calls, pending, notices } = start(false);
+    actor.send({ type: 'TOGGLE' });
+    expect(actor.getSnapshot().value).toBe('switchingToManual');
+    expect(showsManual(actor.getSnapshot())).toBe(true);
+    expect(calls).toEqual([{ conversationId: 7, isManualMode: true }]);
+    pending[0]!.resolve();
+    await waitFor(actor, (s) => s.matches('manual'));
+    expect(notices).toEqual(['manual']);
+    expect(actor.getSnapshot().context.confirmedManual).toBe(true);
+  });
+
+  it('rolls back and reports the failure when the command fails', async () => {
+    const { actor, pending, notices } = start(true);
+    actor.send({ type: 'TOGGLE' });
+    expect(actor.getSnapshot().value).toBe('switchingToAutomatic');
+    expect(showsManual(actor.getSnapshot())).toBe(false);
+    pending[0]!.reject(new Error('500: boom'));
+    await waitFor(actor, (s) => !s.matches('switchingToAutomatic'));
+    expect(actor.getSnapshot().value).toBe('manual');
+    expect(notices).toEqual(['failure']);
+  });
+
+  it('follows another operator’s change pushed to it', () => {
+    const { actor, calls } = start(false);
+    actor.send({ type: 'SYNC', isManualMode: true });
+    expect(actor.getSnapshot().value).toBe('manual');
+    actor.send({ type: 'SYNC', isManualMode: true });
+    expect(actor.getSnapshot().value).toBe('manual');
+    actor.send({ type: 'SYNC', isManualMode: false });
+    expect(actor.getSnapshot().value).toBe('automatic');
+    expect(calls).toEqual([]);
+  });
+
+  it('rolls back to the server’s latest view, not the stale one, when a command fails after a push', async () => {
+    const { actor, pending } = start(false);
+    actor.send({ type: 'TOGGLE' });
+    // Another operator switched it to manual while our command was in flight; ours then fails.
+    actor.send({ type: 'SYNC', isManualMode: true });
+    expect(actor.getSnapshot().value).toBe('switchingToManual');
+    pending[0]!.reject(new Error('409: conflict'));
+    await waitFor(actor, (s) => !s.matches('switchingToManual'));
+    expect(actor.getSnapshot().value).toBe('manual');
+  });
+
+  it('ignores a second toggle while the first is in flight', () => {
+    const { actor, calls } = start(false);
+    actor.send({ type: 'TOGGLE' });
+    actor.send({ type: 'TOGGLE' });
+    expect(calls).toHaveLength(1);
+    expect(actor.getSnapshot().value).toBe('switchingToManual');
+  });
+});
