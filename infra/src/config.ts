@@ -35,6 +35,8 @@ export const configSchema = z.object({
   LLM_BASE_URL: z.url().optional(),
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().optional(),
+  /** Where a standalone realtime gateway sends commands (the command-service's base URL). */
+  COMMAND_SERVICE_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
 });
 export type Config = z.infer<typeof configSchema>;
 

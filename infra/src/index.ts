@@ -15,3 +15,7 @@ export * from './http/errors';
 export * from './http/origin';
 export * from './http/context';
 export * from './http/command-client';
+export * from './realtime/typing';
+export * from './bootstrap/service-context';
+export * from './db/embedded';
+export * from './event-store/create-event-store';

@@ -1,0 +1,89 @@
+import WebSocket from 'ws';
+import { comparePositions, formatPosition, type Position, type ServerMessage } from '@pf/events';
+import type { SessionUser } from '@pf/infra';
+import type { Delivery, PushBody } from './deliveries';
+import { TokenBucket } from './rate-limit';
+
+export interface ConnectionLimits {
+  /** Unsent bytes beyond which a slow client is cut off rather than allowed to grow the server's memory. */
+  readonly maxBufferedBytes: number;
+  readonly burst: number;
+  readonly perSecond: number;
+}
+
+/** One browser socket: who it is, what it follows, and the chain of positions it was sent. */
+export class Connection {
+  readonly subscriptions = new Set<number>();
+  readonly limiter: TokenBucket;
+  alive = true;
+  private previous: string | null = null;
+  /** Pushes at or below this position were already replayed (resume); live copies are dropped. */
+  private floor: Position | null = null;
+  /** While a resume replays, live pushes wait here so that none overtakes the replay. */
+  private held: { position: Position; body: PushBody }[] | null = null;
+  /** Incoming messages are handled one at a time, in order (a subscribe before a resume counts). */
+  queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly socket: WebSocket,
+    readonly user: SessionUser,
+    /** The browser's Cookie header, forwarded with each command. */
+    readonly cookie: string,
+    readonly sessionToken: string,
+    private readonly limits: ConnectionLimits,
+  ) {
+    this.limiter = new TokenBucket(limits.burst, limits.perSecond, Date.now());
+  }
+
+  wants(delivery: Delivery): boolean {
+    if (!delivery.users.includes(this.user.id)) return false;
+    return delivery.onlyFollowersOf === undefined || this.subscriptions.has(delivery.onlyFollowersOf);
+  }
+
+  /** A live push. */
+  push(position: Position, body: PushBody): void {
+    if (this.held) this.held.push({ position, body });
+    else this.deliver(position, body);
+  }
+
+  holdLive(): void {
+    this.held ??= [];
+  }
+
+  /** A push read back from the store during a resume. */
+  replay(position: Position, body: PushBody): void {
+    this.deliver(position, body);
+  }
+
+  /** Ends a resume: everything up to `floor` has been replayed; the held live pushes follow. */
+  releaseLive(floor: Position): void {
+    if (!this.floor || comparePositions(floor, this.floor) > 0) this.floor = floor;
+    const held = this.held ?? [];
+    this.held = null;
+    for (const { position, body } of held) this.deliver(position, body);
+  }
+
+  private deliver(position: Position, body: PushBody): void {
+    if (this.floor && comparePositions(position, this.floor) <= 0) return;
+    const token = formatPosition(position);
+    this.send({ ...body, position: token, previousPosition: this.previous } as ServerMessage);
+    this.previous = token;
+  }
+
+  send(message: ServerMessage): void {
+    if (this.socket.readyState !== WebSocket.OPEN) return;
+    this.socket.send(JSON.stringify(message));
+    if (this.socket.bufferedAmount > this.limits.maxBufferedBytes) this.socket.terminate();
+  }
+
+  /** Resolves once the unsent buffer is below a quarter of the limit (a replay waits between batches). */
+  async drained(): Promise<void> {
+    while (this.socket.readyState === WebSocket.OPEN && this.socket.bufferedAmount > this.limits.maxBufferedBytes / 4) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  get isOpen(): boolean {
+    return this.socket.readyState === WebSocket.OPEN;
+  }
+}

@@ -1,0 +1,114 @@
+import { comparePositions, domainEvent, START, type DomainEvent, type Position } from '@pf/events';
+import type { EventStore, Logger, RecordedEvent, Subscription } from '@pf/infra';
+import type { Connection } from './connection';
+import { deliveriesFor } from './deliveries';
+import { applyEvent, emptyIndex, type ViewIndex } from './view-index';
+
+/** A stored event the gateway understands, or null (a type added later, or bad data, is skipped). */
+export function readEvent(recorded: RecordedEvent): DomainEvent | null {
+  const parsed = domainEvent.safeParse({ type: recorded.type, data: recorded.data });
+  return parsed.success ? parsed.data : null;
+}
+
+/**
+ * Follows the event store from the start: keeps the index and hands each event's pushes to the
+ * sockets entitled to them. Each gateway copy runs its own, so copies share nothing.
+ */
+export class Follower {
+  readonly index: ViewIndex = emptyIndex();
+  /** The position of the last event applied; every push so far is at or below it. */
+  position: Position = START;
+  private readonly byUser = new Map<string, Set<Connection>>();
+  private waiters: { position: Position; resolve: () => void }[] = [];
+  private subscription: Subscription | null = null;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly log: Logger,
+  ) {}
+
+  start(): Promise<void> {
+    this.subscription = this.store.subscribe(START, async (batch) => this.handle(batch), {
+      onError: (error) => this.log.error({ err: error }, 'realtime gateway stopped following the event store'),
+    });
+    return this.subscription.caughtUp;
+  }
+
+  add(connection: Connection): void {
+    const set = this.byUser.get(connection.user.id) ?? new Set();
+    set.add(connection);
+    this.byUser.set(connection.user.id, set);
+  }
+
+  remove(connection: Connection): void {
+    const set = this.byUser.get(connection.user.id);
+    set?.delete(connection);
+    if (set?.size === 0) this.byUser.delete(connection.user.id);
+  }
+
+  get connections(): Connection[] {
+    return [...this.byUser.values()].flatMap((set) => [...set]);
+  }
+
+  /** Synchronous on purpose: a resume reads `position` between batches, never in the middle of one. */
+  private handle(batch: readonly RecordedEvent[]): void {
+    for (const recorded of batch) {
+      const event = readEvent(recorded);
+      if (event) {
+        const at = recorded.recordedAt.toISOString();
+        try {
+          applyEvent(this.index, event, at);
+          this.broadcast(recorded.position, event, at);
+        } catch (error) {
+          this.log.error({ err: error, eventId: recorded.id }, 'realtime gateway could not push an event');
+        }
+      }
+      this.position = recorded.position;
+    }
+    this.waiters = this.waiters.filter((waiter) => {
+      if (comparePositions(this.position, waiter.position) < 0) return true;
+      waiter.resolve();
+      return false;
+    });
+  }
+
+  private broadcast(position: Position, event: DomainEvent, at: string): void {
+    for (const delivery of deliveriesFor(this.index, event, at)) {
+      for (const userId of delivery.users) {
+        const connections = this.byUser.get(userId);
+        if (!connections) continue;
+        let body: ReturnType<typeof delivery.body> | undefined;
+        for (const connection of connections) {
+          if (!connection.wants(delivery)) continue;
+          body ??= delivery.body(userId);
+          connection.push(position, body);
+        }
+      }
+    }
+  }
+
+  /** Waits (bounded) until the index has applied `position`; true when it has. */
+  waitFor(position: Position, timeoutMs: number): Promise<boolean> {
+    if (comparePositions(this.position, position) >= 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((waiter) => waiter !== entry);
+        resolve(false);
+      }, timeoutMs);
+      const entry = {
+        position,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve(true);
+        },
+      };
+      this.waiters.push(entry);
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.subscription?.close();
+    for (const waiter of this.waiters) waiter.resolve();
+    this.waiters = [];
+  }
+}

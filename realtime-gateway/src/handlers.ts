@@ -1,0 +1,143 @@
+import {
+  comparePositions,
+  formatPosition,
+  parsePosition,
+  USER_MESSAGES,
+  type ClientMessage,
+  type Position,
+} from '@pf/events';
+import type { CommandClient, CommandRequest, CommandResponse, EventStore, Logger } from '@pf/infra';
+import { commandAnswer, FALLBACKS } from './command-answer';
+import type { Connection } from './connection';
+import { deliveriesFor } from './deliveries';
+import { readEvent, type Follower } from './follower';
+import { canSeeConversation } from './view-index';
+
+export interface HandlerContext {
+  readonly follower: Follower;
+  readonly store: EventStore;
+  readonly commands: CommandClient;
+  readonly log: Logger;
+  /** How long a subscribe to an id not (yet) known waits for this copy to catch up with the store. */
+  readonly catchUpWaitMs: number;
+}
+
+const REPLAY_BATCH = 500;
+
+export async function handleMessage(ctx: HandlerContext, connection: Connection, message: ClientMessage): Promise<void> {
+  switch (message.type) {
+    case 'send_message': {
+      // The server decides who speaks (a person's message is never automated): fromAgentId is a preference.
+      const body = { content: message.content, ...(message.fromAgentId ? { fromAgentId: message.fromAgentId } : {}) };
+      return command(ctx, connection, message.requestId, FALLBACKS.send_message, {
+        method: 'POST',
+        url: `/api/conversations/${message.conversationId}/messages`,
+        body,
+      });
+    }
+    case 'manual_override':
+      return command(ctx, connection, message.requestId, FALLBACKS.manual_override, {
+        method: 'PATCH',
+        url: `/api/conversations/${message.conversationId}`,
+        body: { isManualMode: message.enabled },
+      });
+    case 'subscribe':
+      return subscribe(ctx, connection, message.conversationId, message.requestId);
+    case 'unsubscribe':
+      connection.subscriptions.delete(message.conversationId);
+      return ack(ctx, connection, message.requestId);
+    case 'resume':
+      return resume(ctx, connection, parsePosition(message.afterPosition), message.requestId);
+    default: {
+      const unhandled: never = message;
+      return unhandled;
+    }
+  }
+}
+
+function ack(ctx: HandlerContext, connection: Connection, requestId: string | undefined): void {
+  if (requestId !== undefined) {
+    connection.send({ type: 'ack', requestId, position: formatPosition(ctx.follower.position) });
+  }
+}
+
+async function command(
+  ctx: HandlerContext,
+  connection: Connection,
+  requestId: string | undefined,
+  fallback: string,
+  request: Omit<CommandRequest, 'cookie'>,
+): Promise<void> {
+  let response: CommandResponse | null = null;
+  try {
+    response = await ctx.commands.execute({ ...request, cookie: connection.cookie });
+    if (response.statusCode >= 500) ctx.log.warn({ url: request.url, status: response.statusCode }, 'command failed');
+  } catch (error) {
+    ctx.log.warn({ err: error, url: request.url }, 'command-service unreachable');
+  }
+  const answer = commandAnswer(requestId, response, fallback);
+  if (answer) connection.send(answer);
+  // The session ended (revoked or expired): the socket's credentials are gone too.
+  if (response?.statusCode === 401) connection.socket.close(4401, 'Session ended');
+}
+
+async function subscribe(
+  ctx: HandlerContext,
+  connection: Connection,
+  conversationId: number,
+  requestId: string | undefined,
+): Promise<void> {
+  const { follower } = ctx;
+  let visible = canSeeConversation(follower.index, conversationId, connection.user.id);
+  if (!visible) {
+    // A conversation created a moment ago may be stored but not yet applied by this copy.
+    const head = await ctx.store.headPosition();
+    await follower.waitFor(head, ctx.catchUpWaitMs);
+    visible = canSeeConversation(follower.index, conversationId, connection.user.id);
+  }
+  if (!visible) {
+    connection.send({ type: 'error', requestId: requestId ?? null, message: USER_MESSAGES.conversationNotFound });
+    return;
+  }
+  connection.subscriptions.add(conversationId);
+  ack(ctx, connection, requestId);
+}
+
+/**
+ * Replays what this socket may see after `after`, up to what the follower has applied, while live
+ * pushes wait; then the held live pushes follow. Replayed and live pushes meet at one position, so
+ * nothing is missed and nothing is sent twice. Follow conversations (subscribe) before resuming.
+ */
+async function resume(ctx: HandlerContext, connection: Connection, after: Position, requestId: string | undefined) {
+  const { follower } = ctx;
+  connection.holdLive();
+  const until = follower.position;
+  const floor = comparePositions(after, until) > 0 ? after : until;
+  let replayedTo = after;
+  try {
+    while (comparePositions(replayedTo, until) < 0 && connection.isOpen) {
+      const batch = await ctx.store.readAll(replayedTo, REPLAY_BATCH);
+      const upToLive = batch.filter((recorded) => comparePositions(recorded.position, until) <= 0);
+      for (const recorded of upToLive) {
+        const event = readEvent(recorded);
+        if (!event) continue;
+        for (const delivery of deliveriesFor(follower.index, event, recorded.recordedAt.toISOString())) {
+          if (connection.wants(delivery)) connection.replay(recorded.position, delivery.body(connection.user.id));
+        }
+      }
+      if (upToLive.length === 0) break;
+      replayedTo = upToLive[upToLive.length - 1]!.position;
+      await connection.drained();
+    }
+    if (requestId !== undefined) connection.send({ type: 'ack', requestId, position: formatPosition(floor) });
+    connection.releaseLive(floor);
+  } catch (error) {
+    ctx.log.warn({ err: error }, 'resume could not read the event store');
+    connection.send({
+      type: 'error',
+      requestId: requestId ?? null,
+      message: `Could not replay the events after ${formatPosition(replayedTo)}; reload the page`,
+    });
+    connection.releaseLive(replayedTo);
+  }
+}

@@ -1,0 +1,3 @@
+export { attachRealtimeGateway, type GatewayOptions, type RealtimeGateway } from './gateway';
+// The typing signal lives in infra so that the automation can send it without importing this service.
+export { notifyTyping, TYPING_CHANNEL, type TypingSignal } from '@pf/infra';

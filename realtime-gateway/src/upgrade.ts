@@ -1,0 +1,40 @@
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { isAllowedOrigin, readCookie, SESSION_COOKIE, type SessionStore, type SessionUser } from '@pf/infra';
+
+export type Handshake =
+  | { readonly ok: true; readonly user: SessionUser; readonly cookie: string; readonly token: string }
+  | { readonly ok: false; readonly status: 401 | 403; readonly message: string };
+
+/**
+ * The upgrade is a browser request that carries the session cookie on its own, so it must come from a
+ * page of ours (cross-site WebSocket hijacking): a missing or foreign Origin is refused, then the session.
+ */
+export async function checkHandshake(
+  request: IncomingMessage,
+  allowedOrigins: readonly string[],
+  sessions: SessionStore,
+): Promise<Handshake> {
+  const origin = request.headers.origin;
+  if (!origin) return { ok: false, status: 403, message: 'The socket needs an Origin header' };
+  if (!isAllowedOrigin(origin, request.headers.host, allowedOrigins)) {
+    return { ok: false, status: 403, message: `Sockets from origin ${origin} are not allowed` };
+  }
+  const cookie = request.headers.cookie ?? '';
+  const token = readCookie(cookie, SESSION_COOKIE);
+  const user = token ? await sessions.findUser(token) : null;
+  if (!user || !token) return { ok: false, status: 401, message: 'Unauthorized: sign in first' };
+  return { ok: true, user, cookie, token };
+}
+
+/** Answers the raw upgrade request with a plain HTTP error; the socket never opens. */
+export function refuse(socket: Duplex, status: number, message: string): void {
+  if (socket.destroyed) return;
+  const body = JSON.stringify({ message });
+  socket.once('finish', () => socket.destroy());
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
+      'Connection: close\r\nContent-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
