@@ -17,5 +17,4 @@ export * from './http/context';
 export * from './http/command-client';
 export * from './realtime/typing';
 export * from './bootstrap/service-context';
-export * from './db/embedded';
 export * from './event-store/create-event-store';

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -8,21 +8,27 @@ import { errorHandler, notFoundHandler } from './errors';
 import { originGuard } from './origin';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
+const LIMITED_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * The HTTP shell every service is mounted in: body limit, JSON errors, security headers, cookies,
  * the Origin check on writes and rate limits. The services add their routes as plugins.
  */
-export async function createHttpServer(config: Config, log: Logger): Promise<FastifyInstance> {
+export interface HttpServerOptions {
+  /** Answers unknown routes; the single node serves the console's index.html for page routes. */
+  readonly notFound?: (request: FastifyRequest, reply: FastifyReply) => unknown;
+}
+
+export async function createHttpServer(config: Config, log: Logger, options: HttpServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
-    disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace',
+    logController: new LogController({ disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace' }),
     trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.setErrorHandler(errorHandler);
-  app.setNotFoundHandler(notFoundHandler);
+  app.setNotFoundHandler(options.notFound ?? notFoundHandler);
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -41,7 +47,8 @@ export async function createHttpServer(config: Config, log: Logger): Promise<Fas
   });
   await app.register(cookie);
   await app.register(rateLimit, {
-    global: false,
+    // Reads are cheap and served from read models; writes and sign-ins are limited per client.
+    allowList: (request) => !LIMITED_METHODS.has(request.method) && !request.url.startsWith('/api/login'),
     max: config.RATE_LIMIT_PER_MINUTE,
     timeWindow: '1 minute',
     errorResponseBuilder: (_request, context) => ({

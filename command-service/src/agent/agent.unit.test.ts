@@ -1,0 +1,56 @@
+import { describe, it } from 'vitest';
+import { NotFound } from '@pf/infra';
+import { deciderSpec } from '../testing/decider-spec';
+import { agentDecider, type AgentEvent } from './agent';
+
+const spec = deciderSpec(agentDecider);
+const owner = 'user-1';
+const created: AgentEvent = {
+  type: 'AgentCreated',
+  data: { agentId: 7, ownerId: owner, name: 'Amelia', type: 'borrower', description: '', criteria: null },
+};
+
+describe('agent decider', () => {
+  it('creates an agent', () => {
+    spec
+      .given([])
+      .when({ type: 'CreateAgent', agentId: 7, ownerId: owner, name: 'Amelia', agentType: 'borrower', description: '', criteria: null })
+      .then([created]);
+  });
+
+  it('pauses an active agent and resumes a paused one', () => {
+    spec.given([created]).when({ type: 'ChangeAgent', agentId: 7, actorId: owner, isActive: false }).then([
+      { type: 'AgentPaused', data: { agentId: 7 } },
+    ]);
+    spec
+      .given([created, { type: 'AgentPaused', data: { agentId: 7 } }])
+      .when({ type: 'ChangeAgent', agentId: 7, actorId: owner, isActive: true })
+      .then([{ type: 'AgentResumed', data: { agentId: 7 } }]);
+  });
+
+  it('records nothing when the agent already is as asked', () => {
+    spec.given([created]).when({ type: 'ChangeAgent', agentId: 7, actorId: owner, isActive: true, name: 'Amelia' }).then([]);
+  });
+
+  it('edits name, description and criteria in one event, keeping what was not sent', () => {
+    spec
+      .given([created])
+      .when({ type: 'ChangeAgent', agentId: 7, actorId: owner, description: 'First-time buyer', criteria: { loanTermMax: '30 years' } })
+      .then([
+        {
+          type: 'AgentUpdated',
+          data: { agentId: 7, name: 'Amelia', description: 'First-time buyer', criteria: { loanTermMax: '30 years' } },
+        },
+      ]);
+  });
+
+  it("answers not found for someone else's agent, a deleted one and a missing one", () => {
+    spec.given([created]).when({ type: 'ChangeAgent', agentId: 7, actorId: 'intruder', isActive: false }).thenThrows(NotFound, 'Agent 7 not found');
+    spec.given([created, { type: 'AgentDeleted', data: { agentId: 7 } }]).when({ type: 'DeleteAgent', agentId: 7, actorId: owner }).thenThrows(NotFound);
+    spec.given([]).when({ type: 'DeleteAgent', agentId: 7, actorId: owner }).thenThrows(NotFound);
+  });
+
+  it('deletes an agent of its owner', () => {
+    spec.given([created]).when({ type: 'DeleteAgent', agentId: 7, actorId: owner }).then([{ type: 'AgentDeleted', data: { agentId: 7 } }]);
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * The negotiator's decision for one side, as plain data: open, accept, reject and counter, or walk away at the
+ * deadline. Acceptance follows AC-next (accept what is at least as good as one's own next offer), and an offer
+ * is only ever accepted when it lies inside both parties' limits and above the acceptor's reservation value.
+ */
+import type { LoanTerms } from '@pf/events';
+import type { Rng } from '../rng';
+import { proposeOffer } from './offer-strategy';
+import { canDeal, type NegotiatorProfile } from './setup';
+import { lastOffer, offersBy, type NegotiationState } from './state';
+import { otherSide, withinLimits, type Side } from './terms-space';
+import { utility } from './utility';
+
+export interface NegotiationSettings {
+  /** Offers allowed in all; the side due to answer the last one may only accept it or walk away. */
+  deadlineRounds: number;
+  opener: Side;
+}
+
+export const DEFAULT_NEGOTIATION_SETTINGS: NegotiationSettings = { deadlineRounds: 10, opener: 'borrower' };
+
+export type WaitReason = 'finished' | 'manual-mode' | 'not-your-turn';
+
+export type Move =
+  | { kind: 'wait'; reason: WaitReason }
+  | { kind: 'offer'; round: number; terms: LoanTerms }
+  | { kind: 'counter'; rejectOfferId: string; round: number; terms: LoanTerms }
+  | { kind: 'accept'; offerId: string; terms: LoanTerms }
+  | { kind: 'walk-away'; rejectOfferId: string | null; reason: 'deadline' };
+
+/** The side expected to move next, or null when the negotiation is over. */
+export function whoseTurn(state: NegotiationState, settings: NegotiationSettings): Side | null {
+  if (state.status !== 'negotiating') return null;
+  const last = lastOffer(state);
+  return last ? otherSide(last.side) : settings.opener;
+}
+
+export function nextMove(state: NegotiationState, side: Side, settings: NegotiationSettings, rng: Rng): Move {
+  if (state.status !== 'negotiating') return { kind: 'wait', reason: 'finished' };
+  if (state.isManualMode) return { kind: 'wait', reason: 'manual-mode' };
+  if (whoseTurn(state, settings) !== side) return { kind: 'wait', reason: 'not-your-turn' };
+  const me = state.setup[side];
+  const round = state.offers.length;
+  const onTable = lastOffer(state);
+  const pending = onTable && onTable.status === 'open' ? onTable : undefined;
+  if (round >= settings.deadlineRounds) {
+    if (pending && isAcceptable(state, me, pending.terms, me.reservation)) {
+      return { kind: 'accept', offerId: pending.offerId, terms: pending.terms };
+    }
+    return { kind: 'walk-away', rejectOfferId: pending?.offerId ?? null, reason: 'deadline' };
+  }
+  const terms = proposeOffer(state.setup, side, round, settings.deadlineRounds, offersBy(state, otherSide(side)), rng);
+  if (!pending) return { kind: 'offer', round, terms };
+  const threshold = Math.max(me.reservation, utility(me, terms));
+  if (isAcceptable(state, me, pending.terms, threshold)) {
+    return { kind: 'accept', offerId: pending.offerId, terms: pending.terms };
+  }
+  return { kind: 'counter', rejectOfferId: pending.offerId, round, terms };
+}
+
+/** Inside both parties' limits, for a property both deal in, and worth at least `threshold` to the acceptor. */
+export function isAcceptable(
+  state: NegotiationState,
+  acceptor: NegotiatorProfile,
+  terms: LoanTerms,
+  threshold: number,
+): boolean {
+  const { borrower, lender, propertyValue } = state.setup;
+  return (
+    canDeal(borrower, propertyValue) &&
+    canDeal(lender, propertyValue) &&
+    withinLimits(borrower.limits, terms) &&
+    withinLimits(lender.limits, terms) &&
+    utility(acceptor, terms) >= threshold - 1e-9
+  );
+}

@@ -1,0 +1,138 @@
+/**
+ * Who negotiates what: each side's limits (from its criteria and a lending policy), weights, reservation value
+ * and concession strategy, plus the property value the deal is about. Pure and deterministic, so a process
+ * manager can rebuild the same setup from the agents' events at any time.
+ */
+import type { ConcessionStrategy, Criteria } from '@pf/events';
+import { readCriteria, type Range } from '../criteria/read-criteria';
+import {
+  intersect,
+  intersectLimits,
+  isEmpty,
+  ISSUES,
+  MARKET,
+  mapIssues,
+  snapInward,
+  type Interval,
+  type Limits,
+  type PerIssue,
+  type Side,
+} from './terms-space';
+
+/** Loan-to-value and arrangement fee as shares of the property value; not part of the criteria form. */
+export interface LendingPolicy {
+  ltv: Interval;
+  feeShare: Interval;
+}
+
+export const DEFAULT_POLICY: Record<Side, LendingPolicy> = {
+  borrower: { ltv: { lo: 0.6, hi: 0.85 }, feeShare: { lo: 0, hi: 0.01 } },
+  lender: { ltv: { lo: 0.5, hi: 0.8 }, feeShare: { lo: 0.002, hi: 0.015 } },
+};
+
+/** How much each issue matters to each side (sums to 1); private to that side in the negotiation. */
+export const DEFAULT_WEIGHTS: Record<Side, PerIssue<number>> = {
+  borrower: { interestRate: 0.45, termYears: 0.15, loanAmount: 0.25, arrangementFee: 0.15 },
+  lender: { interestRate: 0.35, termYears: 0.1, loanAmount: 0.35, arrangementFee: 0.2 },
+};
+
+/** Boulware for lenders (hold firm until late), Conceder for borrowers (give ground early), per the issue. */
+export const DEFAULT_STRATEGY: Record<Side, ConcessionStrategy> = { borrower: 'conceder', lender: 'boulware' };
+
+export interface PartyInput {
+  agentId: number;
+  criteria: Criteria | null;
+  strategy?: ConcessionStrategy;
+  weights?: PerIssue<number>;
+  /** Utility (0..1 over its own limits) below which this side never agrees; default 0: anything in its limits. */
+  reservation?: number;
+  policy?: LendingPolicy;
+}
+
+export interface NegotiatorProfile {
+  agentId: number;
+  side: Side;
+  /** The property values this side deals in; the deal's property value must lie inside. */
+  propertyValue: Interval;
+  limits: Limits;
+  weights: PerIssue<number>;
+  reservation: number;
+  strategy: ConcessionStrategy;
+}
+
+export interface NegotiationSetup {
+  propertyValue: number;
+  borrower: NegotiatorProfile;
+  lender: NegotiatorProfile;
+  brokerAgentId: number | null;
+}
+
+export function negotiationSetup(borrower: PartyInput, lender: PartyInput, brokerAgentId: number | null = null): NegotiationSetup {
+  const borrowerRead = readCriteria(borrower.criteria);
+  const lenderRead = readCriteria(lender.criteria);
+  const propertyValue = dealPropertyValue(borrowerRead.propertyValue, lenderRead.propertyValue);
+  return {
+    propertyValue,
+    borrower: profile('borrower', borrower, borrowerRead, propertyValue),
+    lender: profile('lender', lender, lenderRead, propertyValue),
+    brokerAgentId,
+  };
+}
+
+/**
+ * The property the deal is about: the middle of what the borrower named (or the lender, or £250,000), moved into
+ * the overlap of both ranges when there is one, in whole thousands.
+ */
+export function dealPropertyValue(borrower: Range, lender: Range): number {
+  const wanted = preferred(borrower) ?? preferred(lender) ?? 250_000;
+  const own = toInterval(borrower, MARKET.propertyValue);
+  const both = intersect(own, toInterval(lender, MARKET.propertyValue));
+  const within = isEmpty(both) ? own : both;
+  const inside = Math.min(Math.max(wanted, within.lo), within.hi);
+  const thousands = Math.round(inside / 1000) * 1000;
+  return thousands >= within.lo && thousands <= within.hi ? thousands : Math.round(inside);
+}
+
+/** The space both sides can agree in, in offer steps; null when some issue has no common value. */
+export function agreementSpace(setup: NegotiationSetup): Limits | null {
+  if (!canDeal(setup.borrower, setup.propertyValue) || !canDeal(setup.lender, setup.propertyValue)) return null;
+  const space = intersectLimits(setup.borrower.limits, setup.lender.limits);
+  const snapped = mapIssues((issue) => snapInward(issue, space[issue]));
+  return ISSUES.some((issue) => isEmpty(snapped[issue])) ? null : snapped;
+}
+
+export function canDeal(profile: NegotiatorProfile, propertyValue: number): boolean {
+  return propertyValue >= profile.propertyValue.lo && propertyValue <= profile.propertyValue.hi;
+}
+
+function profile(side: Side, input: PartyInput, read: ReturnType<typeof readCriteria>, propertyValue: number): NegotiatorProfile {
+  const policy = input.policy ?? DEFAULT_POLICY[side];
+  return {
+    agentId: input.agentId,
+    side,
+    propertyValue: toInterval(read.propertyValue, MARKET.propertyValue),
+    limits: {
+      interestRate: toInterval(read.interestRate, MARKET.interestRate),
+      termYears: toInterval(read.termYears, MARKET.termYears),
+      loanAmount: { lo: propertyValue * policy.ltv.lo, hi: propertyValue * policy.ltv.hi },
+      arrangementFee: { lo: propertyValue * policy.feeShare.lo, hi: propertyValue * policy.feeShare.hi },
+    },
+    weights: normalised(input.weights ?? DEFAULT_WEIGHTS[side]),
+    reservation: input.reservation ?? 0,
+    strategy: input.strategy ?? DEFAULT_STRATEGY[side],
+  };
+}
+
+function toInterval(range: Range, market: Interval): Interval {
+  return { lo: range.min ?? market.lo, hi: range.max ?? market.hi };
+}
+
+function preferred(range: Range): number | null {
+  if (range.min !== null && range.max !== null) return (range.min + range.max) / 2;
+  return range.min ?? range.max;
+}
+
+function normalised(weights: PerIssue<number>): PerIssue<number> {
+  const total = ISSUES.reduce((sum, issue) => sum + Math.max(0, weights[issue]), 0);
+  return mapIssues((issue) => (total > 0 ? Math.max(0, weights[issue]) / total : 1 / ISSUES.length));
+}

@@ -1,0 +1,76 @@
+import { describe, it } from 'vitest';
+import { Invalid, NotFound } from '@pf/infra';
+import { USER_MESSAGES } from '@pf/events';
+import { deciderSpec } from '../testing/decider-spec';
+import { conversationDecider, type ConversationEvent } from './conversation';
+
+const spec = deciderSpec(conversationDecider);
+const started: ConversationEvent = {
+  type: 'ConversationStarted',
+  data: {
+    conversationId: 3,
+    title: 'Amelia ↔ Northgate · £320,000',
+    matchId: null,
+    participants: [
+      { agentId: 1, ownerId: 'alice', name: 'Amelia', type: 'borrower' },
+      { agentId: 2, ownerId: 'bob', name: 'Northgate', type: 'lender' },
+    ],
+  },
+};
+const manual: ConversationEvent = { type: 'ManualModeChanged', data: { conversationId: 3, isManualMode: true } };
+
+describe('conversation decider', () => {
+  it('switches to manual mode for an owner of a participant, and records nothing when already there', () => {
+    spec.given([started]).when({ type: 'SetManualMode', conversationId: 3, actorId: 'bob', isManualMode: true }).then([manual]);
+    spec.given([started, manual]).when({ type: 'SetManualMode', conversationId: 3, actorId: 'bob', isManualMode: true }).then([]);
+  });
+
+  it('hides the conversation from everyone else', () => {
+    spec
+      .given([started])
+      .when({ type: 'SetManualMode', conversationId: 3, actorId: 'mallory', isManualMode: true })
+      .thenThrows(NotFound, 'Conversation 3 not found');
+    spec
+      .given([started, manual])
+      .when({ type: 'SendMessage', conversationId: 3, messageId: 9, speaker: { kind: 'user', userId: 'mallory' }, content: 'hi' })
+      .thenThrows(NotFound);
+  });
+
+  it("stores a person's message as not automated, from their own agent to the counterpart", () => {
+    spec
+      .given([started, manual])
+      .when({ type: 'SendMessage', conversationId: 3, messageId: 9, speaker: { kind: 'user', userId: 'alice', preferredAgentId: 2 }, content: 'We can do 4.1%' })
+      .then([
+        {
+          type: 'MessageSent',
+          data: { conversationId: 3, messageId: 9, fromAgentId: 1, toAgentId: 2, content: 'We can do 4.1%', isAutomated: false },
+        },
+      ]);
+  });
+
+  it('asks a person to switch to manual first, and keeps automated agents quiet in manual mode', () => {
+    spec
+      .given([started])
+      .when({ type: 'SendMessage', conversationId: 3, messageId: 9, speaker: { kind: 'user', userId: 'alice' }, content: 'hi' })
+      .thenThrows(Invalid, USER_MESSAGES.switchToManualFirst);
+    spec
+      .given([started, manual])
+      .when({ type: 'SendMessage', conversationId: 3, messageId: 9, speaker: { kind: 'agent', agentId: 2 }, content: 'hi' })
+      .then([]);
+  });
+
+  it('refuses messages in a completed conversation and completes only once', () => {
+    const completed: ConversationEvent = {
+      type: 'ConversationCompleted',
+      data: { conversationId: 3, outcome: 'agreed', reason: 'Terms agreed' },
+    };
+    spec
+      .given([started, completed])
+      .when({ type: 'SendMessage', conversationId: 3, messageId: 9, speaker: { kind: 'agent', agentId: 1 }, content: 'hi' })
+      .thenThrows(Invalid, 'Conversation 3 is completed');
+    spec
+      .given([started, completed])
+      .when({ type: 'CompleteConversation', conversationId: 3, outcome: 'no_agreement', reason: 'Deadline' })
+      .then([]);
+  });
+});

@@ -1,0 +1,17 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ServiceContext } from '@pf/infra';
+import { agentRoutes } from './agent/routes';
+import { conversationRoutes } from './conversation/routes';
+import { seedDemoRoutes } from './seed-demo/routes';
+
+export { idMigrations as commandMigrations } from './ids';
+export { agentDecider } from './agent/agent';
+export { conversationDecider } from './conversation/conversation';
+export { handleCommand } from './handle-command';
+
+/** The write side: every non-GET /api route (rate-limited per client by the HTTP shell). */
+export const commandService: FastifyPluginAsync<ServiceContext> = async (app, context) => {
+  await app.register(agentRoutes, context);
+  await app.register(conversationRoutes, context);
+  await app.register(seedDemoRoutes, context);
+};

@@ -1,0 +1,22 @@
+import { ConfigError } from '@pf/infra';
+import { startSingleNode } from './server';
+
+try {
+  const server = await startSingleNode(process.env);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`${signal}: stopping\n`);
+    await server.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+} catch (error) {
+  if (error instanceof ConfigError) {
+    for (const problem of error.problems) process.stderr.write(`${problem}\n`);
+    process.exit(78);
+  }
+  throw error;
+}

@@ -1,0 +1,87 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { commandMigrations, commandService } from '@pf/command-service';
+import {
+  createHttpServer,
+  createLogger,
+  injectCommandClient,
+  notFoundHandler,
+  openServiceContext,
+  parseConfig,
+  sessionPlugin,
+} from '@pf/infra';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '@pf/infra/embedded';
+import { queryService, readModelMigrations } from '@pf/query-service';
+import { attachRealtimeGateway } from '@pf/realtime-gateway';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const DEFAULT_CONSOLE_DIST = path.resolve(here, '../../../console/dist');
+
+export interface RunningServer {
+  readonly url: string;
+  readonly databaseUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The single-node product: the three services in one Fastify process on one port, the console's
+ * built files on the same origin, and PostgreSQL (DATABASE_URL, else an embedded server under DATA_DIR).
+ */
+export async function startSingleNode(env: Record<string, string | undefined> = process.env): Promise<RunningServer> {
+  const config = parseConfig(env);
+  const log = createLogger(config.LOG_LEVEL, 'property-finance');
+
+  let embedded: EmbeddedDatabase | null = null;
+  let databaseUrl = config.DATABASE_URL;
+  if (!databaseUrl) {
+    embedded = await startEmbeddedPostgres(config.DATA_DIR, (line) => log.debug({ postgres: line }));
+    databaseUrl = embedded.url;
+    log.info({ dataDir: path.resolve(config.DATA_DIR) }, 'embedded PostgreSQL started');
+  }
+
+  const context = await openServiceContext(config, log, databaseUrl, [...commandMigrations, ...readModelMigrations]);
+  const consoleDist = path.resolve(config.CONSOLE_DIST ?? DEFAULT_CONSOLE_DIST);
+  const hasConsole = existsSync(path.join(consoleDist, 'index.html'));
+
+  // Page routes (/dashboard, /conversations/7, ...) are the console's: answer them with its index.html.
+  const notFound = (request: FastifyRequest, reply: FastifyReply) => {
+    const isPage = request.method === 'GET' && !request.url.startsWith('/api/') && !path.extname(request.url.split('?')[0]!);
+    if (isPage && hasConsole) return reply.type('text/html').sendFile('index.html');
+    return notFoundHandler(request, reply);
+  };
+  const app = await createHttpServer(config, log, { notFound });
+  await app.register(sessionPlugin, { sessions: context.sessions });
+  await app.register(queryService, context);
+  await app.register(commandService, context);
+  if (hasConsole) {
+    await app.register(fastifyStatic, { root: consoleDist, wildcard: false, index: 'index.html' });
+  } else {
+    log.warn(`The console is not built (${consoleDist}); run npm run build -w console`);
+    app.get('/', async (_request, reply) =>
+      reply.type('text/plain').send('The API is running; the console is not built yet: npm run build -w console'),
+    );
+  }
+  app.get('/healthz', async () => ({ status: 'ok' }));
+
+  const gateway = attachRealtimeGateway(app.server, { ...context, commands: injectCommandClient(app) });
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const url = `http://localhost:${port}`;
+  log.info(`Property finance console on ${url} (PostgreSQL: ${embedded ? 'embedded' : new URL(databaseUrl).host})`);
+
+  return {
+    url,
+    databaseUrl,
+    async close() {
+      await gateway.close();
+      await app.close();
+      await context.close();
+      await embedded?.stop();
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import type { Config } from '../config';
+import type { Logger } from '../logger';
+import { createPool } from '../db/pool';
+import { migrate, type Migration } from '../db/migrate';
+import { authMigrations } from '../auth/schema';
+import { SessionStore } from '../auth/session-store';
+import { eventStoreMigrations } from '../event-store/postgres-schema';
+import { createEventStore } from '../event-store/create-event-store';
+import type { ServiceContext } from '../http/context';
+
+export interface OpenedContext extends ServiceContext {
+  close(): Promise<void>;
+}
+
+/**
+ * Connects a service to its database and event store and applies the migrations it needs
+ * (event store and sessions always; the service passes its own).
+ */
+export async function openServiceContext(
+  config: Config,
+  log: Logger,
+  databaseUrl: string,
+  serviceMigrations: readonly Migration[],
+): Promise<OpenedContext> {
+  const pool = createPool(databaseUrl, 20);
+  await migrate(pool, [...(config.EVENTSTORE_URL ? [] : eventStoreMigrations), ...authMigrations, ...serviceMigrations]);
+  const store = createEventStore(config, pool, databaseUrl);
+  const sessions = new SessionStore(pool, config.SESSION_TTL_HOURS);
+  return {
+    config,
+    log,
+    pool,
+    store,
+    sessions,
+    async close() {
+      await store.close();
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import type pg from 'pg';
+import { START } from '@pf/events';
+import { inTransaction, type EventStore } from '@pf/infra';
+import { applyEvent } from './read-models/apply-event';
+import { READ_MODEL_TABLES } from './read-models/schema';
+import { lockCheckpoint, READ_MODELS_PROJECTION, storeCheckpoint } from './projector/checkpoint';
+
+/**
+ * Drops the read models and replays every event from the start, in one transaction: readers keep
+ * seeing the old rows until the new ones are complete, and a projector running beside it waits on
+ * the checkpoint lock, then skips what the rebuild applied.
+ */
+export async function rebuildReadModels(pool: pg.Pool, store: EventStore, batchSize = 2000): Promise<number> {
+  return inTransaction(pool, async (client) => {
+    await lockCheckpoint(client, READ_MODELS_PROJECTION);
+    await client.query(`truncate ${READ_MODEL_TABLES.join(', ')}`);
+    let position = START;
+    let applied = 0;
+    for (;;) {
+      const batch = await store.readAll(position, batchSize);
+      if (batch.length === 0) break;
+      for (const event of batch) await applyEvent(client, event);
+      applied += batch.length;
+      position = batch[batch.length - 1]!.position;
+    }
+    await storeCheckpoint(client, READ_MODELS_PROJECTION, position);
+    return applied;
+  });
+}
