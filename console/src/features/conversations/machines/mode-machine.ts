@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 
 export interface ModeInput {
   conversationId: number;
@@ -103,6 +103,6 @@ export const modeMachine = setup({
 });
 
 /** What the switch shows: in-flight states already show the mode being switched to. */
-export function showsManual(state: { matches: (value: string) => boolean }): boolean {
+export function showsManual(state: SnapshotFrom<typeof modeMachine>): boolean {
   return state.matches('manual') || state.matches('switchingToManual');
 }

@@ -1,0 +1,30 @@
+import { Spinner } from '@blueprintjs/core';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
+import { Route, Switch } from 'wouter';
+import { Landing } from '../features/landing/landing';
+import { queryClient } from '../lib/query-client';
+import { NotFound } from './not-found';
+
+const RolePicker = lazy(() => import('../features/auth/role-picker').then((m) => ({ default: m.RolePicker })));
+const SignedIn = lazy(() => import('./routes/signed-in'));
+
+/** Paths of the signed-in screens; anything else that is not / or /auth is the 404 page (spec §2). */
+const SIGNED_IN = /^\/(dashboard|agents|conversations|deals|documents|matching|analytics|market|notifications|settings)(\/.*)?$/;
+
+export function App() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <Suspense fallback={<Spinner className="pf-page-spinner" />}>
+        <Switch>
+          <Route path="/" component={Landing} />
+          <Route path="/auth" component={RolePicker} />
+          <Route path={SIGNED_IN} component={SignedIn} />
+          <Route>
+            <NotFound />
+          </Route>
+        </Switch>
+      </Suspense>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,3 @@
+import { AgentsPage } from '../../features/agents/components/agents-page';
+
+export default AgentsPage;

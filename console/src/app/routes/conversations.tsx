@@ -1,0 +1,3 @@
+import { ConversationsPage } from '../../features/conversations/components/conversations-page';
+
+export default ConversationsPage;

@@ -1,0 +1,94 @@
+import { Button, Card, H4, Icon, Intent, NonIdealState, Tag } from '@blueprintjs/core';
+import { useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import { PageHeader } from '../../components/page-header';
+import { useAgents } from '../../features/agents/api/agents';
+import { AgentFormDialog } from '../../features/agents/components/agent-form-dialog';
+import { AGENT_TYPE_LOOK } from '../../components/agent-type';
+import { readRole, roleBadge } from '../../features/auth/role';
+import { useConversations } from '../../features/conversations/api/conversations';
+import { ModeTag } from '../../features/conversations/components/mode-tag';
+import { useStats } from '../../features/dashboard/api/stats';
+import { SeedDemoButton } from '../../features/dashboard/seed-demo-button';
+import { StatCards } from '../../features/dashboard/stat-cards';
+
+/** Spec §2 Dashboard. */
+export default function DashboardRoute() {
+  const stats = useStats();
+  const agents = useAgents();
+  const conversations = useConversations();
+  const [creating, setCreating] = useState(false);
+  const [, navigate] = useLocation();
+  const loading = stats.isPending || agents.isPending || conversations.isPending;
+
+  return (
+    <>
+      <PageHeader title="Dashboard">
+        <Tag large minimal intent={Intent.PRIMARY} data-testid="role-badge">
+          {roleBadge(readRole())}
+        </Tag>
+        <SeedDemoButton />
+        <Button intent={Intent.PRIMARY} icon="plus" text="Create Agent" onClick={() => setCreating(true)} />
+        <span className="pf-bell" aria-label="Notifications">
+          <Icon icon="notifications" />
+          <span className="pf-bell-dot" />
+        </span>
+      </PageHeader>
+      {loading ? (
+        <p className="pf-loading">Loading...</p>
+      ) : (
+        <>
+          <StatCards stats={stats.data} />
+          <div className="pf-grid pf-grid-2 pf-section">
+            <Card>
+              <div className="pf-card-head pf-spread">
+                <H4>My Agents</H4>
+                <Button variant="minimal" text="View All" endIcon="arrow-right" onClick={() => navigate('/agents')} />
+              </div>
+              {agents.data?.length ? (
+                <ul className="pf-list">
+                  {agents.data.slice(0, 3).map((agent) => (
+                    <li key={agent.id} className="pf-list-row">
+                      <Icon icon={AGENT_TYPE_LOOK[agent.type].icon} intent={AGENT_TYPE_LOOK[agent.type].intent} />
+                      <span className="pf-grow">{agent.name}</span>
+                      <Tag intent={agent.isActive ? Intent.SUCCESS : Intent.NONE}>{agent.isActive ? 'Active' : 'Paused'}</Tag>
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <NonIdealState
+                  icon="predictive-analysis"
+                  description="No agents yet"
+                  action={<Button intent={Intent.PRIMARY} text="Create your first agent" onClick={() => setCreating(true)} />}
+                />
+              )}
+            </Card>
+            <Card>
+              <div className="pf-card-head pf-spread">
+                <H4>Recent Conversations</H4>
+                <Button variant="minimal" text="View All" endIcon="arrow-right" onClick={() => navigate('/conversations')} />
+              </div>
+              {conversations.data?.length ? (
+                <ul className="pf-list">
+                  {conversations.data.slice(0, 3).map((conversation) => (
+                    <li key={conversation.id} className="pf-list-row">
+                      <Icon icon="chat" />
+                      <Link href={`/conversations/${conversation.id}`} className="pf-grow">
+                        <div>{conversation.title}</div>
+                        <div className="pf-muted pf-small">Active conversation</div>
+                      </Link>
+                      <ModeTag manual={conversation.isManualMode} />
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <NonIdealState icon="chat" description="No conversations yet. Seed demo data or create agents to start." />
+              )}
+            </Card>
+          </div>
+        </>
+      )}
+      <AgentFormDialog isOpen={creating} onClose={() => setCreating(false)} />
+    </>
+  );
+}

@@ -1,0 +1,56 @@
+import { Alignment, Button, Classes, Icon, Menu, MenuItem } from '@blueprintjs/core';
+import type { CurrentUserView } from '@pf/events';
+import { useLocation } from 'wouter';
+import { displayName, displayUserType, initials } from '../../features/auth/user-display';
+import { isActive, NAV_ITEMS } from './nav-items';
+
+interface Props {
+  user: CurrentUserView | undefined;
+  onNavigate?: () => void;
+}
+
+/** The navigation list and user footer, shared by the desktop sidebar and the mobile drawer. */
+export function SideNav({ user, onNavigate }: Props) {
+  const [path, navigate] = useLocation();
+  return (
+    <nav className="pf-sidenav" aria-label="Main">
+      <div className="pf-brand">
+        <Icon icon="office" size={20} />
+        <span>PropertyFinance AI</span>
+      </div>
+      <Menu className="pf-nav-menu">
+        {NAV_ITEMS.map((item) => (
+          <MenuItem
+            key={item.href}
+            icon={item.icon}
+            text={item.label}
+            href={item.href}
+            active={isActive(path, item.href)}
+            onClick={(event) => {
+              event.preventDefault();
+              navigate(item.href);
+              onNavigate?.();
+            }}
+          />
+        ))}
+      </Menu>
+      <div className="pf-user-footer">
+        <div className="pf-avatar" aria-hidden>
+          {initials(user)}
+        </div>
+        <div className="pf-user-text">
+          <div className="pf-user-name">{displayName(user)}</div>
+          <div className={Classes.TEXT_MUTED}>{displayUserType(user)}</div>
+        </div>
+        <Button
+          variant="minimal"
+          icon="log-out"
+          aria-label="Log out"
+          title="Log out"
+          alignText={Alignment.CENTER}
+          onClick={() => window.location.assign('/api/logout')}
+        />
+      </div>
+    </nav>
+  );
+}

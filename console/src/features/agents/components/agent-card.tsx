@@ -1,0 +1,89 @@
+import { Alert, Button, ButtonGroup, Card, H4, HTMLTable, Icon, Intent, Tag } from '@blueprintjs/core';
+import { CRITERIA_KEYS, USER_MESSAGES, type AgentView } from '@pf/events';
+import { useState } from 'react';
+import { toastError, toastSuccess } from '../../../lib/toaster';
+import { useDeleteAgent, useUpdateAgent } from '../api/agents';
+import { CRITERIA_LABELS } from './agent-form';
+import { AgentFormDialog } from './agent-form-dialog';
+import { AGENT_TYPE_LOOK } from '../../../components/agent-type';
+
+/** One agent (spec §2 My Agents): type look, badges, description fallback, criteria, pause/resume, edit, delete. */
+export function AgentCard({ agent }: { agent: AgentView }) {
+  const look = AGENT_TYPE_LOOK[agent.type];
+  const update = useUpdateAgent();
+  const remove = useDeleteAgent();
+  const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const criteria = CRITERIA_KEYS.filter((key) => agent.criteria?.[key]);
+
+  const toggle = () =>
+    update.mutate(
+      { id: agent.id, input: { isActive: !agent.isActive } },
+      {
+        onSuccess: () => toastSuccess(USER_MESSAGES.agentStatusUpdated),
+        onError: () => toastError(USER_MESSAGES.agentStatusFailed),
+      },
+    );
+  const confirmDelete = () => {
+    setConfirming(false);
+    remove.mutate(agent.id, {
+      onSuccess: () => toastSuccess(USER_MESSAGES.agentDeleted),
+      onError: () => toastError(USER_MESSAGES.agentDeleteFailed),
+    });
+  };
+
+  return (
+    <Card className="pf-agent-card" data-testid="agent-card">
+      <div className="pf-card-head">
+        <span className={`pf-type-icon pf-type-${agent.type}`}>
+          <Icon icon={look.icon} intent={look.intent} size={20} />
+        </span>
+        <H4 className="pf-card-title">{agent.name}</H4>
+      </div>
+      <div className="pf-tags">
+        <Tag intent={look.intent} minimal>
+          {look.label}
+        </Tag>
+        <Tag intent={agent.isActive ? Intent.SUCCESS : Intent.NONE}>{agent.isActive ? 'Active' : 'Paused'}</Tag>
+      </div>
+      <p className="pf-description">{agent.description || `AI agent specialized in ${agent.type} activities`}</p>
+      {criteria.length > 0 ? (
+        <div className="pf-criteria">
+          <div className="pf-criteria-title">Criteria</div>
+          <HTMLTable compact className="pf-criteria-table">
+            <tbody>
+              {criteria.map((key) => (
+                <tr key={key}>
+                  <td>{CRITERIA_LABELS[key]}</td>
+                  <td>{agent.criteria?.[key]}</td>
+                </tr>
+              ))}
+            </tbody>
+          </HTMLTable>
+        </div>
+      ) : null}
+      <ButtonGroup className="pf-card-actions">
+        <Button
+          icon={agent.isActive ? 'pause' : 'play'}
+          text={agent.isActive ? 'Pause' : 'Resume'}
+          loading={update.isPending}
+          onClick={toggle}
+        />
+        <Button icon="edit" text="Edit" onClick={() => setEditing(true)} />
+        <Button icon="trash" intent={Intent.DANGER} aria-label="Delete agent" loading={remove.isPending} onClick={() => setConfirming(true)} />
+      </ButtonGroup>
+      <AgentFormDialog isOpen={editing} onClose={() => setEditing(false)} agent={agent} />
+      <Alert
+        isOpen={confirming}
+        intent={Intent.DANGER}
+        icon="trash"
+        cancelButtonText="Cancel"
+        confirmButtonText="Delete"
+        onCancel={() => setConfirming(false)}
+        onConfirm={confirmDelete}
+      >
+        <p>{USER_MESSAGES.agentDeleteConfirm}</p>
+      </Alert>
+    </Card>
+  );
+}

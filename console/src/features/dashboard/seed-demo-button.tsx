@@ -1,0 +1,26 @@
+import { Button } from '@blueprintjs/core';
+import { USER_MESSAGES } from '@pf/events';
+import { toastError, toastSuccess } from '../../lib/toaster';
+import { useSeedDemo } from './api/stats';
+
+/**
+ * Spec §2: shown to everyone. The spec reloads the page after seeding; refetching every query gives the same
+ * screen without dropping the live socket or the success toast.
+ */
+export function SeedDemoButton({ quiet = false }: { quiet?: boolean }) {
+  const seed = useSeedDemo();
+  return (
+    <Button
+      icon="database"
+      text={quiet ? 'Add Demo Messages' : 'Seed Demo Data'}
+      loading={seed.isPending}
+      onClick={() =>
+        seed.mutate(undefined, {
+          onSuccess: () => toastSuccess(USER_MESSAGES.demoDataCreated),
+          // Spec §8: on the conversation page a failure is only logged.
+          onError: (error) => (quiet ? console.error(error) : toastError(USER_MESSAGES.demoDataFailed)),
+        })
+      }
+    />
+  );
+}

@@ -1,0 +1,51 @@
+import type { AgentView, ConversationView, MessageView, ServerPush } from '@pf/events';
+import type { QueryClient } from '@tanstack/react-query';
+import { queryKeys } from '../query-keys';
+
+function byUpdatedDesc(a: { updatedAt: string }, b: { updatedAt: string }): number {
+  return b.updatedAt.localeCompare(a.updatedAt);
+}
+
+function upsert<T extends { id: number }>(list: T[] | undefined, item: T): T[] | undefined {
+  if (!list) return list;
+  const index = list.findIndex((entry) => entry.id === item.id);
+  if (index === -1) return [item, ...list];
+  const copy = list.slice();
+  copy[index] = item;
+  return copy;
+}
+
+/** Writes one push into the query cache in place, so every screen showing it updates without a refetch. */
+export function applyPush(queryClient: QueryClient, push: ServerPush): void {
+  switch (push.type) {
+    case 'message_created': {
+      queryClient.setQueryData<MessageView[]>(queryKeys.messages(push.conversationId), (messages) =>
+        messages && !messages.some((m) => m.id === push.message.id) ? [...messages, push.message] : messages,
+      );
+      return;
+    }
+    case 'conversation_updated': {
+      const conversation = push.conversation;
+      queryClient.setQueryData<ConversationView>(queryKeys.conversation(conversation.id), conversation);
+      queryClient.setQueryData<ConversationView[]>(queryKeys.conversations, (list) =>
+        upsert(list, conversation)?.sort(byUpdatedDesc),
+      );
+      return;
+    }
+    case 'agent_updated': {
+      queryClient.setQueryData<AgentView[]>(queryKeys.agents, (list) =>
+        push.agent ? upsert(list, push.agent) : list?.filter((agent) => agent.id !== push.agentId),
+      );
+      return;
+    }
+    case 'stats_changed': {
+      // The push says only that the figures moved; the read waits for this position, so it sees the change.
+      void queryClient.invalidateQueries({ queryKey: queryKeys.stats });
+      return;
+    }
+    default: {
+      const unexpected: never = push;
+      return unexpected;
+    }
+  }
+}

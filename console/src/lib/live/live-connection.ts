@@ -1,0 +1,135 @@
+import { serverMessage, type ClientMessage } from '@pf/events';
+import type { QueryClient } from '@tanstack/react-query';
+import { createActor, type ActorRefFrom } from 'xstate';
+import { notePosition } from '../position';
+import { applyPush } from './apply-push';
+import { admitPush, initialSequence, onNewSocket, type SequenceState } from './push-sequence';
+import { socketMachine } from './socket-machine';
+import { clearTyping, noteTyping } from './typing';
+
+type Command = Extract<ClientMessage, { type: 'send_message' | 'manual_override' }>;
+type WithoutRequestId<T> = T extends unknown ? Omit<T, 'requestId'> : never;
+
+const ACK_TIMEOUT_MS = 10_000;
+
+/** Spec §2: /ws on the same host, wss when the page is https. */
+export function socketUrl(location: Location): string {
+  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+}
+
+/**
+ * The console's live link: one socket for the signed-in shell. It follows the conversations on screen, writes
+ * every push into the query cache, drops duplicates, refetches on a gap, and resumes after a reconnect.
+ */
+export class LiveConnection {
+  readonly actor: ActorRefFrom<typeof socketMachine>;
+  private sequence: SequenceState = initialSequence;
+  private readonly following = new Map<number, number>();
+  private readonly pending = new Map<string, { resolve: (position: string | null) => void; reject: (e: Error) => void }>();
+  private nextRequest = 1;
+
+  constructor(
+    private readonly queryClient: QueryClient,
+    url: string,
+  ) {
+    const machine = socketMachine.provide({
+      actions: {
+        connected: (_, { reconnect }) => this.onConnected(reconnect),
+        received: (_, { data }) => this.onReceived(data),
+        disconnected: () => this.failPending('Connection lost'),
+      },
+    });
+    this.actor = createActor(machine, { input: { url } });
+  }
+
+  start(): void {
+    this.actor.start();
+  }
+
+  stop(): void {
+    this.failPending('Connection closed');
+    this.actor.stop();
+  }
+
+  isOpen(): boolean {
+    return this.actor.getSnapshot().matches({ live: 'open' });
+  }
+
+  /** Follows a conversation while the returned function has not been called (counted, for two views of one id). */
+  follow(conversationId: number): () => void {
+    const count = this.following.get(conversationId) ?? 0;
+    this.following.set(conversationId, count + 1);
+    if (count === 0) this.send({ type: 'subscribe', conversationId });
+    return () => {
+      const left = (this.following.get(conversationId) ?? 1) - 1;
+      if (left > 0) return void this.following.set(conversationId, left);
+      this.following.delete(conversationId);
+      this.send({ type: 'unsubscribe', conversationId });
+    };
+  }
+
+  /** Sends a command and settles with the gateway's ack (its position) or error message. */
+  request(command: WithoutRequestId<Command>): Promise<string | null> {
+    if (!this.isOpen()) return Promise.reject(new Error('The live connection is not open'));
+    const requestId = `r${this.nextRequest++}`;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(requestId);
+        reject(new Error('No answer from the live connection'));
+      }, ACK_TIMEOUT_MS);
+      this.pending.set(requestId, {
+        resolve: (position) => (clearTimeout(timer), resolve(position)),
+        reject: (error) => (clearTimeout(timer), reject(error)),
+      });
+      this.send({ ...command, requestId } as ClientMessage);
+    });
+  }
+
+  private send(message: ClientMessage): void {
+    this.actor.send({ type: 'SEND', message });
+  }
+
+  private onConnected(reconnect: boolean): void {
+    this.sequence = onNewSocket(this.sequence);
+    for (const conversationId of this.following.keys()) this.send({ type: 'subscribe', conversationId });
+    if (this.sequence.lastSeen) this.send({ type: 'resume', afterPosition: this.sequence.lastSeen });
+    // Without a position to resume from, what happened while we were away can only be read again.
+    else if (reconnect) void this.queryClient.invalidateQueries();
+  }
+
+  private onReceived(data: string): void {
+    let parsed;
+    try {
+      parsed = serverMessage.safeParse(JSON.parse(data));
+    } catch {
+      return;
+    }
+    if (!parsed.success) return;
+    const message = parsed.data;
+    if (message.type === 'ack' || message.type === 'error') return this.settle(message);
+    if (message.type === 'typing') return noteTyping(message.conversationId, message.agentName);
+    const { verdict, state } = admitPush(this.sequence, message);
+    this.sequence = state;
+    if (verdict === 'duplicate') return;
+    notePosition(message.position);
+    if (message.type === 'message_created') clearTyping(message.conversationId);
+    applyPush(this.queryClient, message);
+    if (verdict === 'gap') void this.queryClient.invalidateQueries();
+  }
+
+  private settle(message: { type: 'ack' | 'error'; requestId: string | null; position?: string | null; message?: string }) {
+    if (!message.requestId) return;
+    const waiting = this.pending.get(message.requestId);
+    if (!waiting) return;
+    this.pending.delete(message.requestId);
+    if (message.type === 'ack') {
+      notePosition(message.position);
+      waiting.resolve(message.position ?? null);
+    } else waiting.reject(new Error(message.message ?? 'Refused'));
+  }
+
+  private failPending(reason: string): void {
+    for (const waiting of this.pending.values()) waiting.reject(new Error(reason));
+    this.pending.clear();
+  }
+}
