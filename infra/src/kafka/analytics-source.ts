@@ -1,0 +1,135 @@
+import type pg from 'pg';
+import type { Kafka } from 'kafkajs';
+import type { Config } from '../config';
+import { inTransaction } from '../db/pool';
+import { migrate } from '../db/migrate';
+import type { EventStore, RecordedEvent } from '../event-store/port';
+import type { Logger } from '../logger';
+import { loadPosition, savePosition } from './checkpoint';
+import { parseMessage } from './envelope';
+import { createKafka } from './kafka-relay-service';
+import { analyticsSourceMigrations } from './schema';
+
+/**
+ * What an analytics job implements: apply events it has not seen before, inside the transaction it
+ * is given (write the read-model rows with `client`). Each event id reaches it at most once per
+ * consumer name, whichever source feeds it and however often the source delivers it.
+ * Order: global order from the event store; from Kafka, stream order only (streams interleave
+ * differently), so a handler must not depend on the order of events of different streams.
+ */
+export type AnalyticsHandler = (events: readonly RecordedEvent[], client: pg.PoolClient) => Promise<void>;
+
+export interface AnalyticsSource {
+  readonly kind: 'event-store' | 'kafka';
+  /** Event store: the events stored at start have been applied. Kafka: the consumer has joined its group. */
+  readonly caughtUp: Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface AnalyticsSourceOptions {
+  /** The consumer's name: its checkpoint row, its Kafka consumer group and the scope of deduplication. */
+  readonly name: string;
+  readonly pool: pg.Pool;
+  readonly store: EventStore;
+  readonly config: Pick<Config, 'KAFKA_BROKERS' | 'KAFKA_TOPIC'>;
+  readonly logger: Logger;
+  readonly batchSize?: number;
+  /** The source failed and stopped (the caller may restart it or exit). */
+  readonly onError?: (error: unknown) => void;
+}
+
+/**
+ * Applies a batch once: claims the event ids in analytics_processed_events and hands over only the
+ * ones not claimed before, in the same transaction as the handler's writes (and the checkpoint),
+ * so a redelivered event (Kafka is at-least-once) or a second copy of the job changes nothing.
+ */
+export async function applyOnce(
+  pool: pg.Pool,
+  consumer: string,
+  batch: readonly RecordedEvent[],
+  handler: AnalyticsHandler,
+  checkpoint?: RecordedEvent['position'],
+): Promise<RecordedEvent[]> {
+  return inTransaction(pool, async (client) => {
+    const claimed = await client.query<{ event_id: string }>(
+      `insert into analytics_processed_events (consumer, event_id)
+       select $1, id from unnest($2::uuid[]) as ids(id)
+       on conflict do nothing
+       returning event_id::text`,
+      [consumer, [...new Set(batch.map((event) => event.id))]],
+    );
+    const fresh = new Set(claimed.rows.map((row) => row.event_id.toLowerCase()));
+    const events = batch.filter((event) => fresh.delete(event.id.toLowerCase()));
+    if (events.length > 0) await handler(events, client);
+    if (checkpoint) await savePosition(client, 'analytics_source_checkpoint', consumer, checkpoint);
+    return events;
+  });
+}
+
+/** Feeds `handler` from Kafka when KAFKA_BROKERS is set, else from the event store (the default). */
+export async function startAnalyticsSource(
+  options: AnalyticsSourceOptions,
+  handler: AnalyticsHandler,
+): Promise<AnalyticsSource> {
+  await migrate(options.pool, analyticsSourceMigrations);
+  const brokers = options.config.KAFKA_BROKERS;
+  if (brokers && brokers.length > 0) {
+    return fromKafka(options, createKafka(brokers, `analytics-${options.name}`), handler);
+  }
+  return fromEventStore(options, handler);
+}
+
+async function fromEventStore(options: AnalyticsSourceOptions, handler: AnalyticsHandler): Promise<AnalyticsSource> {
+  const after = await loadPosition(options.pool, 'analytics_source_checkpoint', options.name);
+  const subscription = options.store.subscribe(
+    after,
+    async (batch) => {
+      await applyOnce(options.pool, options.name, batch, handler, batch[batch.length - 1]!.position);
+    },
+    { batchSize: options.batchSize ?? 500, onError: options.onError },
+  );
+  return { kind: 'event-store', caughtUp: subscription.caughtUp, close: () => subscription.close() };
+}
+
+export async function fromKafka(
+  options: Pick<AnalyticsSourceOptions, 'name' | 'pool' | 'config' | 'logger' | 'onError'>,
+  kafka: Kafka,
+  handler: AnalyticsHandler,
+): Promise<AnalyticsSource> {
+  const log = options.logger.child({ component: 'analytics-source', consumer: options.name });
+  const consumer = kafka.consumer({ groupId: `analytics-${options.name}` });
+  let joined: () => void = () => undefined;
+  const caughtUp = new Promise<void>((resolve) => (joined = resolve));
+  consumer.on(consumer.events.GROUP_JOIN, () => joined());
+  consumer.on(consumer.events.CRASH, (event) => {
+    if (!event.payload.restart) options.onError?.(event.payload.error);
+  });
+  await consumer.connect();
+  await consumer.subscribe({ topics: [options.config.KAFKA_TOPIC], fromBeginning: true });
+  await consumer.run({
+    eachBatchAutoResolve: false,
+    eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
+      const events: RecordedEvent[] = [];
+      for (const message of batch.messages) {
+        try {
+          events.push(parseMessage(message.value));
+        } catch (error) {
+          // A message that is not an event envelope can never be applied; skip it rather than stall the partition.
+          log.error({ err: error, partition: batch.partition, offset: message.offset }, 'Skipping a message that is not an event');
+        }
+      }
+      if (!isRunning() || isStale()) return;
+      if (events.length > 0) await applyOnce(options.pool, options.name, events, handler);
+      // Offsets are committed after the transaction: a crash in between redelivers, and applyOnce drops the repeats.
+      const last = batch.messages[batch.messages.length - 1];
+      if (last) resolveOffset(last.offset);
+      await commitOffsetsIfNecessary();
+      await heartbeat();
+    },
+  });
+  return {
+    kind: 'kafka',
+    caughtUp,
+    close: () => consumer.disconnect(),
+  };
+}
