@@ -18,3 +18,4 @@ export * from './http/command-client';
 export * from './realtime/typing';
 export * from './bootstrap/service-context';
 export * from './event-store/create-event-store';
+export * from './bootstrap/standalone';

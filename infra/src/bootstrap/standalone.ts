@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import { loadConfig, type Config } from '../config';
+import { createLogger } from '../logger';
+import type { Migration } from '../db/migrate';
+import { createHttpServer } from '../http/server';
+import { sessionPlugin } from '../auth/plugin';
+import { openServiceContext, type OpenedContext } from './service-context';
+
+export interface Mounted {
+  /** Resolves when the service can take requests (GET /healthz answers 503 until then). */
+  readonly ready?: Promise<void>;
+  close?(): Promise<void>;
+}
+
+/**
+ * Runs one service on its own (distributed deployment): validated config, DATABASE_URL required,
+ * migrations, the HTTP shell with sessions, GET /healthz, graceful stop on SIGINT/SIGTERM.
+ */
+export async function runStandalone(
+  name: string,
+  migrations: readonly Migration[],
+  mount: (app: FastifyInstance, context: OpenedContext) => Promise<Mounted | void>,
+  required: readonly (keyof Config)[] = [],
+): Promise<void> {
+  const config = loadConfig();
+  const missing = (['DATABASE_URL', ...required] as const).filter((key) => !config[key]);
+  for (const key of missing) process.stderr.write(`Missing setting ${key}: the standalone ${name} needs it\n`);
+  if (missing.length > 0) process.exit(78);
+
+  const log = createLogger(config.LOG_LEVEL, name);
+  const context = await openServiceContext(config, log, config.DATABASE_URL!, migrations);
+  const app = await createHttpServer(config, log);
+  await app.register(sessionPlugin, { sessions: context.sessions });
+  const mounted = (await mount(app, context)) ?? {};
+  let ready = mounted.ready === undefined;
+  void mounted.ready?.then(() => (ready = true));
+  app.get('/healthz', async (_request, reply) =>
+    ready ? { status: 'ok' } : reply.status(503).send({ message: `${name} is starting` }),
+  );
+  await app.listen({ port: config.PORT, host: config.HOST });
+
+  const stop = async () => {
+    await mounted.close?.();
+    await app.close();
+    await context.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+}
