@@ -1,0 +1,110 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
+
+interface Service {
+  image?: string;
+  build?: { context: string; dockerfile: string };
+  environment?: Record<string, string>;
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck?: { test: string[] };
+  ports?: string[];
+}
+
+// Merge keys (<<) and anchors are YAML 1.1 features that Compose supports; parse them the same way.
+const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, Service> };
+const services = compose.services;
+
+const backing = ['eventstore', 'postgres', 'kafka'];
+const commandCopies = ['command-service-1', 'command-service-2'];
+const gatewayCopies = ['realtime-gateway-1', 'realtime-gateway-2'];
+const applications = [...commandCopies, 'query-service', ...gatewayCopies];
+
+describe('docker-compose.yml', () => {
+  it('has exactly the deployment of issue 6: stores, two command-services, one query-service, two gateways, a proxy', () => {
+    expect(Object.keys(services).sort()).toEqual([...backing, ...applications, 'proxy'].sort());
+  });
+
+  it('runs KurrentDB/EventStoreDB insecure, PostgreSQL, and Kafka in KRaft mode (no ZooKeeper)', () => {
+    expect(services.eventstore!.image).toMatch(/^(eventstore\/eventstore|.*kurrentdb)(:|$)/);
+    expect(services.eventstore!.environment?.EVENTSTORE_INSECURE).toBe('true');
+    expect(services.postgres!.image).toMatch(/^postgres:/);
+    const kafka = services.kafka!;
+    expect(kafka.image).toMatch(/^apache\/kafka:/);
+    expect(kafka.environment?.KAFKA_PROCESS_ROLES).toBe('broker,controller');
+    expect(kafka.environment?.KAFKA_ADVERTISED_LISTENERS).toBe('PLAINTEXT://kafka:9092');
+    expect(Object.keys(services)).not.toContain('zookeeper');
+  });
+
+  it('gives every service a health check', () => {
+    for (const [name, service] of Object.entries(services)) {
+      expect(service.healthcheck?.test, name).toBeDefined();
+      expect(service.healthcheck!.test[0], name).toMatch(/^CMD(-SHELL)?$/);
+    }
+    for (const name of applications) expect(services[name]!.healthcheck!.test.join(' ')).toContain('/healthz');
+  });
+
+  it('builds each application from its own Dockerfile, and every Dockerfile exists and is multi-stage', () => {
+    const expected: Record<string, string> = {
+      'command-service-1': 'command-service/Dockerfile',
+      'command-service-2': 'command-service/Dockerfile',
+      'query-service': 'query-service/Dockerfile',
+      'realtime-gateway-1': 'realtime-gateway/Dockerfile',
+      'realtime-gateway-2': 'realtime-gateway/Dockerfile',
+      proxy: 'console/Dockerfile',
+    };
+    for (const [name, dockerfile] of Object.entries(expected)) {
+      const service = services[name]!;
+      expect(service.build, name).toEqual({ context: '.', dockerfile });
+      const text = read(dockerfile);
+      expect(text.match(/^FROM /gm)!.length, dockerfile).toBeGreaterThanOrEqual(2);
+      expect(text).toContain('npm ci');
+    }
+    for (const name of backing) expect(services[name]!.image, name).toBeTruthy();
+  });
+
+  it('starts each service once the services it uses are healthy', () => {
+    for (const name of applications) {
+      expect(services[name]!.depends_on, name).toEqual(
+        Object.fromEntries(backing.map((dependency) => [dependency, { condition: 'service_healthy' }])),
+      );
+    }
+    expect(services.proxy!.depends_on).toEqual(
+      Object.fromEntries(applications.map((dependency) => [dependency, { condition: 'service_healthy' }])),
+    );
+    for (const [name, service] of Object.entries(services)) {
+      for (const dependency of Object.keys(service.depends_on ?? {})) expect(services, `${name} -> ${dependency}`).toHaveProperty(dependency);
+    }
+  });
+
+  it('wires the stores into every application and the gateways to the command side', () => {
+    for (const name of applications) {
+      const env = services[name]!.environment!;
+      expect(env.DATABASE_URL, name).toMatch(/^postgres:\/\/[^@]+@postgres:5432\//);
+      expect(env.EVENTSTORE_URL, name).toMatch(/^esdb:\/\/eventstore:2113\?tls=false$/);
+      expect(env.KAFKA_BROKERS, name).toBe('kafka:9092');
+      expect(env.PORT, name).toBe('3000');
+      expect(env.TRUST_PROXY, name).toBe('true');
+    }
+    for (const name of gatewayCopies) expect(services[name]!.environment!.COMMAND_SERVICE_URL).toBe('http://proxy');
+    expect(services.proxy!.ports).toEqual(['${PROXY_PORT:-8080}:80']);
+  });
+
+  it('points the proxy at every application copy compose defines, on the port they listen on', () => {
+    const nginx = read('infra/proxy/nginx.conf');
+    const upstreams = [...nginx.matchAll(/^\s*server ([a-z0-9-]+):(\d+)/gm)].map((m) => [m[1], m[2]]);
+    expect(upstreams.map(([host]) => host).sort()).toEqual([...applications].sort());
+    for (const [, port] of upstreams) expect(port).toBe('3000');
+  });
+
+  it('keeps node_modules and local data out of the build context', () => {
+    expect(existsSync(path.join(root, '.dockerignore'))).toBe(true);
+    const ignored = read('.dockerignore').split('\n');
+    expect(ignored).toEqual(expect.arrayContaining(['**/node_modules', 'data', '**/dist']));
+  });
+});
