@@ -19,3 +19,5 @@ export * from './realtime/typing';
 export * from './bootstrap/service-context';
 export * from './event-store/create-event-store';
 export * from './bootstrap/standalone';
+export * from './kafka/analytics-source';
+export * from './kafka/kafka-relay-service';

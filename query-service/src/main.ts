@@ -1,7 +1,7 @@
 import { runStandalone } from '@pf/infra';
-import { queryService, readModelMigrations } from './index';
+import { queryMigrations, queryService } from './index';
 
 /** The query-service on its own: GET /api routes, sign-in, and the projector (copies share its checkpoint). */
-await runStandalone('query-service', readModelMigrations, async (app, context) => {
+await runStandalone('query-service', queryMigrations, async (app, context) => {
   await app.register(queryService, context);
 });

@@ -1,6 +1,6 @@
 import { createLogger, loadConfig, openServiceContext } from '@pf/infra';
 import { startEmbeddedPostgres } from '@pf/infra/embedded';
-import { readModelMigrations } from './read-models/schema';
+import { queryMigrations } from './index';
 import { rebuildReadModels } from './rebuild';
 
 /** npm run rebuild: drop the read models and replay every event into them (DATABASE_URL, else the embedded database under DATA_DIR). */
@@ -14,7 +14,7 @@ const embedded = config.DATABASE_URL
       );
       process.exit(1);
     });
-const context = await openServiceContext(config, log, config.DATABASE_URL ?? embedded!.url, readModelMigrations);
+const context = await openServiceContext(config, log, config.DATABASE_URL ?? embedded!.url, queryMigrations);
 const started = performance.now();
 const applied = await rebuildReadModels(context.pool, context.store);
 const seconds = (performance.now() - started) / 1000;

@@ -14,7 +14,7 @@ import {
   sessionPlugin,
 } from '@pf/infra';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '@pf/infra/embedded';
-import { queryService, readModelMigrations } from '@pf/query-service';
+import { queryMigrations, queryService } from '@pf/query-service';
 import { attachRealtimeGateway } from '@pf/realtime-gateway';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -42,7 +42,7 @@ export async function startSingleNode(env: Record<string, string | undefined> = 
     log.info({ dataDir: path.resolve(config.DATA_DIR) }, 'embedded PostgreSQL started');
   }
 
-  const context = await openServiceContext(config, log, databaseUrl, [...commandMigrations, ...readModelMigrations]);
+  const context = await openServiceContext(config, log, databaseUrl, [...commandMigrations, ...queryMigrations]);
   const consoleDist = path.resolve(config.CONSOLE_DIST ?? DEFAULT_CONSOLE_DIST);
   const hasConsole = existsSync(path.join(consoleDist, 'index.html'));
 

@@ -139,6 +139,17 @@ describe('single node: commands become events, projections serve the reads', () 
     expect((await alice.post(`/api/conversations/${amelia.id}/messages`, { content: 'x'.repeat(4001) })).status).toBe(400);
   });
 
+  it('counts events per type per day for analytics, fed from the event stream', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    await expect
+      .poll(async () => (await alice.get('/api/analytics/daily?days=7')).body.events, { timeout: 10_000 })
+      .toEqual(expect.arrayContaining([{ day: today, type: 'MessageSent', count: expect.any(Number) }]));
+    const { body } = await alice.get('/api/analytics/daily?days=7');
+    const created = body.events.find((row: { type: string }) => row.type === 'AgentCreated');
+    expect(created.count).toBeGreaterThanOrEqual(7);
+    expect((await alice.get('/api/analytics/daily?days=0')).status).toBe(400);
+  });
+
   it('answers 503 naming the position when the read models cannot reach it in time', async () => {
     const response = await fetch(`${server.url}/api/agents`, { headers: { cookie: alice.cookie, 'x-after-position': '99999999999:1' } });
     expect(response.status).toBe(503);
