@@ -33,7 +33,11 @@ export const clientMessage = z.discriminatedUnion(
 );
 export type ClientMessage = z.infer<typeof clientMessage>;
 
-/** Every push of an event carries its position and the position of the previous push on this socket. */
+/**
+ * Every push of an event carries its position and the position of the previous push on this socket.
+ * One event may give several pushes (agent_updated then stats_changed): they share its position, and
+ * the later ones have previousPosition equal to their own position, so they are not duplicates.
+ */
 const pushed = { position: positionToken, previousPosition: positionToken.nullable() };
 
 export const serverMessage = z.discriminatedUnion('type', [

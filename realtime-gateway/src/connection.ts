@@ -19,8 +19,13 @@ export class Connection {
   private previous: string | null = null;
   /** Pushes at or below this position were already replayed (resume); live copies are dropped. */
   private floor: Position | null = null;
-  /** While a resume replays, live pushes wait here so that none overtakes the replay. */
-  private held: { position: Position; body: PushBody }[] | null = null;
+  /**
+   * Live pushes wait here while a resume replays, and from the moment the socket opens until its
+   * resume (or the opening window passes): a reconnecting console sends resume straight away, and a
+   * live push sent before it would overtake what the replay still has to send.
+   */
+  private held: { position: Position; body: PushBody }[] | null = [];
+  private resuming = false;
   /** Incoming messages are handled one at a time, in order (a subscribe before a resume counts). */
   queue: Promise<void> = Promise.resolve();
 
@@ -46,7 +51,8 @@ export class Connection {
     else this.deliver(position, body);
   }
 
-  holdLive(): void {
+  beginResume(): void {
+    this.resuming = true;
     this.held ??= [];
   }
 
@@ -56,8 +62,18 @@ export class Connection {
   }
 
   /** Ends a resume: everything up to `floor` has been replayed; the held live pushes follow. */
-  releaseLive(floor: Position): void {
-    if (!this.floor || comparePositions(floor, this.floor) > 0) this.floor = floor;
+  endResume(floor: Position): void {
+    this.resuming = false;
+    this.release(floor);
+  }
+
+  /** The opening window passed without a resume: live pushes flow from here on. */
+  endOpeningHold(): void {
+    if (!this.resuming) this.release(null);
+  }
+
+  private release(floor: Position | null): void {
+    if (floor && (!this.floor || comparePositions(floor, this.floor) > 0)) this.floor = floor;
     const held = this.held ?? [];
     this.held = null;
     for (const { position, body } of held) this.deliver(position, body);

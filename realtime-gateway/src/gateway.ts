@@ -20,6 +20,8 @@ export interface GatewayOptions {
   readonly burst?: number;
   readonly perSecond?: number;
   readonly catchUpWaitMs?: number;
+  /** How long a new socket's live pushes wait for a resume (a reconnecting console sends it at once). */
+  readonly resumeWindowMs?: number;
 }
 
 export interface RealtimeGateway {
@@ -96,6 +98,7 @@ export function attachRealtimeGateway(
 
   const onConnection = (socket: WebSocket, connection: Connection) => {
     follower.add(connection);
+    setTimeout(() => connection.endOpeningHold(), options.resumeWindowMs ?? 250).unref();
     socket.on('pong', () => (connection.alive = true));
     socket.on('message', (data, isBinary) => onMessage(connection, data, isBinary));
     socket.on('error', (error) => log.debug({ err: error }, 'socket error'));

@@ -110,7 +110,7 @@ async function subscribe(
  */
 async function resume(ctx: HandlerContext, connection: Connection, after: Position, requestId: string | undefined) {
   const { follower } = ctx;
-  connection.holdLive();
+  connection.beginResume();
   const until = follower.position;
   const floor = comparePositions(after, until) > 0 ? after : until;
   let replayedTo = after;
@@ -130,7 +130,7 @@ async function resume(ctx: HandlerContext, connection: Connection, after: Positi
       await connection.drained();
     }
     if (requestId !== undefined) connection.send({ type: 'ack', requestId, position: formatPosition(floor) });
-    connection.releaseLive(floor);
+    connection.endResume(floor);
   } catch (error) {
     ctx.log.warn({ err: error }, 'resume could not read the event store');
     connection.send({
@@ -138,6 +138,6 @@ async function resume(ctx: HandlerContext, connection: Connection, after: Positi
       requestId: requestId ?? null,
       message: `Could not replay the events after ${formatPosition(replayedTo)}; reload the page`,
     });
-    connection.releaseLive(replayedTo);
+    connection.endResume(replayedTo);
   }
 }

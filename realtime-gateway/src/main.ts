@@ -1,15 +1,4 @@
-import {
-  authMigrations,
-  createHttpServer,
-  createLogger,
-  createPool,
-  eventStoreMigrations,
-  httpCommandClient,
-  loadConfig,
-  migrate,
-  PostgresEventStore,
-  SessionStore,
-} from '@pf/infra';
+import { createHttpServer, createLogger, httpCommandClient, loadConfig, openServiceContext } from '@pf/infra';
 import { attachRealtimeGateway } from './gateway';
 
 /** The gateway on its own (distributed deployment): /ws and GET /healthz on PORT. */
@@ -19,20 +8,11 @@ for (const name of missing) process.stderr.write(`Missing setting ${name}: the s
 if (missing.length > 0) process.exit(78);
 
 const log = createLogger(config.LOG_LEVEL, 'realtime-gateway');
-const databaseUrl = config.DATABASE_URL!;
-const pool = createPool(databaseUrl);
-// Idempotent and serialised by an advisory lock: whichever service starts first creates the tables.
-await migrate(pool, [...eventStoreMigrations, ...authMigrations]);
-const store = new PostgresEventStore(pool, databaseUrl);
-const sessions = new SessionStore(pool, config.SESSION_TTL_HOURS);
+// Sessions live in PostgreSQL; events there too unless EVENTSTORE_URL selects EventStoreDB.
+const context = await openServiceContext(config, log, config.DATABASE_URL!, []);
 const app = await createHttpServer(config, log);
-
 const gateway = attachRealtimeGateway(app.server, {
-  config,
-  log,
-  pool,
-  store,
-  sessions,
+  ...context,
   commands: httpCommandClient(config.COMMAND_SERVICE_URL!),
 });
 let ready = false;
@@ -45,8 +25,7 @@ await app.listen({ port: config.PORT, host: config.HOST });
 const stop = async () => {
   await gateway.close();
   await app.close();
-  await store.close();
-  await pool.end();
+  await context.close();
   process.exit(0);
 };
 process.once('SIGINT', () => void stop());

@@ -1,0 +1,81 @@
+import type pg from 'pg';
+import {
+  authMigrations,
+  createHttpServer,
+  createLogger,
+  createPool,
+  eventStoreMigrations,
+  migrate,
+  parseConfig,
+  PostgresEventStore,
+  SESSION_COOKIE,
+  SessionStore,
+} from '@pf/infra';
+import { createTestDatabase } from '../../../infra/src/testing/database';
+import { attachRealtimeGateway, type GatewayOptions } from '../index';
+import { appendingCommandClient, seedConversation } from './appending-command-client';
+import { connect, type TestSocket } from './socket-client';
+
+export type Harness = Awaited<ReturnType<typeof startHarness>>;
+
+/**
+ * The gateway on a real Fastify server over real PostgreSQL (a database of its own), with commands
+ * going to the appending test double instead of the command-service.
+ */
+export async function startHarness(options: GatewayOptions = {}) {
+  const db = await createTestDatabase('pf_gateway');
+  const pool: pg.Pool = createPool(db.url);
+  await migrate(pool, [...eventStoreMigrations, ...authMigrations]);
+  const store = new PostgresEventStore(pool, db.url);
+  const sessions = new SessionStore(pool, 1);
+  const config = parseConfig({ LOG_LEVEL: 'silent' });
+  const log = createLogger('silent');
+  const app = await createHttpServer(config, log);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as { port: number };
+  const origin = `http://127.0.0.1:${port}`;
+  const wsUrl = `ws://127.0.0.1:${port}/ws`;
+  const gateway = attachRealtimeGateway(
+    app.server,
+    { config, log, pool, store, sessions, commands: appendingCommandClient(store, sessions) },
+    { pingIntervalMs: 200, catchUpWaitMs: 1000, ...options },
+  );
+  await gateway.ready;
+  const open: TestSocket[] = [];
+  let nextId = 100;
+
+  return {
+    pool,
+    store,
+    sessions,
+    origin,
+    wsUrl,
+    async signIn() {
+      const { token, user } = await sessions.signInGuest('vitest');
+      return { cookie: `${SESSION_COOKIE}=${token}`, token, userId: user.id };
+    },
+    async socketFor(cookie: string, socketOptions: { autoPong?: boolean } = {}) {
+      const socket = await connect(wsUrl, { cookie, origin }, socketOptions);
+      open.push(socket);
+      return socket;
+    },
+    async conversationOf(aliceId: string, bobId: string) {
+      const conversationId = ++nextId;
+      const aliceAgent = ++nextId;
+      const bobAgent = ++nextId;
+      await seedConversation(store, conversationId, [
+        { agentId: aliceAgent, ownerId: aliceId, name: 'Brenda Borrower', type: 'borrower' },
+        { agentId: bobAgent, ownerId: bobId, name: 'Larry Lender', type: 'lender' },
+      ]);
+      return { conversationId, aliceAgent, bobAgent };
+    },
+    async close() {
+      await Promise.all(open.map((socket) => socket.close()));
+      await gateway.close();
+      await app.close();
+      await store.close();
+      await pool.end();
+      await db.drop();
+    },
+  };
+}
