@@ -3,7 +3,7 @@
  * and concession strategy, plus the property value the deal is about. Pure and deterministic, so a process
  * manager can rebuild the same setup from the agents' events at any time.
  */
-import type { ConcessionStrategy, Criteria } from '@pf/events';
+import type { ConcessionStrategy, Criteria, CriteriaKey } from '@pf/events';
 import { readCriteria, type Range } from '../criteria/read-criteria';
 import {
   intersect,
@@ -58,6 +58,8 @@ export interface NegotiatorProfile {
   weights: PerIssue<number>;
   reservation: number;
   strategy: ConcessionStrategy;
+  /** Criteria it could not read (treated as no limit); its first message says so. */
+  unreadable: CriteriaKey[];
 }
 
 export interface NegotiationSetup {
@@ -120,6 +122,7 @@ function profile(side: Side, input: PartyInput, read: ReturnType<typeof readCrit
     weights: normalised(input.weights ?? DEFAULT_WEIGHTS[side]),
     reservation: input.reservation ?? 0,
     strategy: input.strategy ?? DEFAULT_STRATEGY[side],
+    unreadable: read.unreadable,
   };
 }
 
