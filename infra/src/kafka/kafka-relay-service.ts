@@ -107,7 +107,8 @@ export async function startKafkaRelay(deps: Deps): Promise<KafkaRelayService> {
     log.info({ from: formatPosition(relay.relayed()) }, 'Kafka relay started');
   };
 
-  await run().catch(failed);
+  // In the background: a broker that is down delays the relay, never the service's start.
+  void run().catch(failed);
   return {
     async close() {
       closed = true;
