@@ -30,13 +30,12 @@ export const isSystemType = (type: string) => type.startsWith('$');
 
 type Resolved = ResolvedEvent | AllStreamResolvedEvent;
 
-/**
- * A stored event in the port's shape, or null for what the port never shows: system events,
- * link events and events without a log position (servers older than 22.6 omit it on stream reads).
- */
+/** A stored event in the port's shape, or null for what the port never shows: system and link events. */
 export function toRecorded(resolved: Resolved): RecordedEvent | null {
   const event = resolved.event;
-  if (!event || resolved.link || isSystemType(event.type) || !event.position) return null;
+  if (!event || resolved.link || isSystemType(event.type)) return null;
+  // Servers before 22.6 leave out the log position on stream reads; skipping would lose events.
+  if (!event.position) throw new Error('EventStoreDB 22.6 or later is needed: stream reads carry no log position');
   return {
     id: event.id,
     type: event.type,
