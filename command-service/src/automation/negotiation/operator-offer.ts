@@ -10,6 +10,7 @@ import { mapIssues, otherSide, snapInward } from './terms-space';
 
 const RATE = /(\d+(?:\.\d+)?)\s*(?:%|per\s?cent)/i;
 const TERM = /(\d+)\s*-?\s*(?:years?|yrs?)\b/i;
+const CLAUSE = /[,;!?]|\.(?!\d)|\bwith\b|\band\b|\bplus\b/i;
 const MONEY = /£\s?\d[\d,]*(?:\.\d+)?\s*(?:k|m|million)?\b|\b\d+(?:\.\d+)?\s*(?:k|m)\b/gi;
 
 export function readOfferFromText(text: string): Partial<LoanTerms> {
@@ -18,12 +19,14 @@ export function readOfferFromText(text: string): Partial<LoanTerms> {
   if (rate?.[1]) terms.interestRate = Number(rate[1]);
   const term = TERM.exec(text);
   if (term?.[1]) terms.termYears = Number(term[1]);
-  for (const match of text.matchAll(MONEY)) {
-    const amount = readMoney(match[0].trim());
-    if (amount === null) continue;
-    const around = text.slice(Math.max(0, match.index - 25), match.index + match[0].length + 25);
-    if (/fee/i.test(around)) terms.arrangementFee ??= amount;
-    else terms.loanAmount ??= amount;
+  // An amount in the same clause as "fee" is the arrangement fee; any other amount is the loan.
+  for (const clause of text.split(CLAUSE)) {
+    for (const match of clause.matchAll(MONEY)) {
+      const amount = readMoney(match[0].trim());
+      if (amount === null) continue;
+      if (/fee/i.test(clause)) terms.arrangementFee ??= amount;
+      else terms.loanAmount ??= amount;
+    }
   }
   return terms;
 }
