@@ -11,7 +11,7 @@ import {
   SESSION_COOKIE,
   SessionStore,
 } from '@pf/infra';
-import { createTestDatabase } from '../../../infra/src/testing/database';
+import { createTestDatabase } from '@pf/infra/testing';
 import { attachRealtimeGateway, type GatewayOptions } from '../index';
 import { appendingCommandClient, seedConversation } from './appending-command-client';
 import { connect, type TestSocket } from './socket-client';

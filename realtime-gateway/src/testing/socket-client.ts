@@ -5,6 +5,8 @@ import { serverMessage, type ClientMessage, type ServerMessage } from '@pf/event
 export interface TestSocket {
   readonly ws: WebSocket;
   readonly received: ServerMessage[];
+  /** When each received message arrived (performance.now()), index for index. */
+  readonly arrivedAt: number[];
   send(message: ClientMessage | string): void;
   next<T extends ServerMessage>(match: (message: ServerMessage) => message is T, timeoutMs?: number): Promise<T>;
   next(match: (message: ServerMessage) => boolean, timeoutMs?: number): Promise<ServerMessage>;
@@ -19,11 +21,13 @@ let requests = 0;
 export function openSocket(url: string, headers: { cookie?: string; origin?: string }, options: { autoPong?: boolean } = {}) {
   const ws = new WebSocket(url, { headers: headers as Record<string, string>, autoPong: options.autoPong ?? true });
   const received: ServerMessage[] = [];
+  const arrivedAt: number[] = [];
   const waiters = new Set<() => void>();
   const closed = new Promise<{ code: number; reason: string }>((resolve) =>
     ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
   );
   ws.on('message', (data) => {
+    arrivedAt.push(performance.now());
     received.push(serverMessage.parse(JSON.parse(data.toString())));
     for (const waiter of waiters) waiter();
   });
@@ -53,6 +57,7 @@ export function openSocket(url: string, headers: { cookie?: string; origin?: str
   const socket: TestSocket = {
     ws,
     received,
+    arrivedAt,
     closed,
     send: (message) => ws.send(typeof message === 'string' ? message : JSON.stringify(message)),
     next: next as TestSocket['next'],
