@@ -129,3 +129,23 @@ describe('bad messages', () => {
     expect(await socket.request({ type: 'unsubscribe', conversationId: 1 })).toMatchObject({ type: 'ack' });
   });
 });
+
+describe('several gateway copies', () => {
+  it('delivers a command sent through one copy to a socket on another', async () => {
+    const alice = await signIn();
+    const bob = await signIn();
+    const { conversationId } = await conversationOf(alice.userId, bob.userId);
+    const copy = await harness.anotherCopy();
+    const elsewhere = await connect(copy.wsUrl, { cookie: alice.cookie, origin: copy.origin });
+    try {
+      await elsewhere.request({ type: 'subscribe', conversationId });
+      const here = await socketFor(bob.cookie);
+      expect(await here.request({ type: 'send_message', conversationId, content: 'across copies' })).toMatchObject({ type: 'ack' });
+      expect(
+        await elsewhere.next((message) => message.type === 'message_created' && message.message.content === 'across copies'),
+      ).toMatchObject({ message: { isAutomated: false } });
+    } finally {
+      await elsewhere.close();
+    }
+  });
+});

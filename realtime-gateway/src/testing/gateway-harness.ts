@@ -41,6 +41,7 @@ export async function startHarness(options: GatewayOptions = {}) {
     { pingIntervalMs: 200, catchUpWaitMs: 1000, ...options },
   );
   await gateway.ready;
+  const copies: (() => Promise<void>)[] = [];
   const open: TestSocket[] = [];
   let nextId = 100;
 
@@ -69,8 +70,31 @@ export async function startHarness(options: GatewayOptions = {}) {
       ]);
       return { conversationId, aliceAgent, bobAgent };
     },
+    /** Another gateway copy on its own port over the same database: copies share nothing in memory. */
+    async anotherCopy() {
+      const other = await createHttpServer(config, log);
+      await other.listen({ port: 0, host: '127.0.0.1' });
+      const otherStore = new PostgresEventStore(pool, db.url);
+      const copy = attachRealtimeGateway(other.server, {
+        config,
+        log,
+        pool,
+        store: otherStore,
+        sessions,
+        commands: appendingCommandClient(otherStore, sessions),
+      });
+      await copy.ready;
+      const { port: otherPort } = other.server.address() as { port: number };
+      copies.push(async () => {
+        await copy.close();
+        await other.close();
+        await otherStore.close();
+      });
+      return { origin: `http://127.0.0.1:${otherPort}`, wsUrl: `ws://127.0.0.1:${otherPort}/ws` };
+    },
     async close() {
       await Promise.all(open.map((socket) => socket.close()));
+      for (const closeCopy of copies) await closeCopy();
       await gateway.close();
       await app.close();
       await store.close();
