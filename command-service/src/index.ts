@@ -4,7 +4,11 @@ import { agentRoutes } from './agent/routes';
 import { conversationRoutes } from './conversation/routes';
 import { seedDemoRoutes } from './seed-demo/routes';
 
-export { idMigrations as commandMigrations } from './ids';
+import { idMigrations } from './ids';
+import { processManagerMigrations } from './process-managers/schema';
+
+export const commandMigrations = [...idMigrations, ...processManagerMigrations];
+export { startAutomation } from './process-managers/automation';
 export { agentDecider } from './agent/agent';
 export { conversationDecider } from './conversation/conversation';
 export { handleCommand } from './handle-command';

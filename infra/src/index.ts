@@ -21,3 +21,5 @@ export * from './event-store/create-event-store';
 export * from './bootstrap/standalone';
 export * from './kafka/analytics-source';
 export * from './kafka/kafka-relay-service';
+export * from './kafka/envelope';
+export * from './kafka/schema';

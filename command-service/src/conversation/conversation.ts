@@ -11,6 +11,7 @@ export type ConversationEvent = EventOf<
   | 'OfferMade'
   | 'OfferAccepted'
   | 'OfferRejected'
+  | 'DealAgreed'
 >;
 
 export type ConversationState =
@@ -34,7 +35,9 @@ export type ConversationCommand =
   | { type: 'MakeOffer'; conversationId: number; offerId: string; round: number; fromAgentId: number; toAgentId: number; terms: LoanTerms }
   | { type: 'AcceptOffer'; conversationId: number; offerId: string; byAgentId: number; terms: LoanTerms }
   | { type: 'RejectOffer'; conversationId: number; offerId: string; byAgentId: number }
-  | { type: 'CompleteConversation'; conversationId: number; outcome: ConversationOutcome; reason: string };
+  | { type: 'CompleteConversation'; conversationId: number; outcome: ConversationOutcome; reason: string }
+  /** An automated agent's turn: its message and the negotiation events the engine decided, all or nothing. */
+  | { type: 'RecordAgentTurn'; conversationId: number; agentId: number; events: ConversationEvent[] };
 
 type Started = Exclude<ConversationState, { status: 'none' }>;
 
@@ -130,6 +133,15 @@ export function decide(command: ConversationCommand, state: ConversationState): 
       if (conversation.status === 'completed') return [];
       const { conversationId, outcome, reason } = command;
       return [{ type: 'ConversationCompleted', data: { conversationId, outcome, reason } }];
+    }
+    case 'RecordAgentTurn': {
+      const conversation = active(state, command.conversationId);
+      // Manual mode may have begun while the agent was composing: then it says nothing.
+      if (conversation.isManualMode) return [];
+      if (!conversation.participants.some((p) => p.agentId === command.agentId)) throw notFound(command.conversationId);
+      const foreign = command.events.find((event) => 'conversationId' in event.data && event.data.conversationId !== command.conversationId);
+      if (foreign) throw new Invalid(`An agent's turn in conversation ${command.conversationId} cannot record ${foreign.type} of another`);
+      return command.events;
     }
     default: {
       const unhandled: never = command;

@@ -73,4 +73,25 @@ describe('conversation decider', () => {
       .when({ type: 'CompleteConversation', conversationId: 3, outcome: 'no_agreement', reason: 'Deadline' })
       .then([]);
   });
+
+  it("records an agent's turn whole, and nothing once a person has taken over", () => {
+    const message: ConversationEvent = {
+      type: 'MessageSent',
+      data: { conversationId: 3, messageId: 5, fromAgentId: 2, toAgentId: 1, content: 'We could offer 4.6%.', isAutomated: true },
+    };
+    const offer: ConversationEvent = {
+      type: 'OfferMade',
+      data: {
+        conversationId: 3,
+        offerId: 'o1',
+        round: 0,
+        fromAgentId: 2,
+        toAgentId: 1,
+        terms: { interestRate: 4.6, termYears: 25, loanAmount: 240_000, arrangementFee: 999 },
+      },
+    };
+    spec.given([started]).when({ type: 'RecordAgentTurn', conversationId: 3, agentId: 2, events: [message, offer] }).then([message, offer]);
+    spec.given([started, manual]).when({ type: 'RecordAgentTurn', conversationId: 3, agentId: 2, events: [message, offer] }).then([]);
+    spec.given([started]).when({ type: 'RecordAgentTurn', conversationId: 3, agentId: 99, events: [message] }).thenThrows(NotFound);
+  });
 });

@@ -31,8 +31,8 @@ export const DEMO_AGENTS: readonly DemoAgent[] = [
     key: 'priya',
     name: 'Priya Shah',
     type: 'borrower',
-    description: 'Remortgaging a family home in Bristol; wants a very low rate.',
-    criteria: { propertyValueMin: '£300,000', propertyValueMax: '£360,000', interestRateMin: '2.5%', interestRateMax: '3.4%', loanTermMin: '20 years', loanTermMax: '25 years' },
+    description: 'Remortgaging a family home in Bristol; will not pay more than 3.85%.',
+    criteria: { propertyValueMin: '£300,000', propertyValueMax: '£360,000', interestRateMin: '3.2%', interestRateMax: '3.85%', loanTermMin: '20 years', loanTermMax: '25 years' },
   },
   {
     key: 'thames',

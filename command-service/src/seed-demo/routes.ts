@@ -10,8 +10,8 @@ import { DEMO_AGENTS, DEMO_CONVERSATIONS } from './demo-data';
 
 const latest = (a: Position | null, b: Position | null) => (!a ? b : !b ? a : comparePositions(a, b) >= 0 ? a : b);
 
-/** POST /api/seed-demo: demo agents and conversations for the signed-in user; the automated agents take it from there. */
-export const seedDemoRoutes: FastifyPluginAsync<ServiceContext> = async (app, { pool, store }) => {
+/** POST /api/seed-demo: demo agents (and, without automation, conversations) for the signed-in user. */
+export const seedDemoRoutes: FastifyPluginAsync<ServiceContext> = async (app, { pool, store, config }) => {
   app.post('/api/seed-demo', { config: { rateLimit: { max: 10, timeWindow: '1 minute' } } }, async (request, reply) => {
     const { user, metadata } = signedIn(request);
     let position: Position | null = null;
@@ -30,7 +30,10 @@ export const seedDemoRoutes: FastifyPluginAsync<ServiceContext> = async (app, { 
       participants.set(agent.key, { agentId, ownerId: user.id, name: agent.name, type: agent.type });
     }
 
-    for (const conversation of DEMO_CONVERSATIONS) {
+    // With the automated agents running, the matcher opens the conversations itself (scripted ones would
+    // duplicate its pairs); without them, two conversations already under way give the screens content.
+    const scripted = config.AUTOMATION === 'on' ? [] : DEMO_CONVERSATIONS;
+    for (const conversation of scripted) {
       const conversationId = await nextId(pool, 'conversation_ids');
       const stream = streams.conversation(conversationId);
       const started = await handleCommand(
@@ -60,6 +63,6 @@ export const seedDemoRoutes: FastifyPluginAsync<ServiceContext> = async (app, { 
         position = latest(position, sent.position);
       }
     }
-    return withPosition(reply, position).status(201).send({ agents: DEMO_AGENTS.length, conversations: DEMO_CONVERSATIONS.length });
+    return withPosition(reply, position).status(201).send({ agents: DEMO_AGENTS.length, conversations: scripted.length });
   });
 };

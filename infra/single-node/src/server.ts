@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { commandMigrations, commandService } from '@pf/command-service';
+import { commandMigrations, commandService, startAutomation } from '@pf/command-service';
 import {
   createHttpServer,
   createLogger,
@@ -67,6 +67,7 @@ export async function startSingleNode(env: Record<string, string | undefined> = 
   app.get('/healthz', async () => ({ status: 'ok' }));
 
   const gateway = attachRealtimeGateway(app.server, { ...context, commands: injectCommandClient(app) });
+  const automation = config.AUTOMATION === 'on' ? startAutomation(context) : null;
 
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();
@@ -78,6 +79,7 @@ export async function startSingleNode(env: Record<string, string | undefined> = 
     url,
     databaseUrl,
     async close() {
+      await automation?.close();
       await gateway.close();
       await app.close();
       await context.close();

@@ -9,6 +9,7 @@ import { createEventStore } from '../event-store/create-event-store';
 import type { ServiceContext } from '../http/context';
 
 export interface OpenedContext extends ServiceContext {
+  readonly databaseUrl: string;
   close(): Promise<void>;
 }
 
@@ -27,6 +28,7 @@ export async function openServiceContext(
   const store = createEventStore(config, pool, databaseUrl);
   const sessions = new SessionStore(pool, config.SESSION_TTL_HOURS);
   return {
+    databaseUrl,
     config,
     log,
     pool,

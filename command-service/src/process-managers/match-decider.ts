@@ -1,0 +1,16 @@
+import type { EventOf } from '@pf/events';
+import type { Decider } from '../handle-command';
+
+type MatchFound = EventOf<'MatchFound'>;
+export type RecordMatch = { type: 'RecordMatch' } & MatchFound['data'];
+
+/** A match is recorded once. */
+export const matchDecider: Decider<RecordMatch, { recorded: boolean }, MatchFound> = {
+  initialState: { recorded: false },
+  decide: (command, state) => {
+    if (state.recorded) return [];
+    const { type: _command, ...data } = command;
+    return [{ type: 'MatchFound', data }];
+  },
+  evolve: () => ({ recorded: true }),
+};
