@@ -14,9 +14,9 @@ const newEvent = (type = 'Tested', data: unknown = {}): NewEvent => ({ id: rando
 const uniqueStream = (label: string) => `${label}-${randomUUID()}`;
 
 /** Waits until `predicate` holds, checking as events arrive; fails with `what` after the timeout. */
-async function eventually(predicate: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+async function eventually(predicate: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
   const started = Date.now();
-  while (!predicate()) {
+  while (!(await predicate())) {
     if (Date.now() - started > timeoutMs) throw new Error(`Timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -84,7 +84,12 @@ export function eventStoreContract(adapter: string, open: () => Promise<Contract
       const stream = uniqueStream('all');
       const events = [newEvent(), newEvent(), newEvent()];
       await store.append(stream, events, 'no_stream');
-      const all = (await store.readAll(head, 10_000)).filter((e) => e.stream === stream);
+      // Global reads see a commit once every older transaction has ended (other writers may still be open).
+      let all: RecordedEvent[] = [];
+      await eventually(async () => {
+        all = (await store.readAll(head, 10_000)).filter((e) => e.stream === stream);
+        return all.length === events.length;
+      }, 'the appended events in a global read');
       expect(all.map((e) => e.id)).toEqual(events.map((e) => e.id));
       const afterFirst = (await store.readAll(all[0]!.position, 10_000)).filter((e) => e.stream === stream);
       expect(afterFirst.map((e) => e.id)).toEqual(events.slice(1).map((e) => e.id));

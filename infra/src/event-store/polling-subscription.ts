@@ -13,6 +13,11 @@ interface Source {
 
 /** Idle re-read interval: the fallback when a notification is missed or an older transaction commits late. */
 const POLL_MS = 250;
+/**
+ * After a wake-up whose read found nothing, re-read soon: the new event is committed but hidden behind an
+ * older transaction still open (pg_snapshot_xmin), which usually ends within milliseconds.
+ */
+const RETRY_AFTER_WAKE_MS = [2, 5, 10, 20, 40, 80];
 
 /**
  * Catch up, then follow: read a batch, hand it over, repeat; when nothing is new, sleep until a
@@ -32,10 +37,10 @@ export function pollingSubscription(source: Source): Subscription {
   let markCaughtUp: () => void = () => undefined;
   const caughtUp = new Promise<void>((resolve) => (markCaughtUp = resolve));
 
-  const sleep = () =>
+  const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
       if (pendingWake || stopped) return resolve();
-      const timer = setTimeout(resolve, POLL_MS);
+      const timer = setTimeout(resolve, ms);
       wakeUp = () => {
         clearTimeout(timer);
         resolve();
@@ -47,17 +52,21 @@ export function pollingSubscription(source: Source): Subscription {
   const run = async () => {
     const target = await source.head();
     if (comparePositions(position, target) >= 0) markCaughtUp();
+    let retries = RETRY_AFTER_WAKE_MS.length;
     while (!stopped) {
+      const woken = pendingWake;
       pendingWake = false;
       const batch = await source.read(position, batchSize);
       if (stopped) break;
       if (batch.length > 0) {
+        retries = RETRY_AFTER_WAKE_MS.length;
         await source.handler(batch);
         position = batch[batch.length - 1]!.position;
         if (comparePositions(position, target) >= 0) markCaughtUp();
       } else {
         markCaughtUp();
-        await sleep();
+        if (woken) retries = 0;
+        await sleep(RETRY_AFTER_WAKE_MS[retries++] ?? POLL_MS);
       }
     }
   };
