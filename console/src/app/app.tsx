@@ -4,6 +4,7 @@ import { lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
 import { Landing } from '../features/landing/landing';
 import { queryClient } from '../lib/query-client';
+import { ErrorBoundary } from './error-boundary';
 import { NotFound } from './not-found';
 
 const RolePicker = lazy(() => import('../features/auth/role-picker').then((m) => ({ default: m.RolePicker })));
@@ -15,16 +16,18 @@ const SIGNED_IN = /^\/(dashboard|agents|conversations|deals|documents|matching|a
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
-      <Suspense fallback={<Spinner className="pf-page-spinner" />}>
-        <Switch>
-          <Route path="/" component={Landing} />
-          <Route path="/auth" component={RolePicker} />
-          <Route path={SIGNED_IN} component={SignedIn} />
-          <Route>
-            <NotFound />
-          </Route>
-        </Switch>
-      </Suspense>
+      <ErrorBoundary>
+        <Suspense fallback={<Spinner className="pf-page-spinner" />}>
+          <Switch>
+            <Route path="/" component={Landing} />
+            <Route path="/auth" component={RolePicker} />
+            <Route path={SIGNED_IN} component={SignedIn} />
+            <Route>
+              <NotFound />
+            </Route>
+          </Switch>
+        </Suspense>
+      </ErrorBoundary>
     </QueryClientProvider>
   );
 }

@@ -1,4 +1,4 @@
-import { serverMessage, type ClientMessage } from '@pf/events';
+import { serverMessage, type ClientMessage, type ServerPush } from '@pf/events';
 import type { QueryClient } from '@tanstack/react-query';
 import { createActor, type ActorRefFrom } from 'xstate';
 import { notePosition } from '../position';
@@ -11,6 +11,20 @@ type Command = Extract<ClientMessage, { type: 'send_message' | 'manual_override'
 type WithoutRequestId<T> = T extends unknown ? Omit<T, 'requestId'> : never;
 
 const ACK_TIMEOUT_MS = 10_000;
+
+/** What a push is about, so that two pushes of one event (same position) are told apart. */
+function pushKey(push: ServerPush): string {
+  switch (push.type) {
+    case 'message_created':
+      return `${push.type}:${push.message.id}`;
+    case 'conversation_updated':
+      return `${push.type}:${push.conversation.id}`;
+    case 'agent_updated':
+      return `${push.type}:${push.agentId}`;
+    case 'stats_changed':
+      return push.type;
+  }
+}
 
 /** Spec §2: /ws on the same host, wss when the page is https. */
 export function socketUrl(location: Location): string {
@@ -86,6 +100,7 @@ export class LiveConnection {
   }
 
   private send(message: ClientMessage): void {
+    if (this.actor.getSnapshot().status !== 'active') return;
     this.actor.send({ type: 'SEND', message });
   }
 
@@ -108,7 +123,7 @@ export class LiveConnection {
     const message = parsed.data;
     if (message.type === 'ack' || message.type === 'error') return this.settle(message);
     if (message.type === 'typing') return noteTyping(message.conversationId, message.agentName);
-    const { verdict, state } = admitPush(this.sequence, message);
+    const { verdict, state } = admitPush(this.sequence, { ...message, key: pushKey(message) });
     this.sequence = state;
     if (verdict === 'duplicate') return;
     notePosition(message.position);

@@ -14,7 +14,10 @@ export function MessageList({ conversation, messages }: Props) {
   const mine = new Set(conversation.participants.filter((p) => p.isMine).map((p) => p.agentId));
   const typing = useSyncExternalStore(subscribeTyping, () => typingIn(conversation.id));
   const end = useRef<HTMLDivElement>(null);
-  useEffect(() => end.current?.scrollIntoView({ block: 'nearest' }), [messages.length, typing]);
+  useEffect(() => {
+    // Block body on purpose: Chromium's scrollIntoView now returns a promise, which React would take for a clean-up.
+    void end.current?.scrollIntoView({ block: 'nearest' });
+  }, [messages.length, typing]);
 
   if (messages.length === 0 && !typing) {
     return <p className="pf-muted pf-empty-thread">No messages yet. Agents will start talking here.</p>;

@@ -33,7 +33,9 @@ export function useModeSwitch(conversation: ConversationView) {
     input: { conversationId: conversation.id, isManualMode: conversation.isManualMode },
   });
   // Another operator's switch, or a refetch, reaches the cache first; the machine follows it.
-  useEffect(() => send({ type: 'SYNC', isManualMode: conversation.isManualMode }), [send, conversation.isManualMode]);
+  useEffect(() => {
+    send({ type: 'SYNC', isManualMode: conversation.isManualMode });
+  }, [send, conversation.isManualMode]);
   return {
     manual: showsManual(snapshot),
     switching: snapshot.matches('switchingToManual') || snapshot.matches('switchingToAutomatic'),
