@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
+import { startSingleNode, type RunningServer } from './server';
+import { ApiClient } from './testing/api-client';
+
+interface Message {
+  isAutomated: boolean;
+  content: string;
+}
+
+async function withServer(replyDelayMs: number) {
+  const database = await createTestDatabase();
+  const server = await startSingleNode({
+    DATABASE_URL: database.url,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    AUTOMATION: 'on',
+    AGENT_REPLY_DELAY_MS: String(replyDelayMs),
+  });
+  return { database, server };
+}
+
+describe('automated agents on the single node (AGENT_REPLY_DELAY_MS=0)', () => {
+  let database: TestDatabase;
+  let server: RunningServer;
+  beforeAll(async () => ({ database, server } = await withServer(0)));
+  afterAll(async () => {
+    await server?.close();
+    await database?.drop();
+  });
+
+  it('fills the seeded conversations with automated messages, reaching deals and a failed negotiation', async () => {
+    const operator = await ApiClient.signIn(server.url);
+    expect((await operator.post('/api/seed-demo')).status).toBe(201);
+    const unfinished = async () => {
+      const list: { status: string }[] = (await operator.get('/api/conversations')).body;
+      return list.length === 0 ? -1 : list.filter((c) => c.status !== 'completed').length;
+    };
+    await expect.poll(unfinished, { timeout: 30_000, interval: 200 }).toBe(0);
+    const conversations = (await operator.get('/api/conversations')).body;
+    const outcomes = conversations.map((c: { outcome: string | null }) => c.outcome);
+    expect(conversations.length).toBeGreaterThanOrEqual(4);
+    expect(outcomes).toContain('agreed');
+    expect(outcomes).toContain('no_agreement');
+    const agreed = conversations.find((c: { outcome: string }) => c.outcome === 'agreed');
+    const thread: Message[] = (await operator.get(`/api/conversations/${agreed.id}/messages`)).body;
+    expect(thread.length).toBeGreaterThan(2);
+    expect(thread.every((m) => m.isAutomated)).toBe(true);
+    expect(thread.at(-1)!.content).toMatch(/£[\d,]+/);
+    const stats = (await operator.get('/api/stats')).body;
+    expect(stats.matchesFound).toBeGreaterThanOrEqual(conversations.length);
+    expect(stats.successRate).toBeGreaterThan(0);
+  });
+});
+
+describe('manual override stops and resumes the automated agents', () => {
+  let database: TestDatabase;
+  let server: RunningServer;
+  beforeAll(async () => ({ database, server } = await withServer(300)));
+  afterAll(async () => {
+    await server?.close();
+    await database?.drop();
+  });
+
+  it('says nothing while a person has the conversation, and carries on when switched back', async () => {
+    const operator = await ApiClient.signIn(server.url);
+    await operator.post('/api/agents', {
+      name: 'Harriet Cole',
+      type: 'borrower',
+      criteria: { propertyValueMin: '£400k', propertyValueMax: '£500k', interestRateMin: '3.5%', interestRateMax: '5.5%', loanTermMin: '20', loanTermMax: '30' },
+    });
+    await operator.post('/api/agents', {
+      name: 'Wessex Building Society',
+      type: 'lender',
+      criteria: { propertyValueMin: '£200,000', propertyValueMax: '£800,000', interestRateMin: '4%', interestRateMax: '5.2%', loanTermMin: '10 years', loanTermMax: '35 years' },
+    });
+    await expect.poll(async () => (await operator.get('/api/conversations')).body.length, { timeout: 10_000, interval: 50 }).toBe(1);
+    const [conversation] = (await operator.get('/api/conversations')).body;
+    expect(conversation.title).toContain('Harriet Cole ↔ Wessex Building Society');
+
+    await operator.patch(`/api/conversations/${conversation.id}`, { isManualMode: true });
+    const messages = async (): Promise<Message[]> => (await operator.get(`/api/conversations/${conversation.id}/messages`)).body;
+    const atSwitch = (await messages()).length;
+    // Several reply delays pass: an agent that was typing finds the conversation in manual mode and says nothing.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect((await messages()).length).toBe(atSwitch);
+
+    await operator.post(`/api/conversations/${conversation.id}/messages`, { content: 'We could accept 4.6% over 25 years.' });
+    expect((await messages()).at(-1)).toMatchObject({ isAutomated: false, content: 'We could accept 4.6% over 25 years.' });
+
+    await operator.patch(`/api/conversations/${conversation.id}`, { isManualMode: false });
+    await expect
+      .poll(async () => (await messages()).filter((m) => m.isAutomated).length, { timeout: 15_000, interval: 100 })
+      .toBeGreaterThan(atSwitch);
+  });
+});
