@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,9 +9,20 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const consoleDir = path.resolve(here, '..');
 export const consoleDist = process.env.E2E_CONSOLE_DIST ?? path.join(consoleDir, 'dist');
 
-/** The built console; built here when missing so that `playwright test` works on a fresh clone. */
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/** The built console; (re)built here when missing or older than its sources, so the tests never run a stale UI. */
 export function ensureConsoleBuilt(): void {
-  if (existsSync(path.join(consoleDist, 'index.html')) && !process.env.E2E_REBUILD) return;
+  const built = path.join(consoleDist, 'index.html');
+  if (process.env.E2E_CONSOLE_DIST) return;
+  if (existsSync(built) && statSync(built).mtimeMs > newestSource(path.join(consoleDir, 'src'))) return;
   execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: consoleDir, stdio: 'inherit' });
 }
 

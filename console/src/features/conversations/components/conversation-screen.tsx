@@ -47,7 +47,7 @@ export function ConversationScreen({ conversation, messages, seedButton }: Props
         <InfoCard
           icon="people"
           title="Participants"
-          value="2 AI Agents"
+          value={`${conversation.participants.length} AI Agents`}
           detail={conversation.participants.map((p) => `${p.name}${p.isMine ? ' (yours)' : ''}`).join(' · ')}
         />
         <InfoCard icon="pulse" title="Status" value={active ? 'Active conversation' : 'Completed'} />
