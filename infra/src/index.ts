@@ -23,3 +23,4 @@ export * from './kafka/analytics-source';
 export * from './kafka/kafka-relay-service';
 export * from './kafka/envelope';
 export * from './kafka/schema';
+export * from './db/checkpoints';

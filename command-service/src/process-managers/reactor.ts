@@ -1,6 +1,6 @@
 import pg from 'pg';
-import { comparePositions, START, type Position } from '@pf/events';
-import type { EventStore, Logger, RecordedEvent, Subscription } from '@pf/infra';
+import { comparePositions, START } from '@pf/events';
+import { checkpointStore, type EventStore, type Logger, type RecordedEvent, type Subscription } from '@pf/infra';
 
 export interface ReactorHandlers {
   /** Rebuilds in-memory state from an event already handled before (at or before the checkpoint). */
@@ -37,34 +37,19 @@ export function startReactor(options: {
   let subscription: Subscription | null = null;
   let retryTimer: NodeJS.Timeout | null = null;
 
-  const readCheckpoint = async (): Promise<Position> => {
-    const result = await pool.query<{ commit_position: string; prepare_position: string }>(
-      'select commit_position, prepare_position from process_manager_checkpoints where name = $1',
-      [name],
-    );
-    const row = result.rows[0];
-    return row ? { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) } : START;
-  };
-
-  const storeCheckpoint = (position: Position) =>
-    pool.query(
-      `insert into process_manager_checkpoints (name, commit_position, prepare_position) values ($1, $2, $3)
-       on conflict (name) do update set commit_position = excluded.commit_position,
-         prepare_position = excluded.prepare_position, updated_at = now()`,
-      [name, position.commit.toString(), position.prepare.toString()],
-    );
+  const checkpoint = checkpointStore(pool, `reactor:${name}`);
 
   const lead = async () => {
     const handlers = options.handlers();
-    const checkpoint = await readCheckpoint();
+    const from = await checkpoint.load();
     subscription = store.subscribe(
       START,
       async (batch) => {
-        const fresh = batch.filter((event) => comparePositions(event.position, checkpoint) > 0);
-        for (const event of batch) if (comparePositions(event.position, checkpoint) <= 0) handlers.replay(event);
+        const fresh = batch.filter((event) => comparePositions(event.position, from) > 0);
+        for (const event of batch) if (comparePositions(event.position, from) <= 0) handlers.replay(event);
         if (fresh.length === 0) return;
         await handlers.react(fresh);
-        await storeCheckpoint(fresh[fresh.length - 1]!.position);
+        await checkpoint.save(fresh[fresh.length - 1]!.position);
       },
       {
         batchSize: 500,

@@ -4,12 +4,6 @@ export const processManagerMigrations: Migration[] = [
   {
     name: 'command-service/002-process-managers',
     sql: `
-      create table process_manager_checkpoints (
-        name text primary key,
-        commit_position numeric(20, 0) not null,
-        prepare_position numeric(20, 0) not null,
-        updated_at timestamptz not null default now()
-      );
       -- Ids a process manager allocated for a decision, keyed by what caused it, so a redelivered
       -- event reuses them instead of opening a second conversation.
       create table process_manager_decisions (

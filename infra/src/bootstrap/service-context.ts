@@ -3,6 +3,7 @@ import type { Logger } from '../logger';
 import { createPool } from '../db/pool';
 import { migrate, type Migration } from '../db/migrate';
 import { authMigrations } from '../auth/schema';
+import { checkpointMigrations } from '../db/checkpoints';
 import { SessionStore } from '../auth/session-store';
 import { eventStoreMigrations } from '../event-store/postgres-schema';
 import { createEventStore } from '../event-store/create-event-store';
@@ -24,7 +25,12 @@ export async function openServiceContext(
   serviceMigrations: readonly Migration[],
 ): Promise<OpenedContext> {
   const pool = createPool(databaseUrl, 20);
-  await migrate(pool, [...(config.EVENTSTORE_URL ? [] : eventStoreMigrations), ...authMigrations, ...serviceMigrations]);
+  await migrate(pool, [
+    ...(config.EVENTSTORE_URL ? [] : eventStoreMigrations),
+    ...checkpointMigrations,
+    ...authMigrations,
+    ...serviceMigrations,
+  ]);
   const store = createEventStore(config, pool, databaseUrl);
   const sessions = new SessionStore(pool, config.SESSION_TTL_HOURS);
   return {

@@ -8,8 +8,8 @@ import { eventStoreMigrations } from '../event-store/postgres-schema';
 import type { NewEvent, RecordedEvent } from '../event-store/port';
 import { createTestDatabase, type TestDatabase } from '../testing/database';
 import { analyticsSourceMigrations } from './schema';
-import { loadPosition } from './checkpoint';
-import { applyOnce, startAnalyticsSource, type AnalyticsHandler } from './analytics-source';
+import { loadCheckpoint } from '../db/checkpoints';
+import { analyticsCheckpointName, applyOnce, startAnalyticsSource, type AnalyticsHandler } from './analytics-source';
 
 const newEvent = (type: string): NewEvent => ({
   id: randomUUID(),
@@ -83,6 +83,6 @@ describe('analytics source', () => {
     const { rows } = await pool.query<{ type: string }>('select type from seen order by type');
     expect(rows.map((r) => r.type)).toEqual(expect.arrayContaining(['AgentCreated', 'AgentPaused', 'AgentResumed']));
     expect(rows.filter((r) => r.type === 'AgentResumed')).toHaveLength(1);
-    expect(await loadPosition(pool, 'analytics_source_checkpoint', 'daily')).toEqual(await store.headPosition());
+    expect(await loadCheckpoint(pool, analyticsCheckpointName('daily'))).toEqual(await store.headPosition());
   });
 });

@@ -5,7 +5,7 @@ import { inTransaction } from '../db/pool';
 import { migrate } from '../db/migrate';
 import type { EventStore, RecordedEvent } from '../event-store/port';
 import type { Logger } from '../logger';
-import { loadPosition, savePosition } from './checkpoint';
+import { loadCheckpoint, saveCheckpoint } from '../db/checkpoints';
 import { parseMessage } from './envelope';
 import { createKafka } from './kafka-relay-service';
 import { analyticsSourceMigrations } from './schema';
@@ -17,6 +17,9 @@ import { analyticsSourceMigrations } from './schema';
  * Order: global order from the event store; from Kafka, stream order only (streams interleave
  * differently), so a handler must not depend on the order of events of different streams.
  */
+/** The checkpoint row of an analytics consumer. */
+export const analyticsCheckpointName = (consumer: string) => `analytics:${consumer}`;
+
 export type AnalyticsHandler = (events: readonly RecordedEvent[], client: pg.PoolClient) => Promise<void>;
 
 export interface AnalyticsSource {
@@ -61,7 +64,7 @@ export async function applyOnce(
     const fresh = new Set(claimed.rows.map((row) => row.event_id.toLowerCase()));
     const events = batch.filter((event) => fresh.delete(event.id.toLowerCase()));
     if (events.length > 0) await handler(events, client);
-    if (checkpoint) await savePosition(client, 'analytics_source_checkpoint', consumer, checkpoint);
+    if (checkpoint) await saveCheckpoint(client, analyticsCheckpointName(consumer), checkpoint);
     return events;
   });
 }
@@ -80,7 +83,7 @@ export async function startAnalyticsSource(
 }
 
 async function fromEventStore(options: AnalyticsSourceOptions, handler: AnalyticsHandler): Promise<AnalyticsSource> {
-  const after = await loadPosition(options.pool, 'analytics_source_checkpoint', options.name);
+  const after = await loadCheckpoint(options.pool, analyticsCheckpointName(options.name));
   const subscription = options.store.subscribe(
     after,
     async (batch) => {

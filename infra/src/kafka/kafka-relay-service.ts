@@ -5,9 +5,8 @@ import type { Config } from '../config';
 import { migrate } from '../db/migrate';
 import type { EventStore } from '../event-store/port';
 import type { Logger } from '../logger';
-import { relayCheckpoint } from './checkpoint';
+import { checkpointMigrations, checkpointStore } from '../db/checkpoints';
 import { startRelay, type Relay } from './relay';
-import { kafkaRelayMigrations } from './schema';
 
 export function createKafka(brokers: readonly string[], clientId: string): Kafka {
   return new Kafka({ clientId, brokers: [...brokers], logLevel: logLevel.WARN });
@@ -40,7 +39,7 @@ export async function startKafkaRelay(deps: Deps): Promise<KafkaRelayService> {
   if (!brokers || brokers.length === 0) return { close: async () => undefined };
   const name = deps.name ?? 'default';
   const topic = deps.config.KAFKA_TOPIC;
-  await migrate(deps.pool, kafkaRelayMigrations);
+  await migrate(deps.pool, checkpointMigrations);
   const kafka = createKafka(brokers, `relay-${name}`);
   const log = deps.logger.child({ component: 'kafka-relay', topic });
 
@@ -100,7 +99,7 @@ export async function startKafkaRelay(deps: Deps): Promise<KafkaRelayService> {
       store: deps.store,
       producer,
       topic,
-      checkpoint: relayCheckpoint(deps.pool, name),
+      checkpoint: checkpointStore(deps.pool, `kafka-relay:${name}`),
       onRetry: (error, attempt) => log.warn({ err: error, attempt }, 'Kafka did not acknowledge a batch; re-sending'),
       onError: failed,
     });

@@ -69,7 +69,7 @@ if (!target.available) {
       const config = { KAFKA_BROKERS: server.url.split(','), KAFKA_TOPIC: topic };
       relay = await startKafkaRelay({ config, store, pool, logger, name: topic });
       await eventually(async () => {
-        const { rows } = await pool.query('select 1 from kafka_relay_checkpoint where name = $1', [topic]);
+        const { rows } = await pool.query('select 1 from checkpoints where name = $1', [`kafka-relay:${topic}`]);
         return rows.length === 1;
       }, 'the relay checkpoint');
 

@@ -1,7 +1,7 @@
 import type { Producer } from 'kafkajs';
 import type { Position } from '@pf/events';
 import type { BatchHandler, EventStore, Subscription } from '../event-store/port';
-import type { CheckpointStore } from './checkpoint';
+import type { CheckpointStore } from '../db/checkpoints';
 import { toMessage } from './envelope';
 
 /** The part of the kafkajs producer the relay uses, so tests can stand in for the broker. */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { START, comparePositions, type Position } from '@pf/events';
 import { pollingSubscription } from '../event-store/polling-subscription';
 import type { EventStore, RecordedEvent } from '../event-store/port';
-import type { CheckpointStore } from './checkpoint';
+import type { CheckpointStore } from '../db/checkpoints';
 import { parseMessage } from './envelope';
 import { startRelay, type EventSender } from './relay';
 

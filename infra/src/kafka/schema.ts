@@ -1,30 +1,12 @@
 import type { Migration } from '../db/migrate';
+import { checkpointMigrations } from '../db/checkpoints';
 
-/** Positions are stored as numeric: PostgreSQL transaction ids and EventStoreDB log positions are unsigned 64-bit. */
-export const kafkaRelayMigrations: Migration[] = [
-  {
-    name: 'kafka/001-relay-checkpoint',
-    sql: `
-      create table kafka_relay_checkpoint (
-        name text primary key,
-        commit_position numeric(20, 0) not null,
-        prepare_position numeric(20, 0) not null,
-        updated_at timestamptz not null default now()
-      );
-    `,
-  },
-];
-
+/** The analytics source's own table (its checkpoint is a row of `checkpoints`): which event ids each consumer has applied. */
 export const analyticsSourceMigrations: Migration[] = [
+  ...checkpointMigrations,
   {
-    name: 'analytics/001-source',
+    name: 'analytics/001-processed-events',
     sql: `
-      create table analytics_source_checkpoint (
-        consumer text primary key,
-        commit_position numeric(20, 0) not null,
-        prepare_position numeric(20, 0) not null,
-        updated_at timestamptz not null default now()
-      );
       create table analytics_processed_events (
         consumer text not null,
         event_id uuid not null,

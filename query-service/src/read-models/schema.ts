@@ -85,13 +85,6 @@ export const readModelMigrations: Migration[] = [
         arrangement_fee bigint not null,
         created_at timestamptz not null
       );
-
-      create table projection_checkpoints (
-        name text primary key,
-        commit_position numeric(20, 0) not null,
-        prepare_position numeric(20, 0) not null,
-        updated_at timestamptz not null default now()
-      );
     `,
   },
 ];

@@ -1,0 +1,66 @@
+import type pg from 'pg';
+import { START, type Position } from '@pf/events';
+import type { Migration } from './migrate';
+
+/**
+ * Where every follower of the event stream keeps its place: the read-model projector, the automated
+ * agents, the Kafka relay and the analytics consumers, one row each. Positions are stored as numeric:
+ * PostgreSQL transaction ids and EventStoreDB log positions are unsigned 64-bit.
+ */
+export const checkpointMigrations: Migration[] = [
+  {
+    name: 'infra/001-checkpoints',
+    sql: `
+      create table checkpoints (
+        name text primary key,
+        commit_position numeric(20, 0) not null,
+        prepare_position numeric(20, 0) not null,
+        updated_at timestamptz not null default now()
+      );
+    `,
+  },
+];
+
+type Queryable = Pick<pg.Pool | pg.ClientBase, 'query'>;
+
+export interface CheckpointStore {
+  load(): Promise<Position>;
+  save(position: Position): Promise<void>;
+}
+
+const toPosition = (row: { commit: string; prepare: string } | undefined): Position =>
+  row ? { commit: BigInt(row.commit), prepare: BigInt(row.prepare) } : START;
+
+export async function loadCheckpoint(db: Queryable, name: string): Promise<Position> {
+  const found = await db.query<{ commit: string; prepare: string }>(
+    'select commit_position::text as commit, prepare_position::text as prepare from checkpoints where name = $1',
+    [name],
+  );
+  return toPosition(found.rows[0]);
+}
+
+export async function saveCheckpoint(db: Queryable, name: string, position: Position): Promise<void> {
+  await db.query(
+    `insert into checkpoints (name, commit_position, prepare_position) values ($1, $2, $3)
+     on conflict (name) do update
+       set commit_position = excluded.commit_position, prepare_position = excluded.prepare_position, updated_at = now()`,
+    [name, position.commit.toString(), position.prepare.toString()],
+  );
+}
+
+/** Reads the checkpoint and locks its row until the transaction ends, so concurrent followers take turns. */
+export async function lockCheckpoint(client: pg.ClientBase, name: string): Promise<Position> {
+  await client.query(
+    'insert into checkpoints (name, commit_position, prepare_position) values ($1, 0, 0) on conflict do nothing',
+    [name],
+  );
+  const found = await client.query<{ commit: string; prepare: string }>(
+    'select commit_position::text as commit, prepare_position::text as prepare from checkpoints where name = $1 for update',
+    [name],
+  );
+  return toPosition(found.rows[0]);
+}
+
+export function checkpointStore(db: Queryable, name: string): CheckpointStore {
+  return { load: () => loadCheckpoint(db, name), save: (position) => saveCheckpoint(db, name, position) };
+}
