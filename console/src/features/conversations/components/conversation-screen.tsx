@@ -3,6 +3,7 @@ import type { ConversationView, MessageView } from '@pf/events';
 import { useRef, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { PageHeader } from '../../../components/page-header';
+import { LiveTag } from './live-tag';
 import { MessageInput } from './message-input';
 import { MessageList } from './message-list';
 import { ModeTag, StatusTag } from './mode-tag';
@@ -66,6 +67,7 @@ export function ConversationScreen({ conversation, messages, seedButton }: Props
                 data-testid="manual-switch"
               />
               <ModeTag manual={mode.manual} long />
+              <LiveTag />
             </div>
           </div>
           <MessageList conversation={conversation} messages={messages ?? []} />
