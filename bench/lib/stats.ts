@@ -1,0 +1,33 @@
+/** Nearest-rank percentile of samples (milliseconds or any unit); NaN for no samples. */
+export function percentile(samples: readonly number[], p: number): number {
+  if (samples.length === 0) return Number.NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
+  return sorted[rank - 1]!;
+}
+
+export interface Distribution {
+  readonly p50: number;
+  readonly p99: number;
+  readonly samples: number;
+}
+
+export function distribution(samples: readonly number[]): Distribution {
+  return { p50: round(percentile(samples, 50)), p99: round(percentile(samples, 99)), samples: samples.length };
+}
+
+export function round(value: number, digits = 2): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Runs `clients` loops side by side until `until()` says stop; each loop calls `work(client index)`. */
+export async function concurrently(clients: number, until: () => boolean, work: (client: number) => Promise<void>): Promise<void> {
+  await Promise.all(
+    Array.from({ length: clients }, async (_, client) => {
+      while (!until()) await work(client);
+    }),
+  );
+}

@@ -1,0 +1,105 @@
+import { execSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { commandMigrations } from '@pf/command-service';
+import { measureNegotiationsPerSecond } from '../command-service/src/automation';
+import { createLogger, openServiceContext, parseConfig, type OpenedContext } from '@pf/infra';
+import { queryMigrations } from '@pf/query-service';
+import { singleNodeEnv, startChild } from './lib/children';
+import { openDatabaseServer } from './lib/database';
+import { markdownTable } from './lib/report';
+import { benchUser, call, expectStatus } from './lib/session';
+import { round } from './lib/stats';
+import { measureApiRead } from './scenarios/api-read';
+import { measureAppend } from './scenarios/append';
+import { measureConsole } from './scenarios/console';
+import { measureReplay } from './scenarios/replay';
+import { measureRoundtrips } from './scenarios/roundtrip';
+import { measureWsPush } from './scenarios/ws-push';
+
+/** npm run bench [-- --quick]: every figure of issue 7 in one run on this machine. */
+const quick = process.argv.includes('--quick');
+const counts = quick
+  ? { seconds: 3, sockets: 1000, messages: 10, small: 1000, large: 20_000, statsRequests: 100, lcpRuns: 2, pairs: 300 }
+  : { seconds: 10, sockets: 1000, messages: 40, small: 1000, large: 200_000, statsRequests: 300, lcpRuns: 5, pairs: 2000 };
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = path.join(root, 'console/dist');
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+const began = performance.now();
+
+if (!existsSync(path.join(dist, 'index.html'))) {
+  log('building the console (console/dist is missing)');
+  execSync('npm run build -w console', { cwd: root, stdio: 'inherit' });
+}
+
+const server = await openDatabaseServer(process.env.DATABASE_URL);
+const postgresVersion = await server.version();
+const openContext = (url: string) =>
+  openServiceContext(parseConfig({ DATABASE_URL: url, AUTOMATION: 'off' }), createLogger('silent', 'bench'), url, [...commandMigrations, ...queryMigrations]);
+const results: Record<string, unknown> = {};
+let context: OpenedContext | null = null;
+try {
+  // The API, the round trips, the sockets and the console, on one product database.
+  const apiDatabase = await server.createDatabase('api');
+  const product = await startChild('single-node', singleNodeEnv(apiDatabase));
+  context = await openContext(apiDatabase);
+  const reader = await benchUser(context.sessions);
+  let position: string | null = null;
+  for (let i = 0; i < 50; i++) {
+    const created = expectStatus(await call(product.url, reader, 'POST', '/api/agents', { name: `Lender ${i + 1}`, type: 'lender', description: 'Residential mortgages up to 85% loan to value', criteria: { interestRateMin: '3.9%', loanTermMax: '30 years' } }), 201, 'create agent');
+    position = created.position;
+  }
+  const agents = expectStatus(await call(product.url, reader, 'GET', '/api/agents', undefined, position), 200, 'list agents');
+  if (agents.body.length !== 50) throw new Error(`Expected 50 agents, got ${agents.body.length}`);
+  const agentsFile = path.join(await mkdtemp(path.join(os.tmpdir(), 'pf-bench-')), 'agents.json');
+  await writeFile(agentsFile, JSON.stringify(agents.body));
+  const baseline = await startChild('baseline', { DATABASE_URL: apiDatabase, AGENTS_JSON_FILE: agentsFile });
+
+  log('api_read_ratio');
+  Object.assign(results, await measureApiRead({ productUrl: product.url, cookie: reader.cookie, baselineUrl: baseline.url, connections: 10, seconds: counts.seconds }));
+  log('command_roundtrip');
+  Object.assign(results, await measureRoundtrips({ productUrl: product.url, baselineUrl: baseline.url, pool: context.pool, store: context.store, sessions: context.sessions, clients: 50, seconds: counts.seconds }));
+  await baseline.close();
+  log(`ws_push (${counts.sockets} sockets)`);
+  const watcher = await benchUser(context.sessions);
+  Object.assign(results, await measureWsPush({ productUrl: product.url, user: watcher, sockets: counts.sockets, messages: counts.messages }));
+  log('console');
+  Object.assign(results, await measureConsole({ productUrl: product.url, dist, user: watcher, runs: counts.lcpRuns }));
+  await product.close();
+  await context.close();
+  context = null;
+
+  log('append_events_per_s');
+  context = await openContext(await server.createDatabase('append'));
+  Object.assign(results, await measureAppend(context.store, { writers: 8, seconds: counts.seconds }));
+  await context.close();
+  context = null;
+
+  log(`rebuild and stats (${counts.small.toLocaleString('en-GB')} → ${counts.large.toLocaleString('en-GB')} events)`);
+  const replayDatabase = await server.createDatabase('replay');
+  context = await openContext(replayDatabase);
+  Object.assign(results, await measureReplay({ context, start: () => startChild('single-node', singleNodeEnv(replayDatabase)), small: counts.small, large: counts.large, requests: counts.statsRequests }));
+  await context.close();
+  context = null;
+
+  log('negotiations_per_s');
+  results.negotiations_per_s = round(measureNegotiationsPerSecond(counts.pairs, 1), 0);
+} finally {
+  await context?.close();
+  await server.close();
+}
+
+const machine = {
+  cpus: os.cpus().length,
+  cpuModel: os.cpus()[0]?.model ?? 'unknown',
+  memoryGiB: round(os.totalmem() / 1024 ** 3, 1),
+  node: process.version,
+  postgres: `${postgresVersion} (${server.kind === 'embedded' ? 'embedded' : 'DATABASE_URL'})`,
+};
+const report = { date: new Date().toISOString(), quick, seconds: round((performance.now() - began) / 1000, 1), machine, results };
+await writeFile(path.join(root, 'bench/results.json'), `${JSON.stringify(report, null, 2)}\n`);
+process.stdout.write(`\n${markdownTable(results)}\n\n${JSON.stringify(machine)}; ${report.seconds} s${quick ? ' (quick)' : ''}\n`);
+process.exit(0);
