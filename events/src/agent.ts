@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { concessionStrategy } from './negotiation';
 import { USER_MESSAGES } from './user-messages';
 
 export const AGENT_TYPES = ['borrower', 'broker', 'lender'] as const;
@@ -66,6 +67,8 @@ export const createAgentInput = z.object({
     .nullable()
     .optional()
     .transform((value) => normaliseCriteria(value)),
+  /** How the agent concedes when negotiating; by default Boulware for lenders, Conceder for borrowers. */
+  strategy: concessionStrategy.optional(),
 });
 export type CreateAgentInput = z.input<typeof createAgentInput>;
 export type CreateAgent = z.output<typeof createAgentInput>;
@@ -80,9 +83,10 @@ export const updateAgentInput = z
       .nullable()
       .optional()
       .transform((value) => (value === undefined ? undefined : normaliseCriteria(value))),
+    strategy: concessionStrategy.optional(),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), {
-    error: 'Send at least one of isActive, name, description or criteria',
+    error: 'Send at least one of isActive, name, description, criteria or strategy',
   });
 export type UpdateAgentInput = z.input<typeof updateAgentInput>;
 export type UpdateAgent = z.output<typeof updateAgentInput>;
@@ -95,6 +99,7 @@ export const agentView = z.object({
   description: z.string().nullable(),
   criteria: criteria.nullable(),
   isActive: z.boolean(),
+  strategy: concessionStrategy.nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { agentType, criteria } from './agent';
 import { conversationOutcome, participant } from './conversation';
-import { loanTerms, matchExplanation } from './negotiation';
+import { concessionStrategy, loanTerms, matchExplanation } from './negotiation';
 
 const id = z.number().int().positive();
 
@@ -16,12 +16,14 @@ export const agentCreated = event('AgentCreated', {
   type: agentType,
   description: z.string(),
   criteria: criteria.nullable(),
+  strategy: concessionStrategy.optional(),
 });
 export const agentUpdated = event('AgentUpdated', {
   agentId: id,
   name: z.string(),
   description: z.string(),
   criteria: criteria.nullable(),
+  strategy: concessionStrategy.optional(),
 });
 export const agentPaused = event('AgentPaused', { agentId: id });
 export const agentResumed = event('AgentResumed', { agentId: id });

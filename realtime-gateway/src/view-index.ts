@@ -1,6 +1,7 @@
 import type {
   AgentType,
   AgentView,
+  ConcessionStrategy,
   ConversationOutcome,
   ConversationView,
   Criteria,
@@ -20,6 +21,7 @@ export interface AgentEntry {
   type: AgentType;
   description: string;
   criteria: Criteria | null;
+  strategy: ConcessionStrategy | null;
   isActive: boolean;
   createdAt: string;
   updatedAt: string;
@@ -52,7 +54,7 @@ export function emptyIndex(): ViewIndex {
 export function applyEvent(index: ViewIndex, event: DomainEvent, at: string): void {
   switch (event.type) {
     case 'AgentCreated': {
-      const { agentId, ownerId, name, type, description, criteria } = event.data;
+      const { agentId, ownerId, name, type, description, criteria, strategy } = event.data;
       index.agents.set(agentId, {
         id: agentId,
         ownerId,
@@ -60,6 +62,7 @@ export function applyEvent(index: ViewIndex, event: DomainEvent, at: string): vo
         type,
         description,
         criteria,
+        strategy: strategy ?? null,
         isActive: true,
         createdAt: at,
         updatedAt: at,
@@ -73,6 +76,7 @@ export function applyEvent(index: ViewIndex, event: DomainEvent, at: string): vo
       agent.name = event.data.name;
       agent.description = event.data.description;
       agent.criteria = event.data.criteria;
+      if (event.data.strategy) agent.strategy = event.data.strategy;
       agent.updatedAt = at;
       return;
     }
@@ -146,6 +150,7 @@ export function agentViewOf(agent: AgentEntry): AgentView {
     type: agent.type,
     description: agent.description,
     criteria: agent.criteria,
+    strategy: agent.strategy,
     isActive: agent.isActive,
     createdAt: agent.createdAt,
     updatedAt: agent.updatedAt,

@@ -1,4 +1,4 @@
-import type { AgentType, Criteria, EventOf } from '@pf/events';
+import type { AgentType, ConcessionStrategy, Criteria, EventOf } from '@pf/events';
 import { NotFound } from '@pf/infra';
 import type { Decider } from '../handle-command';
 
@@ -14,6 +14,7 @@ export type AgentState =
       type: AgentType;
       description: string;
       criteria: Criteria | null;
+      strategy: ConcessionStrategy | null;
     };
 
 export type AgentCommand =
@@ -25,6 +26,7 @@ export type AgentCommand =
       agentType: AgentType;
       description: string;
       criteria: Criteria | null;
+      strategy?: ConcessionStrategy;
     }
   | {
       type: 'ChangeAgent';
@@ -34,6 +36,7 @@ export type AgentCommand =
       name?: string;
       description?: string;
       criteria?: Criteria | null;
+      strategy?: ConcessionStrategy;
     }
   | { type: 'DeleteAgent'; agentId: number; actorId: string };
 
@@ -53,8 +56,10 @@ export function decide(command: AgentCommand, state: AgentState): AgentEvent[] {
   switch (command.type) {
     case 'CreateAgent': {
       if (state.status !== 'none') return [];
-      const { agentId, ownerId, name, agentType, description, criteria } = command;
-      return [{ type: 'AgentCreated', data: { agentId, ownerId, name, type: agentType, description, criteria } }];
+      const { agentId, ownerId, name, agentType, description, criteria, strategy } = command;
+      return [
+        { type: 'AgentCreated', data: { agentId, ownerId, name, type: agentType, description, criteria, ...(strategy ? { strategy } : {}) } },
+      ];
     }
     case 'ChangeAgent': {
       const agent = ownedBy(state, command.agentId, command.actorId);
@@ -64,8 +69,14 @@ export function decide(command: AgentCommand, state: AgentState): AgentEvent[] {
         description: command.description ?? agent.description,
         criteria: command.criteria === undefined ? agent.criteria : command.criteria,
       };
-      if (next.name !== agent.name || next.description !== agent.description || !sameCriteria(next.criteria, agent.criteria)) {
-        events.push({ type: 'AgentUpdated', data: { agentId: agent.agentId, ...next } });
+      const strategy = command.strategy && command.strategy !== agent.strategy ? { strategy: command.strategy } : {};
+      if (
+        next.name !== agent.name ||
+        next.description !== agent.description ||
+        !sameCriteria(next.criteria, agent.criteria) ||
+        strategy.strategy
+      ) {
+        events.push({ type: 'AgentUpdated', data: { agentId: agent.agentId, ...next, ...strategy } });
       }
       if (command.isActive === false && agent.status === 'active') {
         events.push({ type: 'AgentPaused', data: { agentId: agent.agentId } });
@@ -89,11 +100,14 @@ export function decide(command: AgentCommand, state: AgentState): AgentEvent[] {
 export function evolve(state: AgentState, event: AgentEvent): AgentState {
   switch (event.type) {
     case 'AgentCreated': {
-      const { agentId, ownerId, name, type, description, criteria } = event.data;
-      return { status: 'active', agentId, ownerId, name, type, description, criteria };
+      const { agentId, ownerId, name, type, description, criteria, strategy } = event.data;
+      return { status: 'active', agentId, ownerId, name, type, description, criteria, strategy: strategy ?? null };
     }
-    case 'AgentUpdated':
-      return state.status === 'none' ? state : { ...state, ...event.data };
+    case 'AgentUpdated': {
+      if (state.status === 'none') return state;
+      const { name, description, criteria, strategy } = event.data;
+      return { ...state, name, description, criteria, strategy: strategy ?? state.strategy };
+    }
     case 'AgentPaused':
       return state.status === 'none' ? state : { ...state, status: 'paused' };
     case 'AgentResumed':

@@ -50,6 +50,16 @@ describe('agent decider', () => {
     spec.given([]).when({ type: 'DeleteAgent', agentId: 7, actorId: owner }).thenThrows(NotFound);
   });
 
+  it('records a chosen negotiation strategy, and nothing when it is already the one in use', () => {
+    spec.given([created]).when({ type: 'ChangeAgent', agentId: 7, actorId: owner, strategy: 'linear' }).then([
+      { type: 'AgentUpdated', data: { agentId: 7, name: 'Amelia', description: '', criteria: null, strategy: 'linear' } },
+    ]);
+    spec
+      .given([created, { type: 'AgentUpdated', data: { agentId: 7, name: 'Amelia', description: '', criteria: null, strategy: 'linear' } }])
+      .when({ type: 'ChangeAgent', agentId: 7, actorId: owner, strategy: 'linear' })
+      .then([]);
+  });
+
   it('deletes an agent of its owner', () => {
     spec.given([created]).when({ type: 'DeleteAgent', agentId: 7, actorId: owner }).then([{ type: 'AgentDeleted', data: { agentId: 7 } }]);
   });

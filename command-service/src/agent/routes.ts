@@ -14,6 +14,7 @@ function view(state: AgentState, at: string): AgentView {
     type: state.type,
     description: state.description,
     criteria: state.criteria,
+    strategy: state.strategy,
     isActive: state.status === 'active',
     createdAt: at,
     updatedAt: at,

@@ -1,8 +1,10 @@
-import type { DomainEvent, Participant } from '@pf/events';
+import type { ConcessionStrategy, DomainEvent, Participant } from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
 import type { MatchableAgent, OpenConversation } from '../automation/matching/plan-matches';
 import { negotiationSetup } from '../automation/negotiation/setup';
 import { evolveNegotiation, initialNegotiationState, type NegotiationState } from '../automation/negotiation/state';
+
+type AgentInfo = MatchableAgent & { deleted: boolean; strategy?: ConcessionStrategy };
 
 export interface ConversationInfo {
   conversationId: number;
@@ -17,19 +19,23 @@ export interface ConversationInfo {
 
 /** What the automated agents know, evolved from the event stream alone (no I/O), so a restart rebuilds it. */
 export class AutomationState {
-  readonly agents = new Map<number, MatchableAgent & { deleted: boolean }>();
+  readonly agents = new Map<number, AgentInfo>();
   readonly conversations = new Map<number, ConversationInfo>();
 
   observe(recorded: RecordedEvent): void {
     const event = { type: recorded.type, data: recorded.data } as DomainEvent;
     switch (event.type) {
       case 'AgentCreated': {
-        const { agentId, ownerId, name, type, criteria } = event.data;
-        this.agents.set(agentId, { agentId, ownerId, name, type, criteria, isActive: true, deleted: false });
+        const { agentId, ownerId, name, type, criteria, strategy } = event.data;
+        this.agents.set(agentId, { agentId, ownerId, name, type, criteria, strategy, isActive: true, deleted: false });
         return;
       }
       case 'AgentUpdated':
-        this.patchAgent(event.data.agentId, { name: event.data.name, criteria: event.data.criteria });
+        this.patchAgent(event.data.agentId, {
+          name: event.data.name,
+          criteria: event.data.criteria,
+          ...(event.data.strategy ? { strategy: event.data.strategy } : {}),
+        });
         return;
       case 'AgentPaused':
       case 'AgentResumed':
@@ -56,7 +62,7 @@ export class AutomationState {
       .map((c) => ({ conversationId: c.conversationId, agentIds: c.participants.map((p) => p.agentId) }));
   }
 
-  private patchAgent(agentId: number, patch: Partial<MatchableAgent & { deleted: boolean }>): void {
+  private patchAgent(agentId: number, patch: Partial<AgentInfo>): void {
     const agent = this.agents.get(agentId);
     if (agent) this.agents.set(agentId, { ...agent, ...patch });
   }
@@ -65,7 +71,10 @@ export class AutomationState {
     const borrower = participants.find((p) => p.type === 'borrower');
     const lender = participants.find((p) => p.type === 'lender');
     const broker = participants.find((p) => p.type === 'broker');
-    const party = (p: Participant) => ({ agentId: p.agentId, criteria: this.agents.get(p.agentId)?.criteria ?? null });
+    const party = (p: Participant) => {
+      const agent = this.agents.get(p.agentId);
+      return { agentId: p.agentId, criteria: agent?.criteria ?? null, ...(agent?.strategy ? { strategy: agent.strategy } : {}) };
+    };
     const negotiation =
       borrower && lender
         ? initialNegotiationState(conversationId, negotiationSetup(party(borrower), party(lender), broker?.agentId ?? null))

@@ -77,8 +77,9 @@ describe('single node: commands become events, projections serve the reads', () 
     await alice.put(`/api/agents/${id}`, { isActive: false });
     expect((await alice.get('/api/agents')).body[0].isActive).toBe(false);
     expect((await alice.get('/api/stats')).body.activeAgents).toBe(0);
-    await alice.put(`/api/agents/${id}`, { isActive: true, description: 'First-time buyer' });
-    expect((await alice.get('/api/agents')).body[0]).toMatchObject({ isActive: true, description: 'First-time buyer' });
+    await alice.put(`/api/agents/${id}`, { isActive: true, description: 'First-time buyer', strategy: 'linear' });
+    expect((await alice.get('/api/agents')).body[0]).toMatchObject({ isActive: true, description: 'First-time buyer', strategy: 'linear' });
+    expect((await alice.put(`/api/agents/${id}`, { strategy: 'stubborn' })).body.message).toContain('strategy');
 
     expect((await alice.delete(`/api/agents/${id}`)).status).toBe(200);
     expect((await alice.get('/api/agents')).body).toEqual([]);

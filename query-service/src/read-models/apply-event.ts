@@ -12,19 +12,20 @@ export async function applyEvent(client: pg.ClientBase, recorded: RecordedEvent)
   const at = recorded.recordedAt;
   switch (event.type) {
     case 'AgentCreated': {
-      const { agentId, ownerId, name, type, description, criteria } = event.data;
+      const { agentId, ownerId, name, type, description, criteria, strategy } = event.data;
       await client.query(
-        `insert into rm_agents (id, owner_id, name, type, description, criteria, is_active, created_at, updated_at)
-         values ($1, $2, $3, $4, $5, $6, true, $7, $7) on conflict (id) do nothing`,
-        [agentId, ownerId, name, type, description, criteria === null ? null : JSON.stringify(criteria), at],
+        `insert into rm_agents (id, owner_id, name, type, description, criteria, strategy, is_active, created_at, updated_at)
+         values ($1, $2, $3, $4, $5, $6, $7, true, $8, $8) on conflict (id) do nothing`,
+        [agentId, ownerId, name, type, description, criteria === null ? null : JSON.stringify(criteria), strategy ?? null, at],
       );
       return;
     }
     case 'AgentUpdated': {
-      const { agentId, name, description, criteria } = event.data;
+      const { agentId, name, description, criteria, strategy } = event.data;
       await client.query(
-        'update rm_agents set name = $2, description = $3, criteria = $4, updated_at = $5 where id = $1',
-        [agentId, name, description, criteria === null ? null : JSON.stringify(criteria), at],
+        `update rm_agents set name = $2, description = $3, criteria = $4, strategy = coalesce($6, strategy), updated_at = $5
+         where id = $1`,
+        [agentId, name, description, criteria === null ? null : JSON.stringify(criteria), at, strategy ?? null],
       );
       return;
     }

@@ -5,7 +5,7 @@ const iso = (value: Date) => value.toISOString();
 
 export async function listAgents(pool: pg.Pool, ownerId: string): Promise<AgentView[]> {
   const result = await pool.query(
-    `select id, name, type, description, criteria, is_active, created_at, updated_at
+    `select id, name, type, description, criteria, strategy, is_active, created_at, updated_at
      from rm_agents where owner_id = $1 and not is_deleted order by id desc`,
     [ownerId],
   );
@@ -15,6 +15,7 @@ export async function listAgents(pool: pg.Pool, ownerId: string): Promise<AgentV
     type: row.type,
     description: row.description,
     criteria: row.criteria,
+    strategy: row.strategy,
     isActive: row.is_active,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),

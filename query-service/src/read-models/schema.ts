@@ -87,4 +87,8 @@ export const readModelMigrations: Migration[] = [
       );
     `,
   },
+  {
+    name: 'query-service/003-agent-strategy',
+    sql: 'alter table rm_agents add column strategy text',
+  },
 ];

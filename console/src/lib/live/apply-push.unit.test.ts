@@ -33,6 +33,7 @@ const agent = (id: number, isActive: boolean): AgentView => ({
   type: 'lender',
   description: null,
   criteria: null,
+  strategy: null,
   isActive,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
