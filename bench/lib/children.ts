@@ -12,7 +12,8 @@ export interface ChildServer {
 /** Starts bench/servers/<name>.ts in its own Node process and waits for the URL it listens on. */
 export async function startChild(name: 'single-node' | 'baseline', env: Record<string, string>): Promise<ChildServer> {
   const child: ChildProcess = fork(path.resolve(here, '../servers', `${name}.ts`), [], {
-    execArgv: ['--import', 'tsx'],
+    // BENCH_PROFILE=<dir> writes a CPU profile of each server process there (open it in Chrome DevTools).
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

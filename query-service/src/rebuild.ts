@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { START } from '@pf/events';
 import { inTransaction, type EventStore } from '@pf/infra';
-import { applyEvent } from './read-models/apply-event';
+import { applyBatch } from './read-models/apply-batch';
 import { READ_MODEL_TABLES } from './read-models/schema';
 import { lockCheckpoint, READ_MODELS_PROJECTION, storeCheckpoint } from './projector/checkpoint';
 
@@ -19,11 +19,13 @@ export async function rebuildReadModels(pool: pg.Pool, store: EventStore, batchS
     for (;;) {
       const batch = await store.readAll(position, batchSize);
       if (batch.length === 0) break;
-      for (const event of batch) await applyEvent(client, event);
+      await applyBatch(client, batch);
       applied += batch.length;
       position = batch[batch.length - 1]!.position;
     }
     await storeCheckpoint(client, READ_MODELS_PROJECTION, position);
+    // Every row is new: fresh planner statistics, or the first reads plan as if the tables were empty.
+    await client.query(`analyze ${READ_MODEL_TABLES.join(', ')}`);
     return applied;
   });
 }
