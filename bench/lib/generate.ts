@@ -51,7 +51,7 @@ export async function appendUserHistory(store: EventStore, ids: Ids, ownerId: st
     const events: DomainEvent[] = [
       {
         type: 'AgentCreated',
-        data: { ...agent, description: `A ${agent.type} looking for a residential mortgage`, criteria: { propertyValueMin: '£200,000', propertyValueMax: '£650,000', interestRateMax: '5.2%', loanTermMin: '20 years' } },
+        data: { ...agent, strategy: 'linear', description: `A ${agent.type} looking for a residential mortgage`, criteria: { propertyValueMin: '£200,000', propertyValueMax: '£650,000', interestRateMax: '5.2%', loanTermMin: '20 years' } },
       },
     ];
     if (agent.type === 'borrower') {

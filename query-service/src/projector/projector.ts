@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { comparePositions, type Position } from '@pf/events';
 import { inTransaction, type EventStore, type Logger, type RecordedEvent, type Subscription } from '@pf/infra';
-import { applyEvent } from '../read-models/apply-event';
+import { applyBatch } from '../read-models/apply-batch';
 import { lockCheckpoint, READ_MODELS_PROJECTION, readCheckpoint, storeCheckpoint } from './checkpoint';
 import type { ReadModelProgress } from './progress';
 
@@ -14,7 +14,7 @@ export async function projectBatch(pool: pg.Pool, batch: readonly RecordedEvent[
   return inTransaction(pool, async (client) => {
     const checkpoint = await lockCheckpoint(client, name);
     const fresh = batch.filter((event) => comparePositions(event.position, checkpoint) > 0);
-    for (const event of fresh) await applyEvent(client, event);
+    if (fresh.length > 0) await applyBatch(client, fresh);
     const last = fresh.at(-1)?.position ?? checkpoint;
     if (fresh.length > 0) await storeCheckpoint(client, name, last);
     return last;
