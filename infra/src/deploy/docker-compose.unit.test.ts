@@ -9,7 +9,7 @@ const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
 
 interface Service {
   image?: string;
-  build?: { context: string; dockerfile: string };
+  build?: { context: string; target: string; args?: Record<string, string> };
   environment?: Record<string, string>;
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
@@ -49,21 +49,23 @@ describe('docker-compose.yml', () => {
     for (const name of applications) expect(services[name]!.healthcheck!.test.join(' ')).toContain('/healthz');
   });
 
-  it('builds each application from its own Dockerfile, and every Dockerfile exists and is multi-stage', () => {
-    const expected: Record<string, string> = {
-      'command-service-1': 'command-service/Dockerfile',
-      'command-service-2': 'command-service/Dockerfile',
-      'query-service': 'query-service/Dockerfile',
-      'realtime-gateway-1': 'realtime-gateway/Dockerfile',
-      'realtime-gateway-2': 'realtime-gateway/Dockerfile',
-      proxy: 'console/Dockerfile',
+  it('builds each application from a stage of the root multi-stage Dockerfile, the service named by SERVICE', () => {
+    const expected: Record<string, Service['build']> = {
+      'command-service-1': { context: '.', target: 'service', args: { SERVICE: 'command-service' } },
+      'command-service-2': { context: '.', target: 'service', args: { SERVICE: 'command-service' } },
+      'query-service': { context: '.', target: 'service', args: { SERVICE: 'query-service' } },
+      'realtime-gateway-1': { context: '.', target: 'service', args: { SERVICE: 'realtime-gateway' } },
+      'realtime-gateway-2': { context: '.', target: 'service', args: { SERVICE: 'realtime-gateway' } },
+      proxy: { context: '.', target: 'proxy' },
     };
-    for (const [name, dockerfile] of Object.entries(expected)) {
-      const service = services[name]!;
-      expect(service.build, name).toEqual({ context: '.', dockerfile });
-      const text = read(dockerfile);
-      expect(text.match(/^FROM /gm)!.length, dockerfile).toBeGreaterThanOrEqual(2);
-      expect(text).toContain('npm ci');
+    const dockerfile = read('Dockerfile');
+    const stages = [...dockerfile.matchAll(/^FROM \S+ AS (\S+)$/gm)].map((match) => match[1]);
+    expect(stages).toEqual(expect.arrayContaining(['deps', 'service', 'proxy']));
+    expect(dockerfile).toContain('npm ci');
+    for (const [name, build] of Object.entries(expected)) {
+      expect(services[name]!.build, name).toEqual(build);
+      expect(stages, name).toContain(build!.target);
+      if (build!.args) expect(read(`${build!.args.SERVICE}/src/main.ts`), name).toContain('runStandalone');
     }
     for (const name of backing) expect(services[name]!.image, name).toBeTruthy();
   });
