@@ -24,6 +24,8 @@ export const configSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
   TRUST_PROXY: z.stringbool().default(false),
   SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 14),
+  /** How long a process trusts a session it has just confirmed (a revocation elsewhere takes up to this long). */
+  SESSION_CACHE_MS: z.coerce.number().int().nonnegative().max(60_000).default(2000),
   /** How long a read with x-after-position waits for the projections (spec: at most 5 s). */
   READ_WAIT_TIMEOUT_MS: z.coerce.number().int().positive().max(30_000).default(5000),
   CONSOLE_DIST: z.string().optional(),

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { parseId, parsePosition, positionToken } from '@pf/events';
 import { Invalid, NotFound, requireUser, type ServiceContext } from '@pf/infra';
 import type { ReadModelProgress } from './projector/progress';
+import { ReadCache } from './read-models/read-cache';
 import { findConversation, listAgents, listConversations, listMessages, userStats } from './read-models/queries';
 
 function conversationId(raw: string): number {
@@ -14,6 +15,7 @@ export const readRoutes: FastifyPluginAsync<ServiceContext & { progress: ReadMod
   app,
   { pool, progress, config },
 ) => {
+  const cache = new ReadCache(progress);
   // Read your writes: a read that names a position waits (bounded) until the read models include it.
   app.addHook('preHandler', async (request) => {
     const header = request.headers['x-after-position'];
@@ -25,11 +27,20 @@ export const readRoutes: FastifyPluginAsync<ServiceContext & { progress: ReadMod
     await progress.waitFor(parsePosition(token), config.READ_WAIT_TIMEOUT_MS);
   });
 
-  app.get('/api/stats', async (request) => userStats(pool, requireUser(request).id));
+  app.get('/api/stats', async (request) => {
+    const { id } = requireUser(request);
+    return cache.read(id, request.url, () => userStats(pool, id));
+  });
 
-  app.get('/api/agents', async (request) => listAgents(pool, requireUser(request).id));
+  app.get('/api/agents', async (request) => {
+    const { id } = requireUser(request);
+    return cache.read(id, request.url, () => listAgents(pool, id));
+  });
 
-  app.get('/api/conversations', async (request) => listConversations(pool, requireUser(request).id));
+  app.get('/api/conversations', async (request) => {
+    const { id } = requireUser(request);
+    return cache.read(id, request.url, () => listConversations(pool, id));
+  });
 
   app.get<{ Params: { id: string } }>('/api/conversations/:id', async (request) => {
     const user = requireUser(request);

@@ -13,9 +13,17 @@ const hash = (token: string) => createHash('sha256').update(token).digest('hex')
  * so a leaked table cannot be replayed as cookies, and a session is revoked by deleting its row.
  */
 export class SessionStore {
+  /** Recently confirmed sessions, so that a burst of reads does not look each one up again. */
+  private readonly recent = new Map<string, { user: SessionUser; until: number }>();
+
+  /**
+   * `cacheMs`: how long a confirmed session is trusted without asking the database again. A session
+   * revoked by another process stays usable here for at most that long; 0 asks every time.
+   */
   constructor(
     private readonly pool: pg.Pool,
     private readonly ttlHours: number,
+    private readonly cacheMs = 0,
   ) {}
 
   /** Sign-in without registration: a new user with a guest identity and a session for them. */
@@ -52,6 +60,21 @@ export class SessionStore {
 
   async findUser(token: string | undefined): Promise<SessionUser | null> {
     if (!token || token.length > 100) return null;
+    const key = hash(token);
+    const cached = this.recent.get(key);
+    if (cached && cached.until > Date.now()) return cached.user;
+    const user = await this.lookUp(key);
+    if (user && this.cacheMs > 0) {
+      this.recent.delete(key);
+      this.recent.set(key, { user, until: Date.now() + this.cacheMs });
+      if (this.recent.size > 10_000) this.recent.delete(this.recent.keys().next().value!);
+    } else {
+      this.recent.delete(key);
+    }
+    return user;
+  }
+
+  private async lookUp(tokenHash: string): Promise<SessionUser | null> {
     const result = await this.pool.query<{
       id: string;
       first_name: string | null;
@@ -62,7 +85,7 @@ export class SessionStore {
       `select u.id, u.first_name, u.last_name, u.email, u.user_type
        from sessions s join users u on u.id = s.user_id
        where s.token_hash = $1 and s.expires_at > now()`,
-      [hash(token)],
+      [tokenHash],
     );
     const row = result.rows[0];
     if (!row) return null;
@@ -70,7 +93,9 @@ export class SessionStore {
   }
 
   async revoke(token: string | undefined): Promise<void> {
-    if (token) await this.pool.query('delete from sessions where token_hash = $1', [hash(token)]);
+    if (!token) return;
+    this.recent.delete(hash(token));
+    await this.pool.query('delete from sessions where token_hash = $1', [hash(token)]);
   }
 }
 

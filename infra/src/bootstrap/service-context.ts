@@ -32,7 +32,7 @@ export async function openServiceContext(
     ...serviceMigrations,
   ]);
   const store = createEventStore(config, pool, databaseUrl);
-  const sessions = new SessionStore(pool, config.SESSION_TTL_HOURS);
+  const sessions = new SessionStore(pool, config.SESSION_TTL_HOURS, config.SESSION_CACHE_MS);
   return {
     databaseUrl,
     config,

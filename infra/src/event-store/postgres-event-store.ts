@@ -1,7 +1,6 @@
 import type pg from 'pg';
 import { START, type EventMetadata, type Position } from '@pf/events';
 import { ConcurrencyConflict, Invalid } from '../errors';
-import { inTransaction } from '../db/pool';
 import { EVENTS_CHANNEL, Notifier } from './notifier';
 import { pollingSubscription } from './polling-subscription';
 import type {
@@ -63,18 +62,25 @@ export class PostgresEventStore implements EventStore {
 
   async append(stream: string, events: readonly NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
     if (events.length === 0) throw new Invalid('An append needs at least one event');
+    const client = await this.pool.connect();
     try {
-      return await inTransaction(this.pool, (client) => this.appendIn(client, stream, events, expected));
+      const result = await this.appendIn(client, stream, events, expected);
+      await client.query('commit');
+      return result;
     } catch (error) {
+      await client.query('rollback').catch(() => undefined);
       // Two copies of the same append raced: the loser finds the winner's events.
       if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
         const existing = await this.findExisting(stream, events);
         if (existing) return existing;
       }
       throw error;
+    } finally {
+      client.release();
     }
   }
 
+  /** Four round trips: begin with the stream lock, check, write (events, stream version, wake-up), commit. */
   private async appendIn(
     client: pg.PoolClient,
     stream: string,
@@ -84,44 +90,50 @@ export class PostgresEventStore implements EventStore {
     // The stream lock comes before anything that assigns a transaction id: a writer waiting for it
     // gets its id only after the previous writer committed, so global (transaction id) order agrees
     // with stream order. A row lock would take the id before waiting.
-    await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [stream]);
-    const found = await client.query<{ version: number }>('select version from streams where stream_name = $1', [
-      stream,
-    ]);
-    const current = found.rows[0]?.version ?? -1;
-
-    const existing = await this.findExisting(stream, events, client);
-    if (existing) return existing;
-
-    const ok =
-      expected === 'any' || (expected === 'no_stream' ? current === -1 : current === expected);
+    await client.query(`begin; select pg_advisory_xact_lock(hashtextextended(${client.escapeLiteral(stream)}, 0))`);
+    const ids = events.map((event) => event.id);
+    const checked = await client.query<{ version: number | null; seen: boolean }>(
+      `select (select version from streams where stream_name = $1) as version,
+              exists (select 1 from events where event_id = any($2::uuid[])) as seen`,
+      [stream, ids],
+    );
+    const { version, seen } = checked.rows[0]!;
+    if (seen) {
+      const existing = await this.findExisting(stream, events, client);
+      if (existing) return existing;
+    }
+    const current = version ?? -1;
+    const ok = expected === 'any' || (expected === 'no_stream' ? current === -1 : current === expected);
     if (!ok) {
       throw new ConcurrencyConflict(stream, describe(expected), current === -1 ? 'no stream' : String(current));
     }
 
-    const inserted = await client.query<{ position: number; tx: string }>(
-      `insert into events (event_id, stream_name, stream_version, type, data, metadata)
-       select id, $1, $2::bigint + ordinality, type, data, metadata
-       from unnest($3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[]) with ordinality as e(id, type, data, metadata)
-       order by ordinality
-       returning position, transaction_id::text as tx`,
+    const next = current + events.length;
+    const written = await client.query<{ position: number; tx: string }>(
+      `with inserted as (
+         insert into events (event_id, stream_name, stream_version, type, data, metadata)
+         select id, $1, $2::bigint + ordinality, type, data, metadata
+         from unnest($3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[]) with ordinality as e(id, type, data, metadata)
+         order by ordinality
+         returning position, transaction_id
+       ), versioned as (
+         insert into streams (stream_name, version) values ($1, $7)
+         on conflict (stream_name) do update set version = excluded.version
+       ), woken as (
+         select pg_notify('${EVENTS_CHANNEL}', '')
+       )
+       select position, transaction_id::text as tx from inserted, woken order by position desc limit 1`,
       [
         stream,
         current,
-        events.map((event) => event.id),
+        ids,
         events.map((event) => event.type),
         events.map((event) => JSON.stringify(event.data)),
         events.map((event) => JSON.stringify(event.metadata)),
+        next,
       ],
     );
-    const next = current + events.length;
-    await client.query(
-      `insert into streams (stream_name, version) values ($1, $2)
-       on conflict (stream_name) do update set version = excluded.version`,
-      [stream, next],
-    );
-    await client.query(`select pg_notify('${EVENTS_CHANNEL}', '')`);
-    const last = inserted.rows.reduce((a, b) => (a.position > b.position ? a : b));
+    const last = written.rows[0]!;
     return {
       nextExpectedVersion: next,
       position: { commit: BigInt(last.tx), prepare: BigInt(last.position) },
