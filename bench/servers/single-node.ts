@@ -2,6 +2,8 @@ import { startSingleNode } from '../../infra/single-node/src/server';
 
 /** Child process: the product's single node, so the load generator does not share its event loop. */
 const server = await startSingleNode(process.env);
+// Measured once every follower of the stream has caught up, so start-up work does not weigh on the figures.
+await server.caughtUp;
 process.send?.({ url: server.url });
 process.on('message', (message) => {
   if (message === 'close') void server.close().then(() => process.exit(0));

@@ -1,7 +1,9 @@
 import { runStandalone } from '@pf/infra';
-import { queryMigrations, queryService } from './index';
+import { queryMigrations, queryService, startQueryJobs } from './index';
 
-/** The query-service on its own: GET /api routes, sign-in, and the projector (copies share its checkpoint). */
+/** The query-service on its own: GET /api routes, sign-in, the projector and the stream jobs. */
 await runStandalone('query-service', queryMigrations, async (app, context) => {
-  await app.register(queryService, context);
+  const jobs = await startQueryJobs(context);
+  await app.register(queryService, { ...context, progress: jobs.progress });
+  return { ready: jobs.caughtUp, close: () => jobs.close() };
 });

@@ -14,7 +14,7 @@ import {
   sessionPlugin,
 } from '@pf/infra';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '@pf/infra/embedded';
-import { queryMigrations, queryService } from '@pf/query-service';
+import { queryMigrations, queryService, startQueryJobs } from '@pf/query-service';
 import { attachRealtimeGateway } from '@pf/realtime-gateway';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -23,6 +23,8 @@ const DEFAULT_CONSOLE_DIST = path.resolve(here, '../../../console/dist');
 export interface RunningServer {
   readonly url: string;
   readonly databaseUrl: string;
+  /** Resolves when the read models, the analytics and the gateway have caught up with the stored events. */
+  readonly caughtUp: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -54,7 +56,8 @@ export async function startSingleNode(env: Record<string, string | undefined> = 
   };
   const app = await createHttpServer(config, log, { notFound });
   await app.register(sessionPlugin, { sessions: context.sessions });
-  await app.register(queryService, context);
+  const queryJobs = await startQueryJobs(context);
+  await app.register(queryService, { ...context, progress: queryJobs.progress });
   await app.register(commandService, context);
   if (hasConsole) {
     await app.register(fastifyStatic, { root: consoleDist, wildcard: false, index: 'index.html' });
@@ -78,10 +81,12 @@ export async function startSingleNode(env: Record<string, string | undefined> = 
   return {
     url,
     databaseUrl,
+    caughtUp: Promise.all([queryJobs.caughtUp, gateway.ready]).then(() => undefined),
     async close() {
       await automation?.close();
       await gateway.close();
       await app.close();
+      await queryJobs.close();
       await context.close();
       await embedded?.stop();
     },
