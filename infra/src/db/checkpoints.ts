@@ -50,15 +50,15 @@ export async function saveCheckpoint(db: Queryable, name: string, position: Posi
 
 /** Reads the checkpoint and locks its row until the transaction ends, so concurrent followers take turns. */
 export async function lockCheckpoint(client: pg.ClientBase, name: string): Promise<Position> {
+  const select = 'select commit_position::text as commit, prepare_position::text as prepare from checkpoints where name = $1 for update';
+  const found = await client.query<{ commit: string; prepare: string }>(select, [name]);
+  if (found.rows[0]) return toPosition(found.rows[0]);
+  // First use: create the row (a concurrent first use may win the insert), then lock it.
   await client.query(
     'insert into checkpoints (name, commit_position, prepare_position) values ($1, 0, 0) on conflict do nothing',
     [name],
   );
-  const found = await client.query<{ commit: string; prepare: string }>(
-    'select commit_position::text as commit, prepare_position::text as prepare from checkpoints where name = $1 for update',
-    [name],
-  );
-  return toPosition(found.rows[0]);
+  return toPosition((await client.query<{ commit: string; prepare: string }>(select, [name])).rows[0]);
 }
 
 export function checkpointStore(db: Queryable, name: string): CheckpointStore {

@@ -17,7 +17,7 @@ const POLL_MS = 250;
  * After a wake-up whose read found nothing, re-read soon: the new event is committed but hidden behind an
  * older transaction still open (pg_snapshot_xmin), which usually ends within milliseconds.
  */
-const RETRY_AFTER_WAKE_MS = [2, 5, 10, 20, 40, 80];
+const RETRY_AFTER_WAKE_MS = [2, 4, 8, 12, 16, 16, 16, 16, 16, 16, 24, 32, 48];
 
 /**
  * Catch up, then follow: read a batch, hand it over, repeat; when nothing is new, sleep until a
