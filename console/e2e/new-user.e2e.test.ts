@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { openSeededConversation } from './steps';
 
 test('a new user signs in, seeds demo data and takes over a conversation, seen live by a second window', async ({
   page,
@@ -70,12 +71,7 @@ test('a new user signs in, seeds demo data and takes over a conversation, seen l
 });
 
 test('the send button stays disabled for blank text', async ({ page }) => {
-  await page.goto('/api/login');
-  await page.goto('/dashboard');
-  await page.getByRole('button', { name: 'Seed Demo Data' }).click();
-  await expect(page.getByText('Demo data created successfully')).toBeVisible();
-  await page.goto('/conversations');
-  await page.getByTestId('conversation-card').first().click();
+  await openSeededConversation(page);
   await page.getByText('Manual Mode', { exact: true }).click();
   await expect(page.getByText('Manual control')).toBeVisible();
   const send = page.getByRole('button', { name: 'Send', exact: true });

@@ -8,30 +8,33 @@ interface Message {
   content: string;
 }
 
-async function withServer(replyDelayMs: number) {
-  const database = await createTestDatabase();
-  const server = await startSingleNode({
-    DATABASE_URL: database.url,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    AUTOMATION: 'on',
-    AGENT_REPLY_DELAY_MS: String(replyDelayMs),
-  });
-  return { database, server };
-}
-
-describe('automated agents on the single node (AGENT_REPLY_DELAY_MS=0)', () => {
+/** A single node of its own, on a fresh database, for the tests of one describe block. */
+function serverWithAutomation(replyDelayMs: number): () => RunningServer {
   let database: TestDatabase;
   let server: RunningServer;
-  beforeAll(async () => ({ database, server } = await withServer(0)));
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    server = await startSingleNode({
+      DATABASE_URL: database.url,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      AUTOMATION: 'on',
+      AGENT_REPLY_DELAY_MS: String(replyDelayMs),
+    });
+  });
   afterAll(async () => {
     await server?.close();
     await database?.drop();
   });
+  return () => server;
+}
+
+describe('automated agents on the single node (AGENT_REPLY_DELAY_MS=0)', () => {
+  const server = serverWithAutomation(0);
 
   it('fills the seeded conversations with automated messages, reaching deals and a failed negotiation', async () => {
-    const operator = await ApiClient.signIn(server.url);
+    const operator = await ApiClient.signIn(server().url);
     expect((await operator.post('/api/seed-demo')).status).toBe(201);
     const unfinished = async () => {
       const list: { status: string }[] = (await operator.get('/api/conversations')).body;
@@ -55,16 +58,10 @@ describe('automated agents on the single node (AGENT_REPLY_DELAY_MS=0)', () => {
 });
 
 describe('manual override stops and resumes the automated agents', () => {
-  let database: TestDatabase;
-  let server: RunningServer;
-  beforeAll(async () => ({ database, server } = await withServer(300)));
-  afterAll(async () => {
-    await server?.close();
-    await database?.drop();
-  });
+  const server = serverWithAutomation(300);
 
   it('says nothing while a person has the conversation, and carries on when switched back', async () => {
-    const operator = await ApiClient.signIn(server.url);
+    const operator = await ApiClient.signIn(server().url);
     await operator.post('/api/agents', {
       name: 'Harriet Cole',
       type: 'borrower',
