@@ -4,6 +4,7 @@ import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 // The composition root, used here only to test the gateway as the product runs it.
 import { startSingleNode, type RunningServer } from '../../infra/single-node/src/server';
 import { ApiClient } from '../../infra/single-node/src/testing/api-client';
+import { testServerEnv } from '../../infra/single-node/src/testing/server-env';
 import { connect, percentile, RefusedUpgrade, type TestSocket } from './testing/socket-client';
 
 /** Issue 3's "done when", against the single-node server with the real command-service. */
@@ -26,13 +27,7 @@ const isMessage = (content: string) => (message: ServerMessage): message is Crea
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  server = await startSingleNode({
-    DATABASE_URL: database.url,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    AUTOMATION: 'off',
-  });
+  server = await startSingleNode(testServerEnv(database.url));
   wsUrl = `${server.url.replace(/^http/, 'ws')}/ws`;
   alice = await ApiClient.signIn(server.url);
   mallory = await ApiClient.signIn(server.url);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { startSingleNode, type RunningServer } from './server';
 import { ApiClient } from './testing/api-client';
+import { testServerEnv } from './testing/server-env';
 
 interface Message {
   isAutomated: boolean;
@@ -14,14 +15,7 @@ function serverWithAutomation(replyDelayMs: number): () => RunningServer {
   let server: RunningServer;
   beforeAll(async () => {
     database = await createTestDatabase();
-    server = await startSingleNode({
-      DATABASE_URL: database.url,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      AUTOMATION: 'on',
-      AGENT_REPLY_DELAY_MS: String(replyDelayMs),
-    });
+    server = await startSingleNode(testServerEnv(database.url, { AUTOMATION: 'on', AGENT_REPLY_DELAY_MS: String(replyDelayMs) }));
   });
   afterAll(async () => {
     await server?.close();

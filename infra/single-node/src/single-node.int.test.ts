@@ -5,15 +5,9 @@ import { PostgresEventStore, createPool } from '@pf/infra';
 import { rebuildReadModels, READ_MODEL_TABLES } from '@pf/query-service';
 import { startSingleNode, type RunningServer } from './server';
 import { ApiClient } from './testing/api-client';
+import { testServerEnv } from './testing/server-env';
 
-const serverEnv = (databaseUrl: string) => ({
-  DATABASE_URL: databaseUrl,
-  PORT: '0',
-  HOST: '127.0.0.1',
-  LOG_LEVEL: 'warn',
-  AUTOMATION: 'off',
-  READ_WAIT_TIMEOUT_MS: '1000',
-});
+const serverEnv = (databaseUrl: string) => testServerEnv(databaseUrl, { READ_WAIT_TIMEOUT_MS: '1000' });
 
 async function snapshotReadModels(url: string): Promise<Record<string, unknown[]>> {
   const client = new pg.Client({ connectionString: url });
