@@ -15,7 +15,16 @@ const run = (label, command, args, env = process.env) => {
 run('type-check', 'npx', ['tsc', '-p', 'tsconfig.json']);
 run('unit and integration tests', 'npx', ['vitest', 'run']);
 
-const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean);
+// A system Chromium first; Playwright's own download only where one was installed (npx playwright install).
+const playwrightOwn = async () => {
+  try {
+    const { chromium } = await import('playwright-core');
+    return chromium.executablePath();
+  } catch {
+    return undefined;
+  }
+};
+const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', await playwrightOwn()].filter(Boolean);
 const chromium = candidates.find((path) => existsSync(path));
 if (!chromium) {
   const line = 'Browser tests skipped: no Chromium found (set CHROMIUM_PATH, or apt-get install -y chromium).';
