@@ -21,6 +21,9 @@ export interface NegotiatorOptions {
   readonly log: Logger;
 }
 
+const MAX_RETRIES = 5;
+const RETRY_MS = 500;
+
 interface Turn {
   readonly agentId: number;
   readonly key: string;
@@ -35,6 +38,7 @@ interface Turn {
  */
 export class Negotiator {
   private readonly timers = new Map<number, NodeJS.Timeout>();
+  private readonly failures = new Map<number, number>();
   private closed = false;
 
   constructor(
@@ -78,8 +82,16 @@ export class Negotiator {
     }
     const timer = setTimeout(() => {
       this.timers.delete(conversationId);
-      void this.act(conversationId).catch((error: unknown) =>
-        this.options.log.warn({ err: error, conversationId }, 'an agent could not make its move; it will try on the next change'),
+      void this.act(conversationId).then(
+        () => this.failures.delete(conversationId),
+        (error: unknown) => {
+          // A conflict (someone wrote meanwhile) or a passing database error: try again on what stands then.
+          const failures = (this.failures.get(conversationId) ?? 0) + 1;
+          this.failures.set(conversationId, failures);
+          const retry = failures <= MAX_RETRIES;
+          this.options.log.warn({ err: error, conversationId, failures }, `an agent could not make its move${retry ? '; retrying' : ''}`);
+          if (retry) setTimeout(() => this.schedule(conversationId), RETRY_MS * failures).unref();
+        },
       );
     }, delay);
     this.timers.set(conversationId, timer);
