@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { streams, type EventMetadata } from '@pf/events';
+import {
+  checkpointMigrations,
+  createLogger,
+  createPool,
+  eventStoreMigrations,
+  migrate,
+  parseConfig,
+  PostgresEventStore,
+  SessionStore,
+  type RecordedEvent,
+  type ServiceContext,
+} from '@pf/infra';
+import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
+import { commandMigrations } from '../index';
+import { AutomationState } from './automation-state';
+import { matchAgent, stopAgent } from './matcher';
+
+const metadata: EventMetadata = { actor: { kind: 'user', userId: 'owner' }, correlationId: 'c', causationId: null };
+
+describe('matcher (process manager) on real PostgreSQL', () => {
+  let database: TestDatabase;
+  let context: ServiceContext;
+  let store: PostgresEventStore;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const pool = createPool(database.url);
+    await migrate(pool, [...eventStoreMigrations, ...checkpointMigrations, ...commandMigrations]);
+    store = new PostgresEventStore(pool, database.url);
+    const config = parseConfig({ DATABASE_URL: database.url });
+    context = { config, log: createLogger('silent'), pool, store, sessions: new SessionStore(pool, 1) };
+  });
+  afterAll(async () => {
+    await store?.close();
+    await context?.pool.end();
+    await database?.drop();
+  });
+
+  async function createAgent(agentId: number, type: 'borrower' | 'lender', name: string): Promise<RecordedEvent> {
+    const criteria = { propertyValueMin: '£300k', propertyValueMax: '£400k', interestRateMin: '4%', interestRateMax: '5%' };
+    await store.append(
+      streams.agent(agentId),
+      [{ id: randomUUID(), type: 'AgentCreated', data: { agentId, ownerId: 'owner', name, type, description: '', criteria }, metadata }],
+      'no_stream',
+    );
+    return (await store.readStream(streams.agent(agentId)))[0]!;
+  }
+
+  const conversationsStarted = async () =>
+    (await context.pool.query("select count(*) as n from events where type = 'ConversationStarted'")).rows[0].n as number;
+
+  it('opens one conversation for a match however often the causing event is delivered, and stops it when an agent is paused', async () => {
+    const state = new AutomationState();
+    state.observe(await createAgent(9001, 'borrower', 'Beatrice Cole'));
+    const lenderCreated = await createAgent(9002, 'lender', 'Wessex Bank');
+    state.observe(lenderCreated);
+    const settings = { threshold: 70, maxOpenConversations: 3 };
+
+    await matchAgent(context, state, 9002, lenderCreated, settings);
+    // Redelivered (a restart before the checkpoint moved): the stored decision is found again.
+    const afterRestart = new AutomationState();
+    for (const event of await store.readAll({ commit: 0n, prepare: 0n }, 1000)) {
+      if (event.type === 'AgentCreated') afterRestart.observe(event);
+    }
+    await matchAgent(context, afterRestart, 9002, lenderCreated, settings);
+    expect(await conversationsStarted()).toBe(1);
+    expect((await context.pool.query("select count(*) as n from events where type = 'MatchFound'")).rows[0].n).toBe(1);
+
+    const [started] = (await store.readAll({ commit: 0n, prepare: 0n }, 1000)).filter((e) => e.type === 'ConversationStarted');
+    state.observe(started!);
+    await store.append(streams.agent(9002), [{ id: randomUUID(), type: 'AgentPaused', data: { agentId: 9002 }, metadata }], 0);
+    const paused = (await store.readStream(streams.agent(9002)))[1]!;
+    state.observe(paused);
+    await stopAgent(context, state, 9002, paused);
+    await stopAgent(context, state, 9002, paused);
+    const conversationId = (started!.data as { conversationId: number }).conversationId;
+    const completed = (await store.readStream(streams.conversation(conversationId))).filter((e) => e.type === 'ConversationCompleted');
+    expect(completed).toHaveLength(1);
+    expect(completed[0]!.data).toMatchObject({ outcome: 'stopped', reason: 'Wessex Bank was paused' });
+    // A paused agent is never matched again.
+    await matchAgent(context, state, 9001, (await store.readStream(streams.agent(9001)))[0]!, settings);
+    expect(await conversationsStarted()).toBe(1);
+  });
+});
