@@ -17,6 +17,7 @@ import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { commandMigrations } from '../index';
 import { AutomationState } from './automation-state';
 import { matchAgent, stopAgent } from './matcher';
+import { Negotiator } from './negotiator';
 
 const metadata: EventMetadata = { actor: { kind: 'user', userId: 'owner' }, correlationId: 'c', causationId: null };
 
@@ -83,5 +84,68 @@ describe('matcher (process manager) on real PostgreSQL', () => {
     // A paused agent is never matched again.
     await matchAgent(context, state, 9001, (await store.readStream(streams.agent(9001)))[0]!, settings);
     expect(await conversationsStarted()).toBe(1);
+  });
+});
+
+describe('negotiator (process manager) on real PostgreSQL', () => {
+  let database: TestDatabase;
+  let context: ServiceContext;
+  let store: PostgresEventStore;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const pool = createPool(database.url);
+    await migrate(pool, [...eventStoreMigrations, ...checkpointMigrations, ...commandMigrations]);
+    store = new PostgresEventStore(pool, database.url);
+    context = { config: parseConfig({}), log: createLogger('silent'), pool, store, sessions: new SessionStore(pool, 1) };
+  });
+  afterAll(async () => {
+    await store?.close();
+    await context?.pool.end();
+    await database?.drop();
+  });
+
+  it('makes one move per state of the conversation, however often it is asked to', async () => {
+    const state = new AutomationState();
+    const criteria = { propertyValueMin: '£300k', propertyValueMax: '£400k', interestRateMin: '4%', interestRateMax: '5%' };
+    for (const [agentId, type, name] of [
+      [1, 'borrower', 'Beatrice Cole'],
+      [2, 'lender', 'Wessex Bank'],
+    ] as const) {
+      await store.append(
+        streams.agent(agentId),
+        [{ id: randomUUID(), type: 'AgentCreated', data: { agentId, ownerId: 'owner', name, type, description: '', criteria }, metadata }],
+        'no_stream',
+      );
+    }
+    const participants = [
+      { agentId: 1, ownerId: 'owner', name: 'Beatrice Cole', type: 'borrower' as const },
+      { agentId: 2, ownerId: 'owner', name: 'Wessex Bank', type: 'lender' as const },
+    ];
+    await store.append(
+      streams.conversation(5),
+      [{ id: randomUUID(), type: 'ConversationStarted', data: { conversationId: 5, title: 't', participants, matchId: null }, metadata }],
+      'no_stream',
+    );
+    for (const event of await store.readAll({ commit: 0n, prepare: 0n }, 100)) state.observe(event);
+
+    const negotiator = new Negotiator(context, state, {
+      settings: { deadlineRounds: 10, opener: 'borrower' },
+      replyDelayMs: 0,
+      phrase: async (draft) => draft,
+      log: context.log,
+    });
+    // Asked again before and after the first move lands, without the state having seen it (a redelivery).
+    negotiator.schedule(5);
+    negotiator.schedule(5);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    negotiator.schedule(5);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    negotiator.close();
+
+    const events = await store.readStream(streams.conversation(5));
+    expect(events.map((e) => e.type)).toEqual(['ConversationStarted', 'MessageSent', 'OfferMade']);
+    expect(events[1]!.data).toMatchObject({ fromAgentId: 1, toAgentId: 2, isAutomated: true });
+    expect(events[2]!.metadata).toMatchObject({ actor: { kind: 'agent', agentId: 1 } });
   });
 });
