@@ -51,7 +51,7 @@ export function attachRealtimeGateway(
     store: ctx.store,
     commands: ctx.commands,
     log,
-    catchUpWaitMs: options.catchUpWaitMs ?? 2000,
+    catchUpWaitMs: options.catchUpWaitMs ?? 5000,
   };
   const wss = new WebSocketServer({
     noServer: true,

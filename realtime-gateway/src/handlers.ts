@@ -88,11 +88,18 @@ async function subscribe(
   requestId: string | undefined,
 ): Promise<void> {
   const { follower } = ctx;
+  const deadline = Date.now() + ctx.catchUpWaitMs;
   let visible = canSeeConversation(follower.index, conversationId, connection.user.id);
   if (!visible) {
     // A conversation created a moment ago may be stored but not yet applied by this copy.
     const head = await ctx.store.headPosition();
     await follower.waitFor(head, ctx.catchUpWaitMs);
+    // Or committed but not yet readable: global reads wait for every older transaction in the cluster to
+    // end, so the head above may not include it yet. An id this copy has never seen gets until the deadline.
+    while (!follower.index.conversations.has(conversationId) && Date.now() < deadline) {
+      const { commit, prepare } = follower.position;
+      await follower.waitFor({ commit, prepare: prepare + 1n }, deadline - Date.now());
+    }
     visible = canSeeConversation(follower.index, conversationId, connection.user.id);
   }
   if (!visible) {

@@ -38,7 +38,7 @@ export async function startHarness(options: GatewayOptions = {}) {
   const gateway = attachRealtimeGateway(
     app.server,
     { config, log, pool, store, sessions, commands: appendingCommandClient(store, sessions) },
-    { pingIntervalMs: 200, catchUpWaitMs: 1000, ...options },
+    { pingIntervalMs: 200, catchUpWaitMs: 5000, ...options },
   );
   await gateway.ready;
   const copies: (() => Promise<void>)[] = [];
