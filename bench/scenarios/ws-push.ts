@@ -56,6 +56,9 @@ export async function measureWsPush(options: { productUrl: string; user: BenchUs
     watchers.push(...(await Promise.all(Array.from({ length: size }, () => openWatcher(wsUrl, url, user, conversationId)))));
   }
 
+  // A new socket holds live pushes for its resume window (250 ms); measure the steady state after it.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+
   const fromAnswer: number[] = [];
   const fromRequest: number[] = [];
   let missed = 0;
