@@ -7,7 +7,10 @@ export default defineConfig({
     globalSetup: ['./vitest.global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Two cores: integration files each create their own database; two at a time keeps them honest and quick.
-    maxWorkers: 2,
+    // One file at a time: the integration files share one PostgreSQL server, and a global read of the event
+    // store waits for the oldest open write transaction in the whole cluster, so one file's long transaction
+    // (a rebuild, CREATE DATABASE) stalls another file's event stream. Sequential is also faster on 2 cores.
+    fileParallelism: false,
+    maxWorkers: 1,
   },
 });
