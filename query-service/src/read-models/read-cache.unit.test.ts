@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import type pg from 'pg';
+import { ReadModelProgress } from '../projector/progress';
+import { ReadCache } from './read-cache';
+
+describe('read cache', () => {
+  // The pool is only used when waiting for a position, which these tests never do.
+  const progress = () => new ReadModelProgress({} as pg.Pool, 'projection:read-models');
+
+  it('answers from memory while the read models stand still, and reads again once the projector moves', async () => {
+    const at = progress();
+    const cache = new ReadCache(at);
+    let reads = 0;
+    const read = () => cache.read('alice', '/api/agents', async () => ++reads);
+    expect(await read()).toBe(1);
+    expect(await read()).toBe(1);
+    at.advance({ commit: 10n, prepare: 1n });
+    expect(await read()).toBe(2);
+    expect(await read()).toBe(2);
+  });
+
+  it('keeps users and URLs apart', async () => {
+    const cache = new ReadCache(progress());
+    await cache.read('alice', '/api/agents', async () => 'alice agents');
+    expect(await cache.read('bob', '/api/agents', async () => 'bob agents')).toBe('bob agents');
+    expect(await cache.read('alice', '/api/stats', async () => 'alice stats')).toBe('alice stats');
+    expect(await cache.read('alice', '/api/agents', async () => 'again')).toBe('alice agents');
+  });
+
+  it('never keeps an answer under a position newer than the one it was read at', async () => {
+    const at = progress();
+    const cache = new ReadCache(at);
+    // The projector moves while the read is in flight: the answer belongs to the older position only.
+    await cache.read('alice', '/api/agents', async () => {
+      at.advance({ commit: 20n, prepare: 1n });
+      return 'read before the move';
+    });
+    expect(await cache.read('alice', '/api/agents', async () => 'read after the move')).toBe('read after the move');
+  });
+});
