@@ -2,43 +2,43 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streams, type EventMetadata } from '@pf/events';
 import {
-  checkpointMigrations,
   createLogger,
-  createPool,
-  eventStoreMigrations,
-  migrate,
+  openServiceContext,
   parseConfig,
-  PostgresEventStore,
-  SessionStore,
+  type EventStore,
+  type OpenedContext,
   type RecordedEvent,
-  type ServiceContext,
 } from '@pf/infra';
-import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
+import { createTestDatabase } from '@pf/infra/testing';
 import { commandMigrations } from '../index';
 import { AutomationState } from './automation-state';
 import { matchAgent, stopAgent } from './matcher';
 import { Negotiator } from './negotiator';
 
+/** A database of its own with the command-service's tables, opened the way the services open theirs. */
+async function openTestContext(): Promise<OpenedContext> {
+  const database = await createTestDatabase();
+  const config = parseConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' });
+  const context = await openServiceContext(config, createLogger('silent'), database.url, commandMigrations);
+  return {
+    ...context,
+    async close() {
+      await context.close();
+      await database.drop();
+    },
+  };
+}
+
 const metadata: EventMetadata = { actor: { kind: 'user', userId: 'owner' }, correlationId: 'c', causationId: null };
 
 describe('matcher (process manager) on real PostgreSQL', () => {
-  let database: TestDatabase;
-  let context: ServiceContext;
-  let store: PostgresEventStore;
-
+  let context: OpenedContext;
+  let store: EventStore;
   beforeAll(async () => {
-    database = await createTestDatabase();
-    const pool = createPool(database.url);
-    await migrate(pool, [...eventStoreMigrations, ...checkpointMigrations, ...commandMigrations]);
-    store = new PostgresEventStore(pool, database.url);
-    const config = parseConfig({ DATABASE_URL: database.url });
-    context = { config, log: createLogger('silent'), pool, store, sessions: new SessionStore(pool, 1) };
+    context = await openTestContext();
+    store = context.store;
   });
-  afterAll(async () => {
-    await store?.close();
-    await context?.pool.end();
-    await database?.drop();
-  });
+  afterAll(async () => context?.close());
 
   async function createAgent(agentId: number, type: 'borrower' | 'lender', name: string): Promise<RecordedEvent> {
     const criteria = { propertyValueMin: '£300k', propertyValueMax: '£400k', interestRateMin: '4%', interestRateMax: '5%' };
@@ -88,22 +88,13 @@ describe('matcher (process manager) on real PostgreSQL', () => {
 });
 
 describe('negotiator (process manager) on real PostgreSQL', () => {
-  let database: TestDatabase;
-  let context: ServiceContext;
-  let store: PostgresEventStore;
-
+  let context: OpenedContext;
+  let store: EventStore;
   beforeAll(async () => {
-    database = await createTestDatabase();
-    const pool = createPool(database.url);
-    await migrate(pool, [...eventStoreMigrations, ...checkpointMigrations, ...commandMigrations]);
-    store = new PostgresEventStore(pool, database.url);
-    context = { config: parseConfig({}), log: createLogger('silent'), pool, store, sessions: new SessionStore(pool, 1) };
+    context = await openTestContext();
+    store = context.store;
   });
-  afterAll(async () => {
-    await store?.close();
-    await context?.pool.end();
-    await database?.drop();
-  });
+  afterAll(async () => context?.close());
 
   it('makes one move per state of the conversation, however often it is asked to', async () => {
     const state = new AutomationState();

@@ -1,16 +1,4 @@
-import type pg from 'pg';
-import {
-  authMigrations,
-  createHttpServer,
-  createLogger,
-  createPool,
-  eventStoreMigrations,
-  migrate,
-  parseConfig,
-  PostgresEventStore,
-  SESSION_COOKIE,
-  SessionStore,
-} from '@pf/infra';
+import { createHttpServer, createLogger, openServiceContext, parseConfig, PostgresEventStore, SESSION_COOKIE } from '@pf/infra';
 import { createTestDatabase } from '@pf/infra/testing';
 import { attachRealtimeGateway, type GatewayOptions } from '../index';
 import { appendingCommandClient, seedConversation } from './appending-command-client';
@@ -24,12 +12,11 @@ export type Harness = Awaited<ReturnType<typeof startHarness>>;
  */
 export async function startHarness(options: GatewayOptions = {}) {
   const db = await createTestDatabase('pf_gateway');
-  const pool: pg.Pool = createPool(db.url);
-  await migrate(pool, [...eventStoreMigrations, ...authMigrations]);
-  const store = new PostgresEventStore(pool, db.url);
-  const sessions = new SessionStore(pool, 1);
-  const config = parseConfig({ LOG_LEVEL: 'silent' });
+  // Sessions are looked up every time (no cache), so a revoked session is seen at the next keep-alive tick.
+  const config = parseConfig({ DATABASE_URL: db.url, LOG_LEVEL: 'silent', SESSION_TTL_HOURS: '1', SESSION_CACHE_MS: '0' });
   const log = createLogger('silent');
+  const context = await openServiceContext(config, log, db.url, []);
+  const { pool, store, sessions } = context;
   const app = await createHttpServer(config, log);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
@@ -37,7 +24,7 @@ export async function startHarness(options: GatewayOptions = {}) {
   const wsUrl = `ws://127.0.0.1:${port}/ws`;
   const gateway = attachRealtimeGateway(
     app.server,
-    { config, log, pool, store, sessions, commands: appendingCommandClient(store, sessions) },
+    { ...context, commands: appendingCommandClient(store, sessions) },
     { pingIntervalMs: 200, catchUpWaitMs: 5000, ...options },
   );
   await gateway.ready;
@@ -97,8 +84,7 @@ export async function startHarness(options: GatewayOptions = {}) {
       for (const closeCopy of copies) await closeCopy();
       await gateway.close();
       await app.close();
-      await store.close();
-      await pool.end();
+      await context.close();
       await db.drop();
     },
   };
