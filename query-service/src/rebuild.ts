@@ -1,9 +1,9 @@
 import type pg from 'pg';
 import { START } from '@pf/events';
-import { inTransaction, type EventStore } from '@pf/infra';
+import { inTransaction, lockCheckpoint, saveCheckpoint, type EventStore } from '@pf/infra';
 import { applyBatch } from './read-models/apply-batch';
 import { READ_MODEL_TABLES } from './read-models/schema';
-import { lockCheckpoint, READ_MODELS_PROJECTION, storeCheckpoint } from './projector/checkpoint';
+import { READ_MODELS_PROJECTION } from './projector/checkpoint';
 
 /**
  * Drops the read models and replays every event from the start, in one transaction: readers keep
@@ -23,7 +23,7 @@ export async function rebuildReadModels(pool: pg.Pool, store: EventStore, batchS
       applied += batch.length;
       position = batch[batch.length - 1]!.position;
     }
-    await storeCheckpoint(client, READ_MODELS_PROJECTION, position);
+    await saveCheckpoint(client, READ_MODELS_PROJECTION, position);
     // Every row is new: fresh planner statistics, or the first reads plan as if the tables were empty.
     await client.query(`analyze ${READ_MODEL_TABLES.join(', ')}`);
     return applied;

@@ -1,4 +1,2 @@
-export { lockCheckpoint, loadCheckpoint as readCheckpoint, saveCheckpoint as storeCheckpoint } from '@pf/infra';
-
-/** The read models' row in the shared checkpoints table. */
+/** The read models' row in infra's checkpoints table. */
 export const READ_MODELS_PROJECTION = 'projection:read-models';

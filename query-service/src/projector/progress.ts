@@ -1,7 +1,6 @@
 import type pg from 'pg';
 import { comparePositions, formatPosition, START, type Position } from '@pf/events';
-import { NotCaughtUp } from '@pf/infra';
-import { readCheckpoint } from './checkpoint';
+import { loadCheckpoint, NotCaughtUp } from '@pf/infra';
 
 const POLL_MS = 20;
 
@@ -43,7 +42,7 @@ export class ReadModelProgress {
         const timer = setTimeout(wake, Math.min(POLL_MS * 5, left));
         this.waiters.add(wake);
       });
-      if (comparePositions(this.current, target) < 0) this.advance(await readCheckpoint(this.pool, this.name));
+      if (comparePositions(this.current, target) < 0) this.advance(await loadCheckpoint(this.pool, this.name));
     }
   }
 }

@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import { comparePositions, type Position } from '@pf/events';
-import { inTransaction, type EventStore, type Logger, type RecordedEvent, type Subscription } from '@pf/infra';
+import { inTransaction, loadCheckpoint, lockCheckpoint, saveCheckpoint, type EventStore, type Logger, type RecordedEvent, type Subscription } from '@pf/infra';
 import { applyBatch } from '../read-models/apply-batch';
-import { lockCheckpoint, READ_MODELS_PROJECTION, readCheckpoint, storeCheckpoint } from './checkpoint';
+import { READ_MODELS_PROJECTION } from './checkpoint';
 import type { ReadModelProgress } from './progress';
 
 /**
@@ -16,7 +16,7 @@ export async function projectBatch(pool: pg.Pool, batch: readonly RecordedEvent[
     const fresh = batch.filter((event) => comparePositions(event.position, checkpoint) > 0);
     if (fresh.length > 0) await applyBatch(client, fresh);
     const last = fresh.at(-1)?.position ?? checkpoint;
-    if (fresh.length > 0) await storeCheckpoint(client, name, last);
+    if (fresh.length > 0) await saveCheckpoint(client, name, last);
     return last;
   });
 }
@@ -34,7 +34,7 @@ export async function startProjector(
   const caughtUp = new Promise<void>((resolve) => (markCaughtUp = resolve));
 
   const start = async () => {
-    const from = await readCheckpoint(pool, READ_MODELS_PROJECTION);
+    const from = await loadCheckpoint(pool, READ_MODELS_PROJECTION);
     progress.advance(from);
     current = store.subscribe(
       from,

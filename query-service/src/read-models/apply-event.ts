@@ -3,9 +3,9 @@ import type { DomainEvent } from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
 
 /**
- * Applies one event to the read-model tables inside the projector's transaction. Events were
- * validated by the deciders that wrote them, so they are trusted here. Timestamps come from the
- * event, never from the clock, so a rebuild writes the same rows.
+ * The read models' meaning, one event at a time: the reference that applyBatch (what the projector and
+ * the rebuild run) is tested against in apply-batch.int.test.ts. Events were validated by the deciders
+ * that wrote them, so they are trusted here. Timestamps come from the event, never from the clock.
  */
 export async function applyEvent(client: pg.ClientBase, recorded: RecordedEvent): Promise<void> {
   const event = { type: recorded.type, data: recorded.data } as DomainEvent;
