@@ -65,7 +65,7 @@ export async function appendUserHistory(store: EventStore, ids: Ids, ownerId: st
     const conversationId = ids.conversation();
     const matchId = `m-${conversationId}`;
     const dealId = `d-${conversationId}`;
-    const explanation = [{ criterion: 'property value', verdict: 'meets' as const, detail: '£420,000 is within £200,000–£650,000' }];
+    const explanation = [{ criterion: 'property value', verdict: 'pass' as const, detail: '£420,000 is within £200,000–£650,000' }];
     await store.append(
       streams.match(matchId),
       [toNew({ type: 'MatchFound', data: { matchId, borrowerAgentId: borrower.agentId, lenderAgentId: lender.agentId, brokerAgentId: broker.agentId, score: 82, explanation } }, metadataOf({ kind: 'system', name: 'matcher' }))],

@@ -1,14 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { formatPosition, parseId, type EventMetadata, type Position } from '@pf/events';
-import { Invalid, requireUser, type SessionUser } from '@pf/infra';
+import { formatPosition, versionETag, versionFromETag, type EventMetadata, type Position } from '@pf/events';
+import { requireUser, type SessionUser } from '@pf/infra';
 
 export function userMetadata(user: SessionUser, request: FastifyRequest): EventMetadata {
   return {
-    actor: { kind: 'user', userId: user.id },
+    // The session's own id (Settings → Security lists sessions by it, takeovers name it): who acted, in which session.
+    actor: withSession({ kind: 'user', userId: user.id }, user.sessionId),
     correlationId: (request.headers['x-correlation-id'] as string | undefined)?.slice(0, 100) ?? randomUUID(),
     causationId: null,
   };
+}
+
+function withSession(actor: { kind: 'user'; userId: string }, sessionId: string | undefined) {
+  return sessionId ? { ...actor, sessionId } : actor;
 }
 
 export function signedIn(request: FastifyRequest): { user: SessionUser; metadata: EventMetadata } {
@@ -16,15 +21,20 @@ export function signedIn(request: FastifyRequest): { user: SessionUser; metadata
   return { user, metadata: userMetadata(user, request) };
 }
 
-/** Route ids are positive whole numbers; anything else names the problem. */
-export function routeId(raw: string, what: 'Agent' | 'Conversation'): number {
-  const id = parseId(raw);
-  if (id === null) throw new Invalid(`${what} id must be a positive whole number, not "${raw.slice(0, 40)}"`);
-  return id;
-}
-
 /** Every command answer carries the position of its last event, for read-your-writes (x-after-position). */
 export function withPosition(reply: FastifyReply, position: Position | null): FastifyReply {
   if (position) reply.header('x-position', formatPosition(position));
   return reply;
+}
+
+/** A command answer about one aggregate: x-position for read-your-writes, ETag with its version. */
+export function answered(reply: FastifyReply, handled: { position: Position | null; version: number | null }): FastifyReply {
+  if (handled.version !== null) reply.header('etag', versionETag(handled.version));
+  return withPosition(reply, handled.position);
+}
+
+/** The version an If-Match header names (validated by the route's writeHeaders), if the client sent one. */
+export function expectedVersion(headers: { 'if-match'?: string | undefined }): { expectedVersion?: number } {
+  const tag = headers['if-match'];
+  return tag === undefined ? {} : { expectedVersion: versionFromETag(tag) };
 }

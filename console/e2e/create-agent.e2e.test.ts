@@ -15,7 +15,7 @@ test('the create-agent dialog shows both rules for an empty form and creates a g
 
   // Whitespace is not a name.
   await dialog.getByLabel('Name').fill('   ');
-  await dialog.getByLabel('Type').selectOption('lender');
+  await dialog.getByLabel('Type', { exact: true }).selectOption('lender');
   await dialog.getByRole('button', { name: 'Create Agent' }).click();
   await expect(dialog.getByText('Agent name is required')).toBeVisible();
   await expect(dialog.getByText('Please select an agent type')).toBeHidden();

@@ -28,6 +28,8 @@ export function ensureConsoleBuilt(): void {
 
 export interface E2eServer {
   url: string;
+  /** The server's database, for tests that must change stored rows by hand (the tamper check). */
+  databaseUrl: string;
   stop(): Promise<void>;
 }
 
@@ -35,7 +37,7 @@ export interface E2eServer {
  * The single-node server on a fresh database: a new database on the given PostgreSQL server
  * (TEST_DATABASE_URL or DATABASE_URL), else an embedded PostgreSQL in a temporary directory.
  */
-export async function startE2eServer(): Promise<E2eServer> {
+export async function startE2eServer(overrides: Record<string, string> = {}): Promise<E2eServer> {
   const given = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
   const cleanups: (() => Promise<void>)[] = [];
   let databaseUrl: string;
@@ -68,9 +70,11 @@ export async function startE2eServer(): Promise<E2eServer> {
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
     // A browser test clicks faster than a person; the per-minute limits are not what it tests.
     RATE_LIMIT_PER_MINUTE: '100000',
+    ...overrides,
   });
   return {
     url: server.url,
+    databaseUrl,
     async stop() {
       await server.close();
       for (const cleanup of cleanups.reverse()) await cleanup();

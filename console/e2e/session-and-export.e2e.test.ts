@@ -3,17 +3,25 @@ import { expect, test } from '@playwright/test';
 import { openSeededConversation } from './steps';
 
 test('a visitor without a session is told so and signed in again', async ({ page }) => {
-  // The sign-in navigation is held until the toast has been seen: the toast only lives for the 500 ms
-  // before the redirect, which a loaded machine could otherwise let pass before the check.
-  let release: () => void = () => undefined;
-  const toastSeen = new Promise<void>((resolve) => (release = resolve));
+  // The sign-in navigation is held until the toast has been seen: the toast only lives for the 500 ms before the
+  // redirect. The page itself reports the toast (a binding called from a MutationObserver), because a locator
+  // check waits for the held navigation to finish, which on a loaded machine it could start waiting for first.
+  const want = 'Unauthorized: You are logged out. Logging in again...';
+  let seen: (text: string) => void = () => undefined;
+  const toast = new Promise<string>((resolve) => (seen = resolve));
+  await page.exposeFunction('pfToastSeen', (text: string) => seen(text));
+  await page.addInitScript((text) => {
+    const report = () => {
+      if (document.body?.innerText.includes(text)) (window as unknown as { pfToastSeen(t: string): void }).pfToastSeen(text);
+    };
+    new MutationObserver(report).observe(document, { subtree: true, childList: true, characterData: true });
+  }, want);
   await page.route('**/api/login', async (route) => {
-    await toastSeen;
+    await toast;
     await route.continue();
   });
   await page.goto('/dashboard');
-  await expect(page.getByText('Unauthorized: You are logged out. Logging in again...')).toBeVisible();
-  release();
+  expect(await toast).toBe(want);
   // /api/login signs in and lands on the role picker.
   await expect(page).toHaveURL(/\/auth$/);
   await expect(page.getByRole('heading', { name: 'Welcome to the product' })).toBeVisible();
@@ -24,7 +32,7 @@ test('Export downloads the conversation with its real messages', async ({ page }
   await expect(page.getByTestId('message').first()).toBeVisible();
   const shown = await page.getByTestId('message').count();
 
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export' }).click()]);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export', exact: true }).click()]);
   expect(download.suggestedFilename()).toBe(`conversation-${id}.json`);
   const body = JSON.parse(await readFile((await download.path())!, 'utf8'));
   expect(body.id).toBe(id);
@@ -32,6 +40,14 @@ test('Export downloads the conversation with its real messages', async ({ page }
   expect(body.messages).toHaveLength(shown);
   expect(body.messages[0]).toMatchObject({ conversationId: id, fromAgentName: expect.any(String) });
   expect(Number.isNaN(Date.parse(body.exportedAt))).toBe(false);
+
+  // The full history, for an auditor: every event from the event store with its hash, the messages among them.
+  const [full] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export full history' }).click()]);
+  expect(full.suggestedFilename()).toBe(`conversation-${id}-history.json`);
+  const history = JSON.parse(await readFile((await full.path())!, 'utf8'));
+  const sent = history.events.filter((event: { type: string }) => event.type === 'MessageSent');
+  expect(sent.length).toBeGreaterThanOrEqual(shown);
+  expect(history.events.every((event: { hash: string | null }) => /^[0-9a-f]{64}$/.test(event.hash ?? ''))).toBe(true);
 });
 
 test('Send Message asks for manual mode first when there is no input', async ({ page }) => {

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { concessionStrategy } from './negotiation';
+import { storableText } from './text';
 import { USER_MESSAGES } from './user-messages';
 
 export const AGENT_TYPES = ['borrower', 'broker', 'lender'] as const;
 export const agentType = z.enum(AGENT_TYPES);
 export type AgentType = z.infer<typeof agentType>;
 
-export const CRITERIA_KEYS = [
+/** The spec's six criteria (§3), shown first in the dialog with the spec's placeholders. */
+export const SPEC_CRITERIA_KEYS = [
   'propertyValueMin',
   'propertyValueMax',
   'interestRateMin',
@@ -14,9 +16,25 @@ export const CRITERIA_KEYS = [
   'loanTermMin',
   'loanTermMax',
 ] as const;
+
+/**
+ * Criteria a mortgage broker asks for besides the spec's six (issue 16), still free text: the loan wanted (or the
+ * deposit), income, property type, expected rent for buy-to-let, region and maximum loan-to-value.
+ */
+export const EXTRA_CRITERIA_KEYS = [
+  'loanAmount',
+  'deposit',
+  'annualIncome',
+  'propertyType',
+  'expectedRent',
+  'region',
+  'maxLtv',
+] as const;
+
+export const CRITERIA_KEYS = [...SPEC_CRITERIA_KEYS, ...EXTRA_CRITERIA_KEYS] as const;
 export type CriteriaKey = (typeof CRITERIA_KEYS)[number];
 
-/** Placeholders of the Create Agent dialog (spec §2). */
+/** Placeholders of the Create Agent dialog (spec §2 for the six; examples of how people write the rest). */
 export const CRITERIA_PLACEHOLDERS: Record<CriteriaKey, string> = {
   propertyValueMin: '£100,000',
   propertyValueMax: '£1,000,000',
@@ -24,19 +42,24 @@ export const CRITERIA_PLACEHOLDERS: Record<CriteriaKey, string> = {
   interestRateMax: '5.0%',
   loanTermMin: '15 years',
   loanTermMax: '30 years',
+  loanAmount: '£236,000 or £200k to £240k',
+  deposit: '£59,000 or 20%',
+  annualIncome: '£65,000',
+  propertyType: 'residential, buy-to-let, commercial or bridging',
+  expectedRent: '£1,800 a month',
+  region: 'london, manchester, birmingham, bristol or leeds',
+  maxLtv: '80%',
 };
 
-const criterionText = z.string().max(100, { error: 'A criterion is at most 100 characters' });
+const criterionText = storableText().max(100, { error: 'A criterion is at most 100 characters' });
 
 /** Stored criteria: free text per key (spec §5: no format or numeric checks). */
-export const criteria = z.strictObject({
-  propertyValueMin: criterionText.optional(),
-  propertyValueMax: criterionText.optional(),
-  interestRateMin: criterionText.optional(),
-  interestRateMax: criterionText.optional(),
-  loanTermMin: criterionText.optional(),
-  loanTermMax: criterionText.optional(),
-});
+export const criteria = z.strictObject(
+  Object.fromEntries(CRITERIA_KEYS.map((key) => [key, criterionText.optional()])) as Record<
+    CriteriaKey,
+    z.ZodOptional<typeof criterionText>
+  >,
+);
 export type Criteria = z.infer<typeof criteria>;
 
 /** Spec §5: entries that are empty or whitespace are dropped; if none remain, criteria is null. */
@@ -50,13 +73,20 @@ export function normaliseCriteria(input: Criteria | null | undefined): Criteria 
   return Object.keys(kept).length > 0 ? kept : null;
 }
 
-const agentName = z
-  .string({ error: USER_MESSAGES.agentNameRequired })
+/**
+ * Spec §9's agent response time, in hours: while the owner has the agent's side by hand and the other side has
+ * spoken, how long the owner may leave it unanswered before the agent takes the side back (response-time.ts).
+ */
+export const responseTimeHours = z.union([z.literal(1), z.literal(4), z.literal(24), z.literal(48)], {
+  error: 'Response time must be 1, 4, 24 or 48 hours',
+});
+
+const agentName = storableText({ error: USER_MESSAGES.agentNameRequired })
   .trim()
   .min(1, { error: USER_MESSAGES.agentNameRequired })
   .max(100, { error: 'Agent name is at most 100 characters' });
 
-const agentDescription = z.string().max(2000, { error: 'Description is at most 2,000 characters' });
+const agentDescription = storableText().max(2000, { error: 'Description is at most 2,000 characters' });
 
 /** The create-agent form and the POST /api/agents body: one schema for the console and the server. */
 export const createAgentInput = z.object({
@@ -69,6 +99,13 @@ export const createAgentInput = z.object({
     .transform((value) => normaliseCriteria(value)),
   /** How the agent concedes when negotiating; by default Boulware for lenders, Conceder for borrowers. */
   strategy: concessionStrategy.optional(),
+  /**
+   * Settings → Agent Defaults' auto-negotiate; true when absent. False: the agent is still matched, but each of
+   * its conversations opens with its owner's side taken over, so the owner negotiates (and may hand it back).
+   */
+  autoNegotiate: z.boolean({ error: 'autoNegotiate must be true or false' }).optional(),
+  /** Settings → Agent Defaults' response time pre-fills it; absent, a taken-over side stays with its owner. */
+  responseTime: responseTimeHours.optional(),
 });
 export type CreateAgentInput = z.input<typeof createAgentInput>;
 export type CreateAgent = z.output<typeof createAgentInput>;
@@ -104,3 +141,10 @@ export const agentView = z.object({
   updatedAt: z.string(),
 });
 export type AgentView = z.infer<typeof agentView>;
+
+/** The answer to DELETE /api/agents/:id. */
+export const deletedAgentView = z.object({ id: z.number().int() });
+export type DeletedAgentView = z.infer<typeof deletedAgentView>;
+
+/** GET /api/agents: the signed-in user's agents, newest first. */
+export const agentListView = z.array(agentView);

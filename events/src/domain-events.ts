@@ -1,7 +1,11 @@
 import { z } from 'zod';
-import { agentType, criteria } from './agent';
+import { agentType, criteria, responseTimeHours } from './agent';
 import { conversationOutcome, participant } from './conversation';
-import { concessionStrategy, loanTerms, matchExplanation } from './negotiation';
+import { concessionStrategy, loanTerms, recordedMatchExplanation } from './negotiation';
+import { dealEdited, dealOpened, dealStageChanged, dealStatusChanged } from './deal';
+import { documentDownloaded, documentStatusChanged, documentUploaded } from './document';
+import { matchRequested, matchRunCompleted } from './matching';
+import { agentDefaultsInput, notificationPreferences, sealed, sessionTimeout } from './user';
 
 const id = z.number().int().positive();
 
@@ -17,6 +21,10 @@ export const agentCreated = event('AgentCreated', {
   description: z.string(),
   criteria: criteria.nullable(),
   strategy: concessionStrategy.optional(),
+  /** Recorded only when false (auto-negotiate off): its conversations open with its owner's side taken over. */
+  autoNegotiate: z.literal(false).optional(),
+  /** Hours its owner may leave the other side unanswered while holding its side; absent on older events. */
+  responseTime: responseTimeHours.optional(),
 });
 export const agentUpdated = event('AgentUpdated', {
   agentId: id,
@@ -35,9 +43,22 @@ export const conversationStarted = event('ConversationStarted', {
   participants: z.array(participant).min(2),
   matchId: z.string().nullable(),
 });
+/**
+ * A takeover (isManualMode true) or hand-back of one side of a conversation: the agents of one owner fall
+ * silent or speak again; the other side is untouched. Carries who did it and from which session, so the
+ * conversation can say "taken over by … for 4 min" and the history can replay it (the time is the event's).
+ * Events written before control was per side have no ownerId: they switched every side.
+ */
 export const manualModeChanged = event('ManualModeChanged', {
   conversationId: id,
   isManualMode: z.boolean(),
+  /** The side: the owner whose agents are taken over or handed back. */
+  ownerId: z.string().optional(),
+  /** That owner's agents in this conversation. */
+  agentIds: z.array(id).optional(),
+  /** The person who switched it (always the side's owner) and the session they did it from. */
+  byUserId: z.string().optional(),
+  sessionId: z.string().optional(),
 });
 export const messageSent = event('MessageSent', {
   conversationId: id,
@@ -50,6 +71,14 @@ export const messageSent = event('MessageSent', {
 export const conversationCompleted = event('ConversationCompleted', {
   conversationId: id,
   outcome: conversationOutcome,
+  reason: z.string(),
+});
+
+/** The automated agents could not make their move for a while (the reason says why); they keep trying. */
+export const conversationStalled = event('ConversationStalled', {
+  conversationId: id,
+  /** Whose move it was, when the engine could tell. */
+  agentId: id.nullable(),
   reason: z.string(),
 });
 
@@ -79,7 +108,7 @@ export const matchFound = event('MatchFound', {
   lenderAgentId: id,
   brokerAgentId: id.nullable(),
   score: z.number().min(0).max(100),
-  explanation: matchExplanation,
+  explanation: recordedMatchExplanation,
 });
 
 export const dealAgreed = event('DealAgreed', {
@@ -96,6 +125,19 @@ export const dealAgreed = event('DealAgreed', {
   arrangementFee: z.number().int(),
 });
 
+/** Settings → Profile: the profile sealed with the user's key (personal data; see `sealed`). */
+export const userProfileChanged = event('UserProfileChanged', { userId: z.string(), profile: sealed });
+/** Settings → Preferences: the notification kinds the user wants (the notifications read model obeys them). */
+export const notificationPreferencesChanged = event('NotificationPreferencesChanged', { userId: z.string(), preferences: notificationPreferences });
+export const sessionTimeoutChanged = event('SessionTimeoutChanged', { userId: z.string(), minutes: sessionTimeout });
+export const agentDefaultsChanged = event('AgentDefaultsChanged', { userId: z.string(), defaults: agentDefaultsInput });
+/** Delete Account: read models drop the user; their key is deleted, so their sealed data is unreadable. */
+export const accountDeleted = event('AccountDeleted', { userId: z.string() });
+/** A person read one notification (its id is derived from the event it came from and the person). */
+export const notificationRead = event('NotificationRead', { userId: z.string(), notificationId: z.string() });
+/** Mark All Read: every notification the person had when this was recorded. */
+export const allNotificationsRead = event('AllNotificationsRead', { userId: z.string() });
+
 export const domainEvent = z.discriminatedUnion('type', [
   agentCreated,
   agentUpdated,
@@ -106,11 +148,28 @@ export const domainEvent = z.discriminatedUnion('type', [
   manualModeChanged,
   messageSent,
   conversationCompleted,
+  conversationStalled,
   offerMade,
   offerAccepted,
   offerRejected,
   matchFound,
   dealAgreed,
+  dealOpened,
+  dealStatusChanged,
+  dealStageChanged,
+  dealEdited,
+  documentUploaded,
+  documentStatusChanged,
+  documentDownloaded,
+  matchRequested,
+  matchRunCompleted,
+  userProfileChanged,
+  notificationPreferencesChanged,
+  sessionTimeoutChanged,
+  agentDefaultsChanged,
+  accountDeleted,
+  notificationRead,
+  allNotificationsRead,
 ]);
 export type DomainEvent = z.infer<typeof domainEvent>;
 export type DomainEventType = DomainEvent['type'];
@@ -122,4 +181,7 @@ export const streams = {
   conversation: (conversationId: number) => `conversation-${conversationId}`,
   match: (matchId: string) => `match-${matchId}`,
   deal: (dealId: string) => `deal-${dealId}`,
+  document: (documentId: string) => `document-${documentId}`,
+  matchRun: (requestId: string) => `match-run-${requestId}`,
+  user: (userId: string) => `user-${userId}`,
 } as const;

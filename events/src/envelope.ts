@@ -3,7 +3,8 @@ import { positionToken } from './position';
 
 /** Who caused an event: a signed-in person, an automated agent, or the system itself. */
 export const actor = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('user'), userId: z.string() }),
+  // sessionId: the public id of the session the person acted in (auditors ask "which sign-in"); absent on older events.
+  z.object({ kind: z.literal('user'), userId: z.string(), sessionId: z.string().optional() }),
   z.object({ kind: z.literal('agent'), agentId: z.number().int() }),
   z.object({ kind: z.literal('system'), name: z.string() }),
 ]);

@@ -22,6 +22,8 @@ export const USER_MESSAGES = {
   conversationNotFound: 'Conversation not found',
   conversationNotFoundHint: "This conversation may have been deleted or doesn't exist.",
   switchToManualFirst: 'Switch to Manual Mode first to send messages',
+  sideHeldElsewhere: 'Your side is controlled from another session; ask for control there, or hand it back there first',
+  sideTakenElsewhere: 'You already have control of your side in another session; hand it back there, or ask for control',
   messageEmpty: 'Message is empty',
   messageTooLong: 'Message is at most 4,000 characters',
   conversationIsAutomatic: 'Switch to Manual Mode first to send messages',

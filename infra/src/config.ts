@@ -26,21 +26,66 @@ export const configSchema = z.object({
   SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 14),
   /** How long a process trusts a session it has just confirmed (a revocation elsewhere takes up to this long). */
   SESSION_CACHE_MS: z.coerce.number().int().nonnegative().max(60_000).default(2000),
+  /** How long an Idempotency-Key is remembered after its first use (a retry after that runs again). */
+  IDEMPOTENCY_KEY_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(24),
   /** How long a read with x-after-position waits for the projections (spec: at most 5 s). */
   READ_WAIT_TIMEOUT_MS: z.coerce.number().int().positive().max(30_000).default(5000),
+  /** /readyz answers 503 when a follower of the event stream is more than this many events behind. */
+  READY_MAX_LAG_EVENTS: z.coerce.number().int().positive().max(1_000_000).default(1000),
   CONSOLE_DIST: z.string().optional(),
   AGENT_REPLY_DELAY_MS: z.coerce.number().int().nonnegative().default(2000),
+  /** How long one hour of an agent's response time lasts, in ms: an hour in production; tests shorten it. */
+  AGENT_RESPONSE_HOUR_MS: z.coerce.number().int().min(100).max(3_600_000).default(3_600_000),
   AUTOMATION: z.enum(['on', 'off']).default('on'),
   MATCH_THRESHOLD: z.coerce.number().min(0).max(100).default(70),
   MAX_OPEN_CONVERSATIONS: z.coerce.number().int().positive().default(3),
   NEGOTIATION_DEADLINE_ROUNDS: z.coerce.number().int().positive().default(10),
+  /** Lenders' rules (issue 16): residential loans up to this many times income. */
+  LENDING_INCOME_MULTIPLE: z.coerce.number().positive().max(20).default(4.5),
+  /** Buy-to-let: yearly rent must cover this share of a year's interest at the stressed rate (1.25 = 125%). */
+  LENDING_INTEREST_COVER: z.coerce.number().positive().max(5).default(1.25),
+  /** Buy-to-let: the rate, in percent a year, the interest cover test assumes. */
+  LENDING_STRESSED_RATE: z.coerce.number().positive().max(30).default(5.5),
   LLM_BASE_URL: z.url().optional(),
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().optional(),
   /** Where a standalone realtime gateway sends commands (the command-service's base URL). */
   COMMAND_SERVICE_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  /** OpenID Connect (issue 15): all three set, sign-in goes through the provider; none set, registration-free. */
+  OIDC_ISSUER: z.url({ protocol: /^https?$/, error: 'must be the provider\'s issuer URL (https://…)' }).optional(),
+  OIDC_CLIENT_ID: z.string().optional(),
+  OIDC_CLIENT_SECRET: z.string().optional(),
+  /**
+   * The address people reach the console at (scheme, host, port), for the OIDC redirect URI
+   * {PUBLIC_URL}/api/auth/callback; unset, it is taken from each sign-in request.
+   */
+  PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+}).superRefine((config, context) => {
+  // Half an OIDC configuration would silently fall back to guest sign-in: refuse it, naming what is missing.
+  const oidc = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const;
+  const set = oidc.filter((name) => config[name] !== undefined);
+  // Refinements run even when a field has failed its own check (zod 4), so the issuer may not be a URL here.
+  const issuer = config.OIDC_ISSUER && URL.canParse(config.OIDC_ISSUER) ? new URL(config.OIDC_ISSUER) : null;
+  if (issuer?.protocol === 'http:' && !isLoopbackUrl(issuer.href)) {
+    context.addIssue({ code: 'custom', path: ['OIDC_ISSUER'], message: 'must be an https:// URL (http:// only for a provider on localhost)' });
+  }
+  if (set.length === 0 || set.length === oidc.length) return;
+  for (const name of oidc.filter((n) => config[n] === undefined)) {
+    context.addIssue({ code: 'custom', path: [name], message: `is required when ${set.join(' and ')} ${set.length > 1 ? 'are' : 'is'} set (set all three OIDC_ settings, or none)` });
+  }
 });
 export type Config = z.infer<typeof configSchema>;
+
+/** A URL on this machine (localhost, 127.0.0.1, ::1): the only place plain http is accepted for a provider. */
+export function isLoopbackUrl(url: string): boolean {
+  return ['localhost', '127.0.0.1', '[::1]'].includes(new URL(url).hostname);
+}
+
+/** The OpenID Connect settings when sign-in goes through a provider, else null (registration-free guest sign-in). */
+export function oidcSettings(config: Config): { issuer: string; clientId: string; clientSecret: string; publicUrl: string | undefined } | null {
+  if (!config.OIDC_ISSUER || !config.OIDC_CLIENT_ID || !config.OIDC_CLIENT_SECRET) return null;
+  return { issuer: config.OIDC_ISSUER, clientId: config.OIDC_CLIENT_ID, clientSecret: config.OIDC_CLIENT_SECRET, publicUrl: config.PUBLIC_URL };
+}
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {

@@ -43,6 +43,20 @@ export class ConcurrencyConflict extends DomainError {
   }
 }
 
+/** The request conflicts with how things stand (someone else already did it), not with a stream version. */
+export class Conflict extends DomainError {
+  constructor(message: string) {
+    super(message, 409);
+  }
+}
+
+/** The client's If-Match names a version the aggregate is no longer at. */
+export class PreconditionFailed extends DomainError {
+  constructor(message: string) {
+    super(message, 412);
+  }
+}
+
 export class NotCaughtUp extends DomainError {
   constructor(position: string, waitedMs: number) {
     super(`The read models have not reached position ${position} within ${waitedMs / 1000} s; try again`, 503);

@@ -1,20 +1,32 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { authRoutes, startAnalyticsSource, startKafkaRelay, type ServiceContext } from '@pf/infra';
+import { analyticsFollower, kafkaRelayFollower, signedInBeforeValidation, type ServiceContext } from '@pf/infra';
 import { analyticsRoutes } from './analytics/routes';
 import { analyticsMigrations } from './analytics/schema';
 import { dailyAnalytics } from './analytics/daily-analytics';
-import { startProjector } from './projector/projector';
+import { projectorFollower } from './projector/projector';
 import { ReadModelProgress } from './projector/progress';
 import { READ_MODELS_PROJECTION } from './projector/checkpoint';
-import { readModelMigrations } from './read-models/schema';
+import { readModelMigrations, READ_MODEL_TABLES } from './read-models';
+import { replayReadModelsMigration } from './read-models/replay';
+import { ANALYTICS_FACT_TABLES, analyticsFactsFollower, analyticsFactsMigrations, analyticsReportRoutes } from './read-models/analytics';
 import { readRoutes } from './routes';
+import { conversationStatusRoutes } from './read-models/conversation-status/routes';
+import { historyRoutes } from './history/routes';
 
-export { READ_MODEL_TABLES } from './read-models/schema';
+/** The projector's read-model tables. */
+export { READ_MODEL_TABLES };
+/** Every table `npm run rebuild` rebuilds: the projector's read models and the analytics consumer's facts. */
+export const REBUILT_TABLES: readonly string[] = [...READ_MODEL_TABLES, ...ANALYTICS_FACT_TABLES];
 export { rebuildReadModels } from './rebuild';
 export { ReadModelProgress } from './projector/progress';
 export { dailyAnalytics, readDailyAnalytics } from './analytics/daily-analytics';
 
-export const queryMigrations = [...readModelMigrations, ...analyticsMigrations];
+export const queryMigrations = [
+  ...readModelMigrations,
+  replayReadModelsMigration(READ_MODEL_TABLES),
+  ...analyticsFactsMigrations,
+  ...analyticsMigrations,
+];
 
 export interface QueryJobs {
   /** How far the read models are, for read-your-writes. */
@@ -25,30 +37,36 @@ export interface QueryJobs {
 }
 
 /**
- * The read side's followers of the event stream: the projector (every copy may run it; they share its
- * checkpoint), the analytics consumer and, with KAFKA_BROKERS, the Kafka relay.
+ * The read side's followers of the event stream, run by the process's supervisor: the projector (every copy
+ * may run it; they share its checkpoint), the analytics consumer and, with KAFKA_BROKERS, the Kafka relay.
  */
 export async function startQueryJobs(context: ServiceContext): Promise<QueryJobs> {
-  const { pool, store, log, config } = context;
+  const { pool, store, log, config, supervisor } = context;
   const progress = new ReadModelProgress(pool, READ_MODELS_PROJECTION);
-  const projector = await startProjector(pool, store, progress, log);
-  const relay = await startKafkaRelay({ config, store, pool, logger: log });
-  const analytics = await startAnalyticsSource(
-    { name: 'daily', pool, store, config, logger: log, onError: (error) => log.error({ err: error }, 'the analytics consumer stopped') },
-    dailyAnalytics,
-  );
+  const relay = kafkaRelayFollower({ config, store, pool, logger: log });
+  const followers = [
+    supervisor.run(projectorFollower(pool, store, progress)),
+    supervisor.run(analyticsFollower({ name: 'daily', pool, store, config, logger: log }, dailyAnalytics)),
+    // The facts of Analytics & Reports and Market Intelligence (from Kafka when KAFKA_BROKERS is set).
+    supervisor.run(analyticsFactsFollower({ pool, store, config, logger: log })),
+    ...(relay ? [supervisor.run(relay)] : []),
+  ];
   return {
     progress,
-    caughtUp: Promise.all([projector.caughtUp, analytics.caughtUp]).then(() => undefined),
+    caughtUp: Promise.all(followers.map((follower) => follower.caughtUp)).then(() => undefined),
     async close() {
-      await Promise.all([projector.close(), analytics.close(), relay.close()]);
+      await Promise.all(followers.map((follower) => follower.stop()));
     },
   };
 }
 
-/** The read side's HTTP: sign-in routes, the GET endpoints and analytics, answered from the read models. */
+/** The read side's HTTP: the GET endpoints and analytics, answered from the read models, to signed-in users. */
 export const queryService: FastifyPluginAsync<ServiceContext & { progress: ReadModelProgress }> = async (app, options) => {
-  await app.register(authRoutes, { sessions: options.sessions, ttlHours: options.config.SESSION_TTL_HOURS });
+  app.addHook('preValidation', signedInBeforeValidation);
   await app.register(readRoutes, options);
+  await app.register(conversationStatusRoutes, options);
   await app.register(analyticsRoutes, options);
+  // Outside readRoutes: these wait on the analytics consumer's checkpoint, not the projector's.
+  await app.register(analyticsReportRoutes, options);
+  await app.register(historyRoutes, options);
 };

@@ -1,9 +1,9 @@
 import type pg from 'pg';
 import { START } from '@pf/events';
-import { inTransaction, lockCheckpoint, saveCheckpoint, type EventStore } from '@pf/infra';
-import { applyBatch } from './read-models/apply-batch';
-import { READ_MODEL_TABLES } from './read-models/schema';
+import { inTransaction, liftSessionLimits, lockCheckpoint, saveCheckpoint, type EventStore } from '@pf/infra';
+import { projectReadModels, READ_MODEL_TABLES } from './read-models';
 import { READ_MODELS_PROJECTION } from './projector/checkpoint';
+import { startAnalyticsRebuild } from './read-models/analytics/consumer';
 
 /**
  * Drops the read models and replays every event from the start, in one transaction: readers keep
@@ -12,18 +12,25 @@ import { READ_MODELS_PROJECTION } from './projector/checkpoint';
  */
 export async function rebuildReadModels(pool: pg.Pool, store: EventStore, batchSize = 2000): Promise<number> {
   return inTransaction(pool, async (client) => {
+    // One transaction over the whole store, which may take minutes: the pool's limits do not apply to it.
+    await liftSessionLimits(client);
     await lockCheckpoint(client, READ_MODELS_PROJECTION);
     await client.query(`truncate ${READ_MODEL_TABLES.join(', ')}`);
+    // The analytics facts are the analytics consumer's: replayed with its fold, its checkpoint moved with them,
+    // from the same batches (one read of the store, not two).
+    const analytics = await startAnalyticsRebuild(client);
     let position = START;
     let applied = 0;
     for (;;) {
       const batch = await store.readAll(position, batchSize);
       if (batch.length === 0) break;
-      await applyBatch(client, batch);
+      await projectReadModels(client, batch);
+      await analytics.apply(batch);
       applied += batch.length;
       position = batch[batch.length - 1]!.position;
     }
     await saveCheckpoint(client, READ_MODELS_PROJECTION, position);
+    await analytics.finish(position);
     // Every row is new: fresh planner statistics, or the first reads plan as if the tables were empty.
     await client.query(`analyze ${READ_MODEL_TABLES.join(', ')}`);
     return applied;

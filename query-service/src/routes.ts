@@ -1,59 +1,147 @@
-import type { FastifyPluginAsync } from 'fastify';
-import { parseId, parsePosition, positionToken } from '@pf/events';
-import { Invalid, NotFound, requireUser, type ServiceContext } from '@pf/infra';
+import type { FastifyReply } from 'fastify';
+import {
+  agentListView,
+  agentView,
+  conversationListView,
+  conversationView,
+  errorAnswers,
+  idParams,
+  messageListView,
+  readHeaders,
+  SIGNED_IN_ERRORS,
+  statsView,
+  streams,
+  versionETag,
+} from '@pf/events';
+import { NotFound, requireUser, type FastifyPluginAsyncZod, type ServiceContext } from '@pf/infra';
 import type { ReadModelProgress } from './projector/progress';
+import { afterPosition, waitUntilApplied } from './read-wait';
+import { readModelRoutes } from './read-models';
 import { ReadCache } from './read-models/read-cache';
-import { findConversation, listAgents, listConversations, listMessages, userStats } from './read-models/queries';
+import { listAgents } from './read-models/agents';
+import { findConversation, listConversations, listMessages } from './read-models/conversations';
+import { userStats } from './read-models/stats/queries';
+import { streamVersion } from './read-models/versions';
+import { notificationReadRoutes } from './read-models/notifications/routes';
 
-function conversationId(raw: string): number {
-  const id = parseId(raw);
-  if (id === null) throw new Invalid(`Conversation id must be a positive whole number, not "${raw.slice(0, 40)}"`);
-  return id;
+/** The errors of a read: those of any signed-in route, and 503 when x-after-position is not reached in time. */
+const READ_ERRORS = [...SIGNED_IN_ERRORS, 503] as const;
+const ONE_ERRORS = [...READ_ERRORS, 404] as const;
+
+function withVersion(reply: FastifyReply, version: number | null): void {
+  if (version !== null) reply.header('etag', versionETag(version));
 }
 
-export const readRoutes: FastifyPluginAsync<ServiceContext & { progress: ReadModelProgress }> = async (
+export const readRoutes: FastifyPluginAsyncZod<ServiceContext & { progress: ReadModelProgress }> = async (
   app,
-  { pool, progress, config },
+  options,
 ) => {
+  const { pool, progress, config, store } = options;
   const cache = new ReadCache(progress);
   // Read your writes: a read that names a position waits (bounded) until the read models include it.
   app.addHook('preHandler', async (request) => {
-    const header = request.headers['x-after-position'];
-    if (header === undefined) return;
-    const token = Array.isArray(header) ? header[0]! : header;
-    if (!positionToken.safeParse(token).success) {
-      throw new Invalid(`x-after-position must be a position such as "812:40", not "${token.slice(0, 40)}"`);
-    }
-    await progress.waitFor(parsePosition(token), config.READ_WAIT_TIMEOUT_MS);
+    const after = afterPosition(request);
+    if (after) await waitUntilApplied(progress, store, after, config.READ_WAIT_TIMEOUT_MS);
   });
 
-  app.get('/api/stats', async (request) => {
-    const { id } = requireUser(request);
-    return cache.read(id, request.url, () => userStats(pool, id));
-  });
+  // Registered inside this plugin so the read-your-writes hook above applies to them too.
+  await app.register(notificationReadRoutes, options);
+  await app.register(readModelRoutes, { pool, cache });
 
-  app.get('/api/agents', async (request) => {
-    const { id } = requireUser(request);
-    return cache.read(id, request.url, () => listAgents(pool, id));
-  });
+  app.get(
+    '/api/stats',
+    { schema: { summary: 'Your dashboard figures', headers: readHeaders, response: { 200: statsView, ...errorAnswers(...READ_ERRORS) } } },
+    async (request) => {
+      const { id } = requireUser(request);
+      return cache.read(id, request.url, () => userStats(pool, id));
+    },
+  );
 
-  app.get('/api/conversations', async (request) => {
-    const { id } = requireUser(request);
-    return cache.read(id, request.url, () => listConversations(pool, id));
-  });
+  app.get(
+    '/api/agents',
+    { schema: { summary: 'Your agents, newest first', headers: readHeaders, response: { 200: agentListView, ...errorAnswers(...READ_ERRORS) } } },
+    async (request) => {
+      const { id } = requireUser(request);
+      return cache.read(id, request.url, () => listAgents(pool, id));
+    },
+  );
 
-  app.get<{ Params: { id: string } }>('/api/conversations/:id', async (request) => {
-    const user = requireUser(request);
-    const id = conversationId(request.params.id);
-    const conversation = await findConversation(pool, user.id, id);
-    if (!conversation) throw new NotFound(`Conversation ${id} not found`);
-    return conversation;
-  });
+  app.get(
+    '/api/agents/:id',
+    {
+      schema: {
+        summary: 'One of your agents, with its version in the ETag (send it back in If-Match to change it)',
+        params: idParams('Agent'),
+        headers: readHeaders,
+        response: { 200: agentView, ...errorAnswers(...ONE_ERRORS) },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const agentId = request.params.id;
+      // The version first: read before the row, it can only be older than the row, so a stale If-Match
+      // fails (412) rather than an update going through over a change its sender never saw.
+      const version = await streamVersion(pool, streams.agent(agentId));
+      // A user's agents are few and the list is cached per user and position, so one is found in it.
+      const agents = await cache.read(user.id, '/api/agents', () => listAgents(pool, user.id));
+      const agent = agents.find((candidate) => candidate.id === agentId);
+      if (!agent) throw new NotFound(`Agent ${agentId} not found`);
+      withVersion(reply, version);
+      return agent;
+    },
+  );
 
-  app.get<{ Params: { id: string } }>('/api/conversations/:id/messages', async (request) => {
-    const user = requireUser(request);
-    const id = conversationId(request.params.id);
-    if (!(await findConversation(pool, user.id, id))) throw new NotFound(`Conversation ${id} not found`);
-    return listMessages(pool, id);
-  });
+  app.get(
+    '/api/conversations',
+    {
+      schema: {
+        summary: 'Conversations your agents take part in, most recently active first',
+        headers: readHeaders,
+        response: { 200: conversationListView, ...errorAnswers(...READ_ERRORS) },
+      },
+    },
+    async (request) => {
+      const { id } = requireUser(request);
+      return cache.read(id, request.url, () => listConversations(pool, id));
+    },
+  );
+
+  app.get(
+    '/api/conversations/:id',
+    {
+      schema: {
+        summary: 'One conversation, with its version in the ETag (send it back in If-Match to change it)',
+        params: idParams('Conversation'),
+        headers: readHeaders,
+        response: { 200: conversationView, ...errorAnswers(...ONE_ERRORS) },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const id = request.params.id;
+      const version = await streamVersion(pool, streams.conversation(id)); // before the row: see /api/agents/:id
+      const conversation = await findConversation(pool, user.id, id);
+      if (!conversation) throw new NotFound(`Conversation ${id} not found`);
+      withVersion(reply, version);
+      return conversation;
+    },
+  );
+
+  app.get(
+    '/api/conversations/:id/messages',
+    {
+      schema: {
+        summary: 'The messages of one conversation, oldest first',
+        params: idParams('Conversation'),
+        headers: readHeaders,
+        response: { 200: messageListView, ...errorAnswers(...ONE_ERRORS) },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const id = request.params.id;
+      if (!(await findConversation(pool, user.id, id))) throw new NotFound(`Conversation ${id} not found`);
+      return listMessages(pool, id);
+    },
+  );
 };

@@ -3,7 +3,8 @@ import type { CommandResponse } from '@pf/infra';
 
 /**
  * Maps the command-service's answer to the socket's reply. A 4xx message is the server's own words
- * for the person (it names the rule); a 5xx or a failure to reach it gives only the spec §8 wording.
+ * for the person (it names the rule), and so is a 503 (the database is down: try again shortly); any other
+ * 5xx or a failure to reach it gives only the spec §8 wording.
  * Without a requestId a success needs no reply.
  */
 export function commandAnswer(
@@ -16,7 +17,10 @@ export function commandAnswer(
   }
   const given = (response?.body as { message?: unknown } | null)?.message;
   const useGiven =
-    response !== null && response.statusCode >= 400 && response.statusCode < 500 && typeof given === 'string' && given;
+    response !== null &&
+    ((response.statusCode >= 400 && response.statusCode < 500) || response.statusCode === 503) &&
+    typeof given === 'string' &&
+    given;
   return { type: 'error', requestId: requestId ?? null, message: useGiven ? given : fallback };
 }
 

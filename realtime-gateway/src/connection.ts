@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import { comparePositions, formatPosition, type Position, type ServerMessage } from '@pf/events';
 import type { SessionUser } from '@pf/infra';
@@ -13,6 +14,8 @@ export interface ConnectionLimits {
 
 /** One browser socket: who it is, what it follows, and the chain of positions it was sent. */
 export class Connection {
+  /** Scopes the Idempotency-Key of this socket's commands: requestIds are only unique per socket. */
+  readonly id = randomUUID();
   readonly subscriptions = new Set<number>();
   readonly limiter: TokenBucket;
   alive = true;
@@ -41,7 +44,7 @@ export class Connection {
   }
 
   wants(delivery: Delivery): boolean {
-    if (!delivery.users.includes(this.user.id)) return false;
+    if (!delivery.everyone && !delivery.users.includes(this.user.id)) return false;
     return delivery.onlyFollowersOf === undefined || this.subscriptions.has(delivery.onlyFollowersOf);
   }
 

@@ -1,5 +1,5 @@
-import type { DomainEvent, ServerPush } from '@pf/events';
-import { agentViewOf, conversationViewFor, messageViewOf, type ViewIndex } from './view-index';
+import { agentViewOf, conversationViewFor, messageOf, ownersOf, partyAgentIds, type DomainEvent, type LiveView, type ServerPush } from '@pf/events';
+import type { ViewIndex } from './view-index';
 
 type WithoutPosition<T> = T extends unknown ? Omit<T, 'position' | 'previousPosition'> : never;
 /** A push before the socket stamps it with its position and the previous one it sent. */
@@ -12,6 +12,8 @@ export type PushBody = WithoutPosition<ServerPush>;
  */
 export interface Delivery {
   readonly users: readonly string[];
+  /** Platform-wide screens (analytics, market): every signed-in socket, whoever's agents took part. */
+  readonly everyone?: boolean;
   readonly onlyFollowersOf?: number;
   body(userId: string): PushBody;
 }
@@ -19,14 +21,16 @@ export interface Delivery {
 const unique = (ids: Iterable<string | undefined>) => [...new Set([...ids].filter((id): id is string => !!id))];
 
 function agentDeliveries(index: ViewIndex, agentId: number, statsChanged: boolean): Delivery[] {
-  const owner = index.agentOwners.get(agentId);
-  if (!owner) return [];
   const agent = index.agents.get(agentId);
-  const view = agent ? agentViewOf(agent) : null;
+  if (!agent) return [];
+  const owner = agent.ownerId;
+  const view = agentViewOf(agent);
   const deliveries: Delivery[] = [
     { users: [owner], body: () => ({ type: 'agent_updated', agentId, agent: view }) },
   ];
   if (statsChanged) deliveries.push(statsDelivery([owner]));
+  // Every agent is a lead on Matching & Leads (its name, criteria and standing).
+  deliveries.push(viewsDelivery([owner], ['leads', 'matches']));
   return deliveries;
 }
 
@@ -35,8 +39,8 @@ function conversationDelivery(index: ViewIndex, conversationId: number): Deliver
   if (!conversation) return [];
   return [
     {
-      users: [...conversation.owners],
-      body: (userId) => ({ type: 'conversation_updated', conversation: conversationViewFor(conversation, userId) }),
+      users: ownersOf(conversation),
+      body: (userId) => ({ type: 'conversation_updated', conversation: conversationViewFor(conversation, userId, (id) => index.names.get(id) ?? null) }),
     },
   ];
 }
@@ -45,6 +49,18 @@ function statsDelivery(users: readonly string[]): Delivery {
   return { users, body: () => ({ type: 'stats_changed' }) };
 }
 
+/** Tells the users that these screens' data changed; their consoles refetch them. */
+export function viewsDelivery(users: readonly string[], views: readonly LiveView[]): Delivery {
+  return { users, body: () => ({ type: 'views_changed', views: [...views] }) };
+}
+
+/** Analytics and market figures are platform-wide, so a change to them is news to every open console. */
+function platformDelivery(views: readonly LiveView[]): Delivery {
+  return { users: [], everyone: true, body: () => ({ type: 'views_changed', views: [...views] }) };
+}
+
+const ownerOf = (index: ViewIndex, agentId: number | null) => (agentId === null ? undefined : index.agents.get(agentId)?.ownerId);
+
 /**
  * The pushes an event gives, built from the index as it stands (after the event when live; the
  * latest state when replaying for a resume, so a replayed view is never older than one pushed before).
@@ -52,7 +68,11 @@ function statsDelivery(users: readonly string[]): Delivery {
  */
 export function deliveriesFor(index: ViewIndex, event: DomainEvent, at: string): Delivery[] {
   switch (event.type) {
-    case 'AgentCreated':
+    case 'AgentCreated': {
+      const deliveries = agentDeliveries(index, event.data.agentId, true);
+      // A borrower agent is a new lead of the funnel.
+      return event.data.type === 'borrower' ? [...deliveries, platformDelivery(['analytics'])] : deliveries;
+    }
     case 'AgentPaused':
     case 'AgentResumed':
     case 'AgentDeleted':
@@ -63,17 +83,27 @@ export function deliveriesFor(index: ViewIndex, event: DomainEvent, at: string):
     case 'ConversationCompleted': {
       const conversation = index.conversations.get(event.data.conversationId);
       if (!conversation) return [];
-      return [...conversationDelivery(index, conversation.id), statsDelivery([...conversation.owners])];
+      // A match's stage and a lead's status follow its conversation; a finished one moves the conversion rate,
+      // and a failed one is a notification to its owners.
+      const owners = ownersOf(conversation);
+      const deliveries = [...conversationDelivery(index, conversation.id), statsDelivery(owners)];
+      if (event.type === 'ConversationStarted') return [...deliveries, viewsDelivery(owners, ['matches', 'leads'])];
+      return [...deliveries, viewsDelivery(owners, ['matches', 'leads', 'notifications']), platformDelivery(['analytics'])];
     }
-    case 'ManualModeChanged':
-      return conversationDelivery(index, event.data.conversationId);
+    case 'ManualModeChanged': {
+      const conversation = index.conversations.get(event.data.conversationId);
+      const deliveries = conversationDelivery(index, event.data.conversationId);
+      // Taken over: news to the other side's owners (the notifications read model decides whom).
+      return event.data.isManualMode && conversation ? [...deliveries, viewsDelivery(ownersOf(conversation), ['notifications'])] : deliveries;
+    }
     case 'MessageSent': {
       const conversation = index.conversations.get(event.data.conversationId);
-      if (!conversation) return [];
-      const message = messageViewOf(conversation, event.data, at);
+      const message = messageOf(conversation, event, at);
+      // A non-participant's message is no part of the conversation: pushed to no one.
+      if (!conversation || !message) return [];
       return [
         {
-          users: [...conversation.owners],
+          users: ownersOf(conversation),
           onlyFollowersOf: conversation.id,
           body: () => ({ type: 'message_created', conversationId: conversation.id, message }),
         },
@@ -81,15 +111,59 @@ export function deliveriesFor(index: ViewIndex, event: DomainEvent, at: string):
     }
     case 'MatchFound':
     case 'DealAgreed': {
-      const { borrowerAgentId, lenderAgentId, brokerAgentId } = event.data;
-      const owners = unique(
-        [borrowerAgentId, lenderAgentId, brokerAgentId].map((id) => (id === null ? undefined : index.agentOwners.get(id))),
-      );
-      return owners.length > 0 ? [statsDelivery(owners)] : [];
+      const owners = unique(partyAgentIds(event.data).map((id) => index.agents.get(id)?.ownerId));
+      if (owners.length === 0) return [];
+      const views: LiveView[] = event.type === 'MatchFound' ? ['matches', 'leads', 'notifications'] : ['deals', 'matches', 'notifications'];
+      return [statsDelivery(owners), viewsDelivery(owners, views), platformDelivery(event.type === 'MatchFound' ? ['analytics'] : ['analytics', 'market'])];
     }
-    case 'OfferMade':
+    case 'DealOpened':
+    case 'DealStatusChanged':
+    case 'DealStageChanged':
+    case 'DealEdited': {
+      const owners = index.dealOwners.get(event.data.dealId) ?? [];
+      if (owners.length === 0) return [];
+      // Documents show their deal's address; matches follow their deal's stage.
+      // A deal's stages and completion move the analytics; a cancelled or completed one is a notification.
+      const deliveries = [viewsDelivery(owners, ['deals', 'matches', 'leads', 'documents', 'notifications'])];
+      return event.type === 'DealEdited' ? deliveries : [...deliveries, platformDelivery(['analytics', 'market'])];
+    }
+    case 'DocumentUploaded':
+    case 'DocumentStatusChanged':
+    case 'DocumentDownloaded': {
+      const owners = index.documentOwners.get(event.data.documentId) ?? [];
+      // An upload by someone else or a rejection is a notification.
+      const views: LiveView[] = event.type === 'DocumentDownloaded' ? ['documents'] : ['documents', 'notifications'];
+      return owners.length === 0 ? [] : [viewsDelivery(owners, views)];
+    }
+    case 'MatchRequested':
+    case 'MatchRunCompleted': {
+      const owner = index.agents.get(event.data.agentId)?.ownerId;
+      return owner ? [viewsDelivery([owner], ['leads'])] : [];
+    }
+    case 'OfferMade': {
+      // An offer from someone else's agent is a notification to the receiving agent's owner; every offer moves the market's rates.
+      const from = ownerOf(index, event.data.fromAgentId);
+      const to = ownerOf(index, event.data.toAgentId);
+      const deliveries: Delivery[] = [platformDelivery(['analytics', 'market'])];
+      if (to && from !== to) deliveries.push(viewsDelivery([to], ['notifications']));
+      return deliveries;
+    }
+    case 'NotificationRead':
+    case 'AllNotificationsRead':
+      return [viewsDelivery([event.data.userId], ['notifications'])];
     case 'OfferAccepted':
     case 'OfferRejected':
+    case 'ConversationStalled':
+      return [];
+    case 'NotificationPreferencesChanged':
+      // Written by Settings or the Notifications screen's Settings tab: both show it.
+      return [viewsDelivery([event.data.userId], ['profile', 'notifications'])];
+    case 'UserProfileChanged':
+    case 'SessionTimeoutChanged':
+    case 'AgentDefaultsChanged':
+      // The user's other consoles refetch their settings.
+      return [viewsDelivery([event.data.userId], ['profile'])];
+    case 'AccountDeleted':
       return [];
     default: {
       const unhandled: never = event;

@@ -38,17 +38,23 @@ const started: DomainEvent = {
 
 const summary = (deliveries: Delivery[]) =>
   deliveries.flatMap((delivery) =>
-    delivery.users.map((user) => ({ user, follow: delivery.onlyFollowersOf ?? null, body: delivery.body(user) })),
+    (delivery.everyone ? ['*'] : delivery.users).map((user) => ({ user, follow: delivery.onlyFollowersOf ?? null, body: delivery.body(user) })),
   );
 
 describe('deliveries', () => {
-  it('tells only the owner of an agent about it, and nudges their stats', () => {
+  it('tells only the owner of an agent about it, and nudges their stats (and, for a borrower, every console’s funnel: a new lead)', () => {
     const index = given();
     const pushes = summary(when(index, agent(1, 'alice')));
     expect(pushes.map(({ user, body }) => [user, body.type])).toEqual([
       ['alice', 'agent_updated'],
       ['alice', 'stats_changed'],
+      ['alice', 'views_changed'],
+      ['*', 'views_changed'],
     ]);
+    // Every agent is a lead on Matching & Leads; a borrower is also a new lead of every console's funnel.
+    expect(pushes[2]!.body).toEqual({ type: 'views_changed', views: ['leads', 'matches'] });
+    expect(pushes[3]!.body).toEqual({ type: 'views_changed', views: ['analytics'] });
+    expect(summary(when(given(), agent(2, 'bob', 'lender'))).map(({ user }) => user)).toEqual(['bob', 'bob', 'bob']);
     expect(pushes[0]!.body).toMatchObject({ agentId: 1, agent: { id: 1, isActive: true, createdAt: LATER } });
   });
 
@@ -114,7 +120,7 @@ describe('deliveries', () => {
     expect(canSeeConversation(index, 7, 'alice')).toBe(true);
   });
 
-  it('nudges the stats of every owner taking part in a match, once each', () => {
+  it('nudges the stats and the matching screens of every owner taking part in a match, once each', () => {
     const index = given(agent(1, 'alice'), agent(2, 'bob', 'lender'), agent(3, 'alice', 'broker'));
     const pushes = summary(
       when(index, {
@@ -122,9 +128,12 @@ describe('deliveries', () => {
         data: { matchId: 'm1', borrowerAgentId: 1, lenderAgentId: 2, brokerAgentId: 3, score: 80, explanation: [] },
       }),
     );
-    expect(pushes.map(({ user, body }) => [user, body.type])).toEqual([
-      ['alice', 'stats_changed'],
-      ['bob', 'stats_changed'],
+    expect(pushes.map(({ user, body }) => [user, body.type, 'views' in body ? body.views : null])).toEqual([
+      ['alice', 'stats_changed', null],
+      ['bob', 'stats_changed', null],
+      ['alice', 'views_changed', ['matches', 'leads', 'notifications']],
+      ['bob', 'views_changed', ['matches', 'leads', 'notifications']],
+      ['*', 'views_changed', ['analytics']],
     ]);
   });
 
@@ -140,9 +149,105 @@ describe('deliveries', () => {
     expect(pushes[0]!.body).toMatchObject({ conversation: { status: 'completed', outcome: 'agreed' } });
   });
 
+  it('pushes no message from an agent that is not a participant (it is no part of the conversation)', () => {
+    const index = given(agent(1, 'alice'), agent(2, 'bob', 'lender'), agent(9, 'mallory', 'lender'), started);
+    const message: DomainEvent = {
+      type: 'MessageSent',
+      data: { conversationId: 7, messageId: 41, fromAgentId: 9, toAgentId: 1, content: 'Psst', isAutomated: true },
+    };
+    expect(when(index, message)).toEqual([]);
+    expect(index.conversations.get(7)!.updatedAt).toBe(AT);
+  });
+
+  it('counts an offer as activity: it moves the conversation’s updatedAt, tells the receiving owner (a notification) and every console (rates moved)', () => {
+    const index = given(agent(1, 'alice'), agent(2, 'bob', 'lender'), started);
+    const terms = { interestRate: 4.1, termYears: 25, loanAmount: 250_000, arrangementFee: 999 };
+    const pushes = summary(when(index, { type: 'OfferMade', data: { conversationId: 7, offerId: 'o1', round: 1, fromAgentId: 2, toAgentId: 1, terms } }));
+    expect(pushes.map(({ user, body }) => [user, 'views' in body ? body.views : body.type])).toEqual([
+      ['*', ['analytics', 'market']],
+      ['alice', ['notifications']],
+    ]);
+    expect(index.conversations.get(7)!.updatedAt).toBe(LATER);
+  });
+
+  it('tells no one of a notification for an offer between two agents of the same owner', () => {
+    const index = given(agent(1, 'alice'), agent(2, 'alice', 'lender'), started);
+    const terms = { interestRate: 4.1, termYears: 25, loanAmount: 250_000, arrangementFee: 999 };
+    const pushes = summary(when(index, { type: 'OfferMade', data: { conversationId: 7, offerId: 'o1', round: 1, fromAgentId: 2, toAgentId: 1, terms } }));
+    expect(pushes.map(({ user }) => user)).toEqual(['*']);
+  });
+
+  it('nudges only the reader’s notifications for the notification commands', () => {
+    const pushes = summary(when(given(), { type: 'AllNotificationsRead', data: { userId: 'alice' } }));
+    expect(pushes.map(({ user, body }) => [user, 'views' in body ? body.views : body.type])).toEqual([['alice', ['notifications']]]);
+  });
+
+  it('still tells the owner of a deleted agent about a match it takes part in', () => {
+    const index = given(agent(1, 'alice'), agent(2, 'bob', 'lender'), { type: 'AgentDeleted', data: { agentId: 2 } });
+    const pushes = summary(
+      when(index, { type: 'MatchFound', data: { matchId: 'm2', borrowerAgentId: 1, lenderAgentId: 2, brokerAgentId: null, score: 75, explanation: [] } }),
+    );
+    expect([...new Set(pushes.map(({ user }) => user))]).toEqual(['alice', 'bob', '*']);
+  });
+
   it('gives nothing for events about things it never saw', () => {
     const index = given();
     expect(when(index, { type: 'ManualModeChanged', data: { conversationId: 99, isManualMode: true } })).toEqual([]);
     expect(when(index, { type: 'AgentPaused', data: { agentId: 99 } })).toEqual([]);
+  });
+
+  it('tells the owners of a deal’s agents about the deal and its documents (and every console only that the platform’s figures moved)', () => {
+    const party = (agentId: number, ownerId: string, type: 'borrower' | 'lender') => ({ agentId, ownerId, name: `Agent ${agentId}`, type });
+    const dealId = '6f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f';
+    const documentId = '7a1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f';
+    const index = given(agent(1, 'alice'), agent(2, 'bob', 'lender'));
+    const opened = summary(
+      when(index, {
+        type: 'DealOpened',
+        data: {
+          dealId,
+          source: 'negotiation',
+          agreedInConversationId: 7,
+          borrower: party(1, 'alice', 'borrower'),
+          lender: party(2, 'bob', 'lender'),
+          broker: null,
+          propertyAddress: '',
+          propertyValue: 300000,
+          loanAmount: 240000,
+          ltv: 80,
+          interestRate: 4.2,
+          termYears: 25,
+          arrangementFee: 999,
+          targetCompletion: null,
+        },
+      }),
+    );
+    expect(opened.map(({ user, body }) => [user, body])).toEqual([
+      ['alice', { type: 'views_changed', views: ['deals', 'matches', 'leads', 'documents', 'notifications'] }],
+      ['bob', { type: 'views_changed', views: ['deals', 'matches', 'leads', 'documents', 'notifications'] }],
+      ['*', { type: 'views_changed', views: ['analytics', 'market'] }],
+    ]);
+    expect(summary(when(index, { type: 'DealStageChanged', data: { dealId, stage: 'valuation', from: 'application' } })).map((p) => p.user)).toEqual(['alice', 'bob', '*']);
+    const uploaded = summary(
+      when(index, {
+        type: 'DocumentUploaded',
+        data: {
+          documentId,
+          dealId,
+          name: 'survey.pdf',
+          documentType: 'valuation',
+          contentType: 'application/pdf',
+          size: 10,
+          sha256: 'a'.repeat(64),
+          uploadedBy: { userId: 'alice', name: 'Alice' },
+          ownerIds: ['alice', 'bob'],
+        },
+      }),
+    );
+    expect(uploaded.map(({ user, body }) => [user, body])).toEqual([
+      ['alice', { type: 'views_changed', views: ['documents', 'notifications'] }],
+      ['bob', { type: 'views_changed', views: ['documents', 'notifications'] }],
+    ]);
+    expect(summary(when(index, { type: 'DocumentDownloaded', data: { documentId: 'b'.repeat(8) + '-0000-4000-8000-000000000000' } }))).toEqual([]);
   });
 });

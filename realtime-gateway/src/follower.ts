@@ -1,5 +1,5 @@
 import { comparePositions, domainEvent, START, type DomainEvent, type Position } from '@pf/events';
-import type { EventStore, Logger, RecordedEvent, Subscription } from '@pf/infra';
+import { displayName, runOf, type EventStore, type FollowerSpec, type Logger, type RecordedEvent } from '@pf/infra';
 import type { Connection } from './connection';
 import { deliveriesFor } from './deliveries';
 import { applyEvent, emptyIndex, type ViewIndex } from './view-index';
@@ -20,21 +20,27 @@ export class Follower {
   position: Position = START;
   private readonly byUser = new Map<string, Set<Connection>>();
   private waiters: { position: Position; resolve: () => void }[] = [];
-  private subscription: Subscription | null = null;
 
   constructor(
     private readonly store: EventStore,
     private readonly log: Logger,
   ) {}
 
-  start(): Promise<void> {
-    this.subscription = this.store.subscribe(START, async (batch) => this.handle(batch), {
-      onError: (error) => this.log.error({ err: error }, 'realtime gateway stopped following the event store'),
-    });
-    return this.subscription.caughtUp;
+  /**
+   * For the supervisor: a run follows the store from the last event applied here. The index lives in this
+   * process's memory, so that is its checkpoint: a restart after a failure neither skips nor repeats a push.
+   */
+  spec(): FollowerSpec {
+    return {
+      name: 'realtime-gateway',
+      position: () => this.position,
+      start: () => runOf((onError) => this.store.subscribe(this.position, async (batch) => this.handle(batch), { onError })),
+    };
   }
 
   add(connection: Connection): void {
+    const { id, firstName, lastName } = connection.user;
+    this.index.names.set(id, displayName(firstName, lastName));
     const set = this.byUser.get(connection.user.id) ?? new Set();
     set.add(connection);
     this.byUser.set(connection.user.id, set);
@@ -74,7 +80,7 @@ export class Follower {
 
   private broadcast(position: Position, event: DomainEvent, at: string): void {
     for (const delivery of deliveriesFor(this.index, event, at)) {
-      for (const userId of delivery.users) {
+      for (const userId of delivery.everyone ? [...this.byUser.keys()] : delivery.users) {
         const connections = this.byUser.get(userId);
         if (!connections) continue;
         let body: ReturnType<typeof delivery.body> | undefined;
@@ -106,8 +112,8 @@ export class Follower {
     });
   }
 
-  async close(): Promise<void> {
-    await this.subscription?.close();
+  /** Lets every waiter go (the caller stops the follower's runs first). */
+  close(): void {
     for (const waiter of this.waiters) waiter.resolve();
     this.waiters = [];
   }

@@ -1,12 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import type { CommandClient, ServiceContext } from '@pf/infra';
+import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE, type CommandClient, type ServiceContext } from '@pf/infra';
 import { Connection } from './connection';
 import { Follower } from './follower';
 import { handleMessage, type HandlerContext } from './handlers';
 import { parseIncoming } from './incoming';
-import { listenForTyping } from './typing-listener';
+import { Presence } from './presence';
+import { typingListener } from './typing-listener';
 import { checkHandshake, refuse } from './upgrade';
 import { canSeeConversation } from './view-index';
 
@@ -22,6 +24,10 @@ export interface GatewayOptions {
   readonly catchUpWaitMs?: number;
   /** How long a new socket's live pushes wait for a resume (a reconnecting console sends it at once). */
   readonly resumeWindowMs?: number;
+  /** Presence: how often this copy re-announces who follows what (an announcement lasts three of these). */
+  readonly presenceHeartbeatMs?: number;
+  /** How long a person is shown typing after their composer's last typing message. */
+  readonly typingShownMs?: number;
 }
 
 export interface RealtimeGateway {
@@ -45,9 +51,17 @@ export function attachRealtimeGateway(
   };
   const log = ctx.log.child({ service: 'realtime-gateway' });
   const follower = new Follower(ctx.store, log);
-  const ready = follower.start();
+  const following = ctx.supervisor.run(follower.spec());
+  const ready = following.caughtUp;
+  const presence = new Presence(ctx.pool, ctx.sessions, follower, log, {
+    heartbeatMs: options.presenceHeartbeatMs ?? 10_000,
+    typingMs: options.typingShownMs ?? 5000,
+  }, randomUUID());
+  const presenceListening = ctx.supervisor.run(presence.listener());
+  presence.start();
   const handlers: HandlerContext = {
     follower,
+    presence,
     store: ctx.store,
     commands: ctx.commands,
     log,
@@ -59,7 +73,7 @@ export function attachRealtimeGateway(
     perMessageDeflate: false,
   });
 
-  const typing = listenForTyping(ctx.pool, log, (signal) => {
+  const typing = ctx.supervisor.run(typingListener(ctx.pool, log, (signal) => {
     for (const connection of follower.connections) {
       if (
         connection.subscriptions.has(signal.conversationId) &&
@@ -68,7 +82,7 @@ export function attachRealtimeGateway(
         connection.send({ type: 'typing', ...signal });
       }
     }
-  });
+  }));
 
   const onMessage = (connection: Connection, data: RawData, isBinary: boolean) => {
     if (!connection.limiter.take(Date.now())) {
@@ -90,8 +104,10 @@ export function attachRealtimeGateway(
       try {
         await handleMessage(handlers, connection, incoming.message);
       } catch (error) {
-        log.error({ err: error, type: incoming.message.type }, 'socket message failed');
-        connection.send({ type: 'error', requestId: incoming.message.requestId ?? null, message: 'Something went wrong' });
+        const outage = isDatabaseUnavailable(error);
+        if (!outage) log.error({ err: error, type: incoming.message.type }, 'socket message failed');
+        const message = outage ? UNAVAILABLE_MESSAGE : 'Something went wrong';
+        connection.send({ type: 'error', requestId: incoming.message.requestId ?? null, message });
       }
     });
   };
@@ -102,7 +118,10 @@ export function attachRealtimeGateway(
     socket.on('pong', () => (connection.alive = true));
     socket.on('message', (data, isBinary) => onMessage(connection, data, isBinary));
     socket.on('error', (error) => log.debug({ err: error }, 'socket error'));
-    socket.on('close', () => follower.remove(connection));
+    socket.on('close', () => {
+      follower.remove(connection);
+      presence.closed(connection);
+    });
   };
 
   const onUpgrade = async (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -122,7 +141,7 @@ export function attachRealtimeGateway(
         onConnection(ws, new Connection(ws, handshake.user, handshake.cookie, handshake.token, limits));
       });
     } catch (error) {
-      log.error({ err: error }, 'socket upgrade failed');
+      if (!isDatabaseUnavailable(error)) log.error({ err: error }, 'socket upgrade failed');
       refuse(socket, 503, 'The realtime gateway is not available; try again');
     }
   };
@@ -145,7 +164,7 @@ export function attachRealtimeGateway(
     const tokens = new Set(connections.map((connection) => connection.sessionToken));
     const ended = new Set<string>();
     for (const token of tokens) {
-      const user = await ctx.sessions.findUser(token).catch(() => undefined);
+      const user = await ctx.sessions.findUser(token, { touch: false }).catch(() => undefined);
       if (user === null) ended.add(token);
     }
     for (const connection of connections) {
@@ -163,7 +182,9 @@ export function attachRealtimeGateway(
       const closed = new Promise<void>((resolve) => wss.close(() => resolve()));
       await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
       for (const connection of follower.connections) connection.socket.terminate();
-      await Promise.all([follower.close(), typing.close()]);
+      presence.stop();
+      await Promise.all([following.stop(), typing.stop(), presenceListening.stop()]);
+      follower.close();
     },
   };
 }

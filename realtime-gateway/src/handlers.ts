@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   comparePositions,
   formatPosition,
@@ -11,10 +12,12 @@ import { commandAnswer, FALLBACKS } from './command-answer';
 import type { Connection } from './connection';
 import { deliveriesFor } from './deliveries';
 import { readEvent, type Follower } from './follower';
+import type { Presence } from './presence';
 import { canSeeConversation } from './view-index';
 
 export interface HandlerContext {
   readonly follower: Follower;
+  readonly presence: Presence;
   readonly store: EventStore;
   readonly commands: CommandClient;
   readonly log: Logger;
@@ -29,23 +32,33 @@ export async function handleMessage(ctx: HandlerContext, connection: Connection,
     case 'send_message': {
       // The server decides who speaks (a person's message is never automated): fromAgentId is a preference.
       const body = { content: message.content, ...(message.fromAgentId ? { fromAgentId: message.fromAgentId } : {}) };
-      return command(ctx, connection, message.requestId, FALLBACKS.send_message, {
+      const sent = await command(ctx, connection, message.requestId, FALLBACKS.send_message, {
         method: 'POST',
         url: `/api/conversations/${message.conversationId}/messages`,
         body,
       });
+      // Said and sent: no longer typing.
+      if (sent && connection.subscriptions.has(message.conversationId)) await ctx.presence.typing(connection, message.conversationId, false);
+      return;
     }
     case 'manual_override':
-      return command(ctx, connection, message.requestId, FALLBACKS.manual_override, {
+      await command(ctx, connection, message.requestId, FALLBACKS.manual_override, {
         method: 'PATCH',
         url: `/api/conversations/${message.conversationId}`,
         body: { isManualMode: message.enabled },
       });
+      return;
     case 'subscribe':
       return subscribe(ctx, connection, message.conversationId, message.requestId);
     case 'unsubscribe':
-      connection.subscriptions.delete(message.conversationId);
+      if (connection.subscriptions.delete(message.conversationId)) await ctx.presence.left(connection, message.conversationId);
       return ack(ctx, connection, message.requestId);
+    case 'typing':
+      if (!following(connection, message.conversationId, message.requestId)) return;
+      await ctx.presence.typing(connection, message.conversationId, true);
+      return ack(ctx, connection, message.requestId);
+    case 'request_control':
+      return requestControl(ctx, connection, message.conversationId, message.requestId);
     case 'resume':
       return resume(ctx, connection, parsePosition(message.afterPosition), message.requestId);
     default: {
@@ -61,16 +74,45 @@ function ack(ctx: HandlerContext, connection: Connection, requestId: string | un
   }
 }
 
+/** Typing and control requests are for a conversation this socket follows (and so may see). */
+function following(connection: Connection, conversationId: number, requestId: string | undefined): boolean {
+  if (connection.subscriptions.has(conversationId)) return true;
+  connection.send({ type: 'error', requestId: requestId ?? null, message: `Follow conversation ${conversationId} first (subscribe)` });
+  return false;
+}
+
+/**
+ * Asks the session holding control of the sender's side to hand it over. Refused unless that side is held,
+ * and from another session: taking it over, or already holding it, needs no request.
+ */
+async function requestControl(ctx: HandlerContext, connection: Connection, conversationId: number, requestId: string | undefined) {
+  if (!following(connection, conversationId, requestId)) return;
+  // The side may have changed a moment ago: look at it as the store has it now.
+  await ctx.follower.waitFor(await ctx.store.headPosition(), ctx.catchUpWaitMs);
+  const side = ctx.follower.index.conversations.get(conversationId)?.manualSides.find((held) => held.ownerId === connection.user.id);
+  if (!side || side.sessionId === connection.user.sessionId) {
+    const message = side ? 'You already have control of your side here' : 'Nobody has taken over your side: take it over instead';
+    connection.send({ type: 'error', requestId: requestId ?? null, message });
+    return;
+  }
+  await ctx.presence.requestControl(connection, conversationId);
+  ack(ctx, connection, requestId);
+}
+
+/** Forwards a command to the command-service; true when it was carried out. */
 async function command(
   ctx: HandlerContext,
   connection: Connection,
   requestId: string | undefined,
   fallback: string,
   request: Omit<CommandRequest, 'cookie'>,
-): Promise<void> {
+): Promise<boolean> {
   let response: CommandResponse | null = null;
   try {
-    response = await ctx.commands.execute({ ...request, cookie: connection.cookie });
+    // A frame sent twice with one requestId (a client unsure whether it arrived) is carried out once.
+    const idempotencyKey =
+      requestId === undefined ? undefined : `ws:${connection.id}:${createHash('sha256').update(requestId).digest('hex')}`;
+    response = await ctx.commands.execute({ ...request, cookie: connection.cookie, ...(idempotencyKey ? { idempotencyKey } : {}) });
     if (response.statusCode >= 500) ctx.log.warn({ url: request.url, status: response.statusCode }, 'command failed');
   } catch (error) {
     ctx.log.warn({ err: error, url: request.url }, 'command-service unreachable');
@@ -79,6 +121,7 @@ async function command(
   if (answer) connection.send(answer);
   // The session ended (revoked or expired): the socket's credentials are gone too.
   if (response?.statusCode === 401) connection.socket.close(4401, 'Session ended');
+  return response !== null && response.statusCode >= 200 && response.statusCode < 300;
 }
 
 async function subscribe(
@@ -108,6 +151,7 @@ async function subscribe(
   }
   connection.subscriptions.add(conversationId);
   ack(ctx, connection, requestId);
+  await ctx.presence.viewing(connection, conversationId);
 }
 
 /**

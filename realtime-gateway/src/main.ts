@@ -2,8 +2,8 @@ import { httpCommandClient, runStandalone } from '@pf/infra';
 import { attachRealtimeGateway } from './gateway';
 
 /**
- * The gateway on its own (distributed deployment): /ws and GET /healthz (503 until it has caught up with the
- * event store) on PORT. Sessions live in PostgreSQL; events there too unless EVENTSTORE_URL selects EventStoreDB.
+ * The gateway on its own (distributed deployment): /ws, GET /healthz and GET /readyz (503 until it has caught up
+ * with the event store) on PORT. Sessions live in PostgreSQL; events there too unless EVENTSTORE_URL selects EventStoreDB.
  */
 await runStandalone(
   'realtime-gateway',

@@ -1,62 +1,70 @@
 import type pg from 'pg';
-import { TYPING_CHANNEL, typingSignal, type Logger, type TypingSignal } from '@pf/infra';
+import { TYPING_CHANNEL, typingSignal, type FollowerSpec, type Logger, type TypingSignal } from '@pf/infra';
+
+/** Agents' typing signals (sent by the automation through infra's notifyTyping). */
+export function typingListener(pool: pg.Pool, log: Logger, onSignal: (signal: TypingSignal) => void): FollowerSpec {
+  return notificationListener(pool, log, 'typing listener', TYPING_CHANNEL, (payload) => {
+    const parsed = typingSignal.safeParse(JSON.parse(payload));
+    if (parsed.success) onSignal(parsed.data);
+  });
+}
 
 /**
- * LISTENs on the typing channel with one connection held from the pool. A typing indicator is a
- * passing signal, not a fact worth storing as an event; a lost one is not replayed.
+ * LISTENs on one channel with one connection held from the pool, as a supervised follower (a lost
+ * connection ends the run; the supervisor listens again with backoff). What passes on these channels is a
+ * passing signal (typing, presence), not a fact worth storing as an event; one lost meanwhile is not replayed.
  */
-export function listenForTyping(pool: pg.Pool, log: Logger, onSignal: (signal: TypingSignal) => void) {
-  let client: pg.PoolClient | null = null;
-  let closed = false;
-  let retry: NodeJS.Timeout | null = null;
-
+export function notificationListener(
+  pool: pg.Pool,
+  log: Logger,
+  name: string,
+  channel: string,
+  onPayload: (payload: string) => void,
+): FollowerSpec {
   const onNotification = (message: pg.Notification) => {
-    if (message.channel !== TYPING_CHANNEL || !message.payload) return;
+    if (message.channel !== channel || !message.payload) return;
     try {
-      const parsed = typingSignal.safeParse(JSON.parse(message.payload));
-      if (parsed.success) onSignal(parsed.data);
-    } catch {
-      log.debug({ payload: message.payload }, 'ignored a typing signal that is not JSON');
-    }
-  };
-
-  const drop = (held: pg.PoolClient, error?: Error) => {
-    if (client !== held) return;
-    client = null;
-    held.removeListener('notification', onNotification);
-    held.release(error ?? true);
-    if (!closed) retry = setTimeout(() => void connect(), 1000);
-  };
-
-  const connect = async () => {
-    try {
-      const held = await pool.connect();
-      if (closed) return held.release();
-      client = held;
-      held.on('notification', onNotification);
-      held.once('error', (error) => drop(held, error));
-      await held.query(`listen ${TYPING_CHANNEL}`);
+      onPayload(message.payload);
     } catch (error) {
-      log.warn({ err: error }, 'typing listener could not connect; retrying');
-      if (client) drop(client, error as Error);
-      else if (!closed) retry = setTimeout(() => void connect(), 1000);
+      log.debug({ err: error, payload: message.payload }, `${name} ignored a signal it could not read`);
     }
   };
 
-  const ready = connect();
   return {
-    ready,
-    async close() {
-      closed = true;
-      if (retry) clearTimeout(retry);
-      await ready;
-      const held = client;
-      client = null;
-      if (held) {
-        held.removeListener('notification', onNotification);
-        await held.query(`unlisten ${TYPING_CHANNEL}`).catch(() => undefined);
-        held.release();
+    name,
+    position: () => null,
+    async start() {
+      const held = await pool.connect();
+      let failure: Error | undefined;
+      let fail: (error: Error) => void = () => undefined;
+      const done = new Promise<void>((_, reject) => (fail = reject));
+      done.catch(() => undefined);
+      const lost = (error?: Error) => {
+        failure ??= error ?? new Error(`the ${name} connection ended`);
+        fail(failure);
+      };
+      const ended = () => lost();
+      held.on('error', lost);
+      held.on('end', ended);
+      held.on('notification', onNotification);
+      try {
+        await held.query(`listen ${channel}`);
+      } catch (error) {
+        failure = error as Error;
       }
+      const close = async () => {
+        held.removeListener('notification', onNotification);
+        if (!failure) await held.query(`unlisten ${channel}`).catch((error: Error) => (failure = error));
+        held.removeListener('error', lost);
+        held.removeListener('end', ended);
+        held.release(failure ?? undefined);
+      };
+      if (failure) {
+        const error = failure;
+        await close();
+        throw error;
+      }
+      return { caughtUp: Promise.resolve(), done, close };
     },
   };
 }

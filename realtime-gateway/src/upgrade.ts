@@ -1,6 +1,6 @@
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { isAllowedOrigin, readCookie, SESSION_COOKIE, type SessionStore, type SessionUser } from '@pf/infra';
+import { isAllowedOrigin, readCookie, RETRY_AFTER_SECONDS, SESSION_COOKIE, type SessionStore, type SessionUser } from '@pf/infra';
 
 export type Handshake =
   | { readonly ok: true; readonly user: SessionUser; readonly cookie: string; readonly token: string }
@@ -35,6 +35,7 @@ export function refuse(socket: Duplex, status: number, message: string): void {
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
       'Connection: close\r\nContent-Type: application/json; charset=utf-8\r\n' +
+      (status === 503 ? `Retry-After: ${RETRY_AFTER_SECONDS}\r\n` : '') +
       `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
 }

@@ -1,197 +1,36 @@
-import type {
-  AgentType,
-  AgentView,
-  ConcessionStrategy,
-  ConversationOutcome,
-  ConversationView,
-  Criteria,
-  DomainEvent,
-  MessageView,
-  Participant,
-} from '@pf/events';
+import { agentsView, canSeeConversation as canSee, conversationsView, dealOwnersOf, foldInto, type Agent, type Conversation, type DomainEvent } from '@pf/events';
 
 /**
- * What the gateway remembers of the event stream: enough to decide who may see an event and to
- * build the views it pushes. Each gateway copy builds its own from the stream (no shared memory).
+ * What the gateway remembers of the event stream: the agents and conversations views, folded with the
+ * same evolves as the read models, enough to decide who may see an event and to build the views it
+ * pushes. Each gateway copy builds its own from the stream (no shared memory).
  */
-export interface AgentEntry {
-  id: number;
-  ownerId: string;
-  name: string;
-  type: AgentType;
-  description: string;
-  criteria: Criteria | null;
-  strategy: ConcessionStrategy | null;
-  isActive: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface ConversationEntry {
-  id: number;
-  title: string;
-  participants: Participant[];
-  owners: ReadonlySet<string>;
-  status: 'active' | 'completed';
-  outcome: ConversationOutcome | null;
-  isManualMode: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
 export interface ViewIndex {
-  readonly agents: Map<number, AgentEntry>;
-  /** Owners outlive their agents: a deleted agent's conversations stay visible to its owner. */
-  readonly agentOwners: Map<number, string>;
-  readonly conversations: Map<number, ConversationEntry>;
+  /** Deleted agents stay (isDeleted): owners outlive their agents, so a deleted agent's matches still reach its owner. */
+  readonly agents: Map<number, Agent>;
+  readonly conversations: Map<number, Conversation>;
+  /** Who may see a deal (the owners of its agents when it opened) and each document (its deal's, at upload). */
+  readonly dealOwners: Map<string, readonly string[]>;
+  readonly documentOwners: Map<string, readonly string[]>;
+  /**
+   * Display names of the people connected to this copy, from their sessions: who controls a side is named in
+   * pushes when known here (names are personal data, kept out of events); a read of the conversation names them all.
+   */
+  readonly names: Map<string, string>;
 }
 
 export function emptyIndex(): ViewIndex {
-  return { agents: new Map(), agentOwners: new Map(), conversations: new Map() };
+  return { agents: new Map(), conversations: new Map(), dealOwners: new Map(), documentOwners: new Map(), names: new Map() };
 }
 
 /** Folds one event into the index. No I/O; `at` is the event's recorded time as an ISO string. */
 export function applyEvent(index: ViewIndex, event: DomainEvent, at: string): void {
-  switch (event.type) {
-    case 'AgentCreated': {
-      const { agentId, ownerId, name, type, description, criteria, strategy } = event.data;
-      index.agents.set(agentId, {
-        id: agentId,
-        ownerId,
-        name,
-        type,
-        description,
-        criteria,
-        strategy: strategy ?? null,
-        isActive: true,
-        createdAt: at,
-        updatedAt: at,
-      });
-      index.agentOwners.set(agentId, ownerId);
-      return;
-    }
-    case 'AgentUpdated': {
-      const agent = index.agents.get(event.data.agentId);
-      if (!agent) return;
-      agent.name = event.data.name;
-      agent.description = event.data.description;
-      agent.criteria = event.data.criteria;
-      if (event.data.strategy) agent.strategy = event.data.strategy;
-      agent.updatedAt = at;
-      return;
-    }
-    case 'AgentPaused':
-    case 'AgentResumed': {
-      const agent = index.agents.get(event.data.agentId);
-      if (!agent) return;
-      agent.isActive = event.type === 'AgentResumed';
-      agent.updatedAt = at;
-      return;
-    }
-    case 'AgentDeleted':
-      index.agents.delete(event.data.agentId);
-      return;
-    case 'ConversationStarted': {
-      const { conversationId, title, participants } = event.data;
-      index.conversations.set(conversationId, {
-        id: conversationId,
-        title,
-        participants,
-        owners: new Set(participants.map((participant) => participant.ownerId)),
-        status: 'active',
-        outcome: null,
-        isManualMode: false,
-        createdAt: at,
-        updatedAt: at,
-      });
-      return;
-    }
-    case 'ManualModeChanged': {
-      const conversation = index.conversations.get(event.data.conversationId);
-      if (!conversation) return;
-      conversation.isManualMode = event.data.isManualMode;
-      conversation.updatedAt = at;
-      return;
-    }
-    case 'MessageSent': {
-      const conversation = index.conversations.get(event.data.conversationId);
-      if (conversation) conversation.updatedAt = at;
-      return;
-    }
-    case 'ConversationCompleted': {
-      const conversation = index.conversations.get(event.data.conversationId);
-      if (!conversation) return;
-      conversation.status = 'completed';
-      conversation.outcome = event.data.outcome;
-      conversation.updatedAt = at;
-      return;
-    }
-    case 'OfferMade':
-    case 'OfferAccepted':
-    case 'OfferRejected':
-    case 'MatchFound':
-    case 'DealAgreed':
-      return;
-    default: {
-      const unhandled: never = event;
-      return unhandled;
-    }
-  }
+  foldInto(index.agents, agentsView, event, at);
+  foldInto(index.conversations, conversationsView, event, at);
+  if (event.type === 'DealOpened') index.dealOwners.set(event.data.dealId, dealOwnersOf(event.data));
+  if (event.type === 'DocumentUploaded') index.documentOwners.set(event.data.documentId, event.data.ownerIds);
 }
 
 export function canSeeConversation(index: ViewIndex, conversationId: number, userId: string): boolean {
-  return index.conversations.get(conversationId)?.owners.has(userId) ?? false;
-}
-
-export function agentViewOf(agent: AgentEntry): AgentView {
-  return {
-    id: agent.id,
-    name: agent.name,
-    type: agent.type,
-    description: agent.description,
-    criteria: agent.criteria,
-    strategy: agent.strategy,
-    isActive: agent.isActive,
-    createdAt: agent.createdAt,
-    updatedAt: agent.updatedAt,
-  };
-}
-
-/** isMine is relative to the user receiving the view. */
-export function conversationViewFor(conversation: ConversationEntry, userId: string): ConversationView {
-  return {
-    id: conversation.id,
-    title: conversation.title,
-    status: conversation.status,
-    outcome: conversation.outcome,
-    isManualMode: conversation.isManualMode,
-    participants: conversation.participants.map((participant) => ({
-      agentId: participant.agentId,
-      name: participant.name,
-      type: participant.type,
-      isMine: participant.ownerId === userId,
-    })),
-    createdAt: conversation.createdAt,
-    updatedAt: conversation.updatedAt,
-  };
-}
-
-/** The sender's name and type are those it had when the conversation started, as its participants list says. */
-export function messageViewOf(
-  conversation: ConversationEntry,
-  message: Extract<DomainEvent, { type: 'MessageSent' }>['data'],
-  at: string,
-): MessageView {
-  const sender = conversation.participants.find((participant) => participant.agentId === message.fromAgentId);
-  return {
-    id: message.messageId,
-    conversationId: message.conversationId,
-    fromAgentId: message.fromAgentId,
-    toAgentId: message.toAgentId,
-    fromAgentName: sender?.name ?? `Agent #${message.fromAgentId}`,
-    fromAgentType: sender?.type ?? 'borrower',
-    content: message.content,
-    isAutomated: message.isAutomated,
-    createdAt: at,
-  };
+  return canSee(index.conversations.get(conversationId), userId);
 }

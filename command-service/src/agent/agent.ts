@@ -1,45 +1,17 @@
-import type { AgentType, ConcessionStrategy, Criteria, EventOf } from '@pf/events';
+import { agentFromCreation, applyAgentEvent, type AgentCommand, type AgentFacts, type Criteria, type EventOf } from '@pf/events';
 import { NotFound } from '@pf/infra';
 import type { Decider } from '../handle-command';
 
+export type { AgentCommand } from '@pf/events';
+
 export type AgentEvent = EventOf<'AgentCreated' | 'AgentUpdated' | 'AgentPaused' | 'AgentResumed' | 'AgentDeleted'>;
 
-export type AgentState =
-  | { status: 'none' }
-  | {
-      status: 'active' | 'paused' | 'deleted';
-      agentId: number;
-      ownerId: string;
-      name: string;
-      type: AgentType;
-      description: string;
-      criteria: Criteria | null;
-      strategy: ConcessionStrategy | null;
-    };
-
-export type AgentCommand =
-  | {
-      type: 'CreateAgent';
-      agentId: number;
-      ownerId: string;
-      name: string;
-      agentType: AgentType;
-      description: string;
-      criteria: Criteria | null;
-      strategy?: ConcessionStrategy;
-    }
-  | {
-      type: 'ChangeAgent';
-      agentId: number;
-      actorId: string;
-      isActive?: boolean;
-      name?: string;
-      description?: string;
-      criteria?: Criteria | null;
-      strategy?: ConcessionStrategy;
-    }
-  | { type: 'DeleteAgent'; agentId: number; actorId: string };
-
+/**
+ * The agent's decision state: its facts as the shared agents view's rules fold them (events/src/views/agents.ts),
+ * plus the status the decisions branch on. A separate fold from the agents view only in what it keeps: no
+ * recorded times (a decider's evolve sees none, and no decision needs them) and a status instead of flags.
+ */
+export type AgentState = { status: 'none' } | (AgentFacts & { status: 'active' | 'paused' | 'deleted'; agentId: number });
 type Existing = Exclude<AgentState, { status: 'none' }>;
 
 /** Someone else's agent, a deleted one and a missing one look the same from outside: 404. */
@@ -56,9 +28,11 @@ export function decide(command: AgentCommand, state: AgentState): AgentEvent[] {
   switch (command.type) {
     case 'CreateAgent': {
       if (state.status !== 'none') return [];
-      const { agentId, ownerId, name, agentType, description, criteria, strategy } = command;
+      const { agentId, ownerId, name, agentType, description, criteria, strategy, autoNegotiate, responseTime } = command;
+      const manual = autoNegotiate === false ? { autoNegotiate: false as const } : {};
+      const answerWithin = responseTime ? { responseTime } : {};
       return [
-        { type: 'AgentCreated', data: { agentId, ownerId, name, type: agentType, description, criteria, ...(strategy ? { strategy } : {}) } },
+        { type: 'AgentCreated', data: { agentId, ownerId, name, type: agentType, description, criteria, ...(strategy ? { strategy } : {}), ...manual, ...answerWithin } },
       ];
     }
     case 'ChangeAgent': {
@@ -97,26 +71,18 @@ export function decide(command: AgentCommand, state: AgentState): AgentEvent[] {
   }
 }
 
+const decisionState = (agent: AgentFacts): Existing => ({
+  ...agent,
+  agentId: agent.id,
+  status: agent.isDeleted ? 'deleted' : agent.isActive ? 'active' : 'paused',
+});
+
+/** The view's rules: the first AgentCreated counts, deletion is final, an update without a strategy keeps it. */
 export function evolve(state: AgentState, event: AgentEvent): AgentState {
-  switch (event.type) {
-    case 'AgentCreated': {
-      const { agentId, ownerId, name, type, description, criteria, strategy } = event.data;
-      return { status: 'active', agentId, ownerId, name, type, description, criteria, strategy: strategy ?? null };
-    }
-    case 'AgentUpdated': {
-      if (state.status === 'none') return state;
-      const { name, description, criteria, strategy } = event.data;
-      return { ...state, name, description, criteria, strategy: strategy ?? state.strategy };
-    }
-    case 'AgentPaused':
-      return state.status === 'none' ? state : { ...state, status: 'paused' };
-    case 'AgentResumed':
-      return state.status === 'none' ? state : { ...state, status: 'active' };
-    case 'AgentDeleted':
-      return state.status === 'none' ? state : { ...state, status: 'deleted' };
-    default:
-      return state;
-  }
+  if (event.type === 'AgentCreated') return state.status === 'none' ? decisionState(agentFromCreation(event.data)) : state;
+  if (state.status === 'none') return state;
+  const changed = applyAgentEvent(state, event);
+  return changed === state ? state : decisionState(changed);
 }
 
 export const agentDecider: Decider<AgentCommand, AgentState, AgentEvent> = {

@@ -18,6 +18,13 @@ describe('agent decider', () => {
       .then([created]);
   });
 
+  it('records the response time it was created with (spec §9, hours), and none when none is given', () => {
+    spec
+      .given([])
+      .when({ type: 'CreateAgent', agentId: 7, ownerId: owner, name: 'Amelia', agentType: 'borrower', description: '', criteria: null, responseTime: 4 })
+      .then([{ ...created, data: { ...created.data, responseTime: 4 } }]);
+  });
+
   it('pauses an active agent and resumes a paused one', () => {
     spec.given([created]).when({ type: 'ChangeAgent', agentId: 7, actorId: owner, isActive: false }).then([
       { type: 'AgentPaused', data: { agentId: 7 } },
@@ -58,6 +65,13 @@ describe('agent decider', () => {
       .given([created, { type: 'AgentUpdated', data: { agentId: 7, name: 'Amelia', description: '', criteria: null, strategy: 'linear' } }])
       .when({ type: 'ChangeAgent', agentId: 7, actorId: owner, strategy: 'linear' })
       .then([]);
+  });
+
+  it('folds with the agents view’s rules: deletion is final, and a second creation changes nothing', () => {
+    const resumedAfterDeletion: AgentEvent[] = [created, { type: 'AgentDeleted', data: { agentId: 7 } }, { type: 'AgentResumed', data: { agentId: 7 } }];
+    spec.given(resumedAfterDeletion).when({ type: 'ChangeAgent', agentId: 7, actorId: owner, name: 'Back' }).thenThrows(NotFound);
+    const createdAgain: AgentEvent = { ...created, data: { ...created.data, ownerId: 'intruder' } } as AgentEvent;
+    spec.given([created, createdAgain]).when({ type: 'DeleteAgent', agentId: 7, actorId: 'intruder' }).thenThrows(NotFound);
   });
 
   it('deletes an agent of its owner', () => {

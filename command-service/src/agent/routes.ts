@@ -1,8 +1,19 @@
-import type { FastifyPluginAsync } from 'fastify';
-import { createAgentInput, streams, updateAgentInput, type AgentView } from '@pf/events';
-import type { ServiceContext } from '@pf/infra';
+import {
+  agentView,
+  createAgentInput,
+  deletedAgentView,
+  errorAnswers,
+  idParams,
+  SIGNED_IN_ERRORS,
+  streams,
+  updateAgentInput,
+  writeHeaders,
+  commandHeaders,
+  type AgentView,
+} from '@pf/events';
+import type { FastifyPluginAsyncZod, ServiceContext } from '@pf/infra';
 import { handleCommand } from '../handle-command';
-import { routeId, signedIn, withPosition } from '../http-helpers';
+import { answered, expectedVersion, signedIn } from '../http-helpers';
 import { nextId } from '../ids';
 import { agentDecider, type AgentState } from './agent';
 
@@ -21,45 +32,82 @@ function view(state: AgentState, at: string): AgentView {
   };
 }
 
-export const agentRoutes: FastifyPluginAsync<ServiceContext> = async (app, { pool, store }) => {
-  app.post('/api/agents', async (request, reply) => {
-    const { user, metadata } = signedIn(request);
-    const input = createAgentInput.parse(request.body ?? {});
-    const agentId = await nextId(pool, 'agent_ids');
-    const { state, position } = await handleCommand(
-      store,
-      streams.agent(agentId),
-      agentDecider,
-      { ...input, type: 'CreateAgent', agentId, ownerId: user.id, agentType: input.type },
-      metadata,
-    );
-    return withPosition(reply, position).status(201).send(view(state, new Date().toISOString()));
-  });
+/** A write on one agent: its own agents only (someone else's is 404), with If-Match naming the version. */
+const oneAgent = { params: idParams('Agent'), headers: writeHeaders };
+const WRITE_ERRORS = [...SIGNED_IN_ERRORS, 404, 409, 412] as const;
 
-  app.put<{ Params: { id: string } }>('/api/agents/:id', async (request, reply) => {
-    const { user, metadata } = signedIn(request);
-    const agentId = routeId(request.params.id, 'Agent');
-    const changes = updateAgentInput.parse(request.body ?? {});
-    const { state, position } = await handleCommand(
-      store,
-      streams.agent(agentId),
-      agentDecider,
-      { type: 'ChangeAgent', agentId, actorId: user.id, ...changes },
-      metadata,
-    );
-    return withPosition(reply, position).send(view(state, new Date().toISOString()));
-  });
+export const agentRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { pool, store }) => {
+  app.post(
+    '/api/agents',
+    {
+      schema: {
+        summary: 'Create an agent (borrower, broker or lender) with criteria written as people write them',
+        headers: commandHeaders,
+        body: createAgentInput,
+        response: { 201: agentView, ...errorAnswers(...SIGNED_IN_ERRORS, 409) },
+      },
+    },
+    async (request, reply) => {
+      const { user, metadata } = signedIn(request);
+      const input = request.body;
+      const agentId = await nextId(pool, 'agent_ids');
+      const handled = await handleCommand(
+        store,
+        streams.agent(agentId),
+        agentDecider,
+        { ...input, type: 'CreateAgent', agentId, ownerId: user.id, agentType: input.type },
+        metadata,
+      );
+      return answered(reply, handled).status(201).send(view(handled.state, new Date().toISOString()));
+    },
+  );
 
-  app.delete<{ Params: { id: string } }>('/api/agents/:id', async (request, reply) => {
-    const { user, metadata } = signedIn(request);
-    const agentId = routeId(request.params.id, 'Agent');
-    const { position } = await handleCommand(
-      store,
-      streams.agent(agentId),
-      agentDecider,
-      { type: 'DeleteAgent', agentId, actorId: user.id },
-      metadata,
-    );
-    return withPosition(reply, position).send({ id: agentId });
-  });
+  app.put(
+    '/api/agents/:id',
+    {
+      schema: {
+        summary: 'Pause, resume or edit one of your agents',
+        ...oneAgent,
+        body: updateAgentInput,
+        response: { 200: agentView, ...errorAnswers(...WRITE_ERRORS) },
+      },
+    },
+    async (request, reply) => {
+      const { user, metadata } = signedIn(request);
+      const agentId = request.params.id;
+      const handled = await handleCommand(
+        store,
+        streams.agent(agentId),
+        agentDecider,
+        { type: 'ChangeAgent', agentId, actorId: user.id, ...request.body },
+        metadata,
+        expectedVersion(request.headers),
+      );
+      return answered(reply, handled).send(view(handled.state, new Date().toISOString()));
+    },
+  );
+
+  app.delete(
+    '/api/agents/:id',
+    {
+      schema: {
+        summary: 'Delete one of your agents',
+        ...oneAgent,
+        response: { 200: deletedAgentView, ...errorAnswers(...WRITE_ERRORS) },
+      },
+    },
+    async (request, reply) => {
+      const { user, metadata } = signedIn(request);
+      const agentId = request.params.id;
+      const handled = await handleCommand(
+        store,
+        streams.agent(agentId),
+        agentDecider,
+        { type: 'DeleteAgent', agentId, actorId: user.id },
+        metadata,
+        expectedVersion(request.headers),
+      );
+      return answered(reply, handled).send({ id: agentId });
+    },
+  );
 };

@@ -4,7 +4,7 @@
  * the command-service's process managers wire these to the event store.
  */
 export { createRng, pick, seedFrom, type Rng } from './rng';
-export { readCriteria, readMoney, readRate, readTermYears, type Range, type ReadCriteria } from './criteria/read-criteria';
+export { readCriteria, readMoney, readRate, readTermYears, type Range, type ReadCriteria } from '@pf/events';
 export { scoreMatch, type MatchScore } from './matching/score-match';
 export {
   conversationTitle,

@@ -1,18 +1,9 @@
-import type { ConversationOutcome, EventOf, LoanTerms, Participant } from '@pf/events';
-import { Invalid, NotFound } from '@pf/infra';
-import { USER_MESSAGES } from '@pf/events';
+import type { ConversationCommand, ConversationEvent, Participant, Speaker } from '@pf/events';
+import { Conflict, Forbidden, Invalid, NotFound } from '@pf/infra';
+import { switchSides, USER_MESSAGES } from '@pf/events';
 import type { Decider } from '../handle-command';
 
-export type ConversationEvent = EventOf<
-  | 'ConversationStarted'
-  | 'ManualModeChanged'
-  | 'MessageSent'
-  | 'ConversationCompleted'
-  | 'OfferMade'
-  | 'OfferAccepted'
-  | 'OfferRejected'
-  | 'DealAgreed'
->;
+export type { ConversationCommand, ConversationEvent, Speaker } from '@pf/events';
 
 export type ConversationState =
   | { status: 'none' }
@@ -21,23 +12,10 @@ export type ConversationState =
       conversationId: number;
       title: string;
       participants: Participant[];
-      isManualMode: boolean;
+      /** The sides a person has taken over: owner → the session they took it from. */
+      manual: Record<string, { byUserId: string | null; sessionId: string | null }>;
       matchId: string | null;
     };
-
-/** Who issues a command: a signed-in person (must own a participant) or an automated agent. */
-export type Speaker = { kind: 'user'; userId: string; preferredAgentId?: number } | { kind: 'agent'; agentId: number };
-
-export type ConversationCommand =
-  | { type: 'StartConversation'; conversationId: number; title: string; participants: Participant[]; matchId: string | null }
-  | { type: 'SetManualMode'; conversationId: number; actorId: string; isManualMode: boolean }
-  | { type: 'SendMessage'; conversationId: number; messageId: number; speaker: Speaker; content: string; toAgentId?: number }
-  | { type: 'MakeOffer'; conversationId: number; offerId: string; round: number; fromAgentId: number; toAgentId: number; terms: LoanTerms }
-  | { type: 'AcceptOffer'; conversationId: number; offerId: string; byAgentId: number; terms: LoanTerms }
-  | { type: 'RejectOffer'; conversationId: number; offerId: string; byAgentId: number }
-  | { type: 'CompleteConversation'; conversationId: number; outcome: ConversationOutcome; reason: string }
-  /** An automated agent's turn: its message and the negotiation events the engine decided, all or nothing. */
-  | { type: 'RecordAgentTurn'; conversationId: number; agentId: number; events: ConversationEvent[] };
 
 type Started = Exclude<ConversationState, { status: 'none' }>;
 
@@ -58,6 +36,48 @@ function active(state: ConversationState, conversationId: number): Started {
   const conversation = started(state, conversationId);
   if (conversation.status !== 'active') throw new Invalid(`Conversation ${conversationId} is completed`);
   return conversation;
+}
+
+/** An agent whose owner has taken over their side says nothing of its own. */
+export const isSilenced = (conversation: Started, agentId: number) => {
+  const owner = conversation.participants.find((p) => p.agentId === agentId)?.ownerId;
+  return owner !== undefined && owner in conversation.manual;
+};
+
+/**
+ * Control per side (DESIGN.md): a person switches only the side of their own agents. Taking over a side
+ * already taken over from another session is refused: exactly one session has control (two at once are
+ * settled by the append's expected version; the loser is told here, on retry, or by the 409 of the append).
+ */
+function switchSide(state: ConversationState, command: Extract<ConversationCommand, { type: 'SetManualMode' }>): ConversationEvent[] {
+  const conversation = visibleTo(state, command.conversationId, command.actorId);
+  if (command.agentId !== undefined) {
+    const named = conversation.participants.find((p) => p.agentId === command.agentId);
+    if (!named) throw new NotFound(`Agent ${command.agentId} takes no part in conversation ${command.conversationId}`);
+    if (named.ownerId !== command.actorId) {
+      throw new Forbidden(`${named.name} belongs to another operator: you can take over or hand back only your own agents`);
+    }
+  }
+  const agentIds = conversation.participants.filter((p) => p.ownerId === command.actorId).map((p) => p.agentId);
+  const current = conversation.manual[command.actorId];
+  if (command.isManualMode && current) {
+    if (current.sessionId === (command.sessionId ?? null)) return [];
+    throw new Conflict(USER_MESSAGES.sideTakenElsewhere);
+  }
+  if (!command.isManualMode && !current) return [];
+  return [
+    {
+      type: 'ManualModeChanged',
+      data: {
+        conversationId: command.conversationId,
+        isManualMode: command.isManualMode,
+        ownerId: command.actorId,
+        agentIds,
+        byUserId: command.actorId,
+        ...(command.sessionId ? { sessionId: command.sessionId } : {}),
+      },
+    },
+  ];
 }
 
 /** The person speaks as their own agent in the conversation (the one they asked for, if it is theirs). */
@@ -83,21 +103,33 @@ export function decide(command: ConversationCommand, state: ConversationState): 
     case 'StartConversation': {
       if (state.status !== 'none') return [];
       const { conversationId, title, participants, matchId } = command;
-      return [{ type: 'ConversationStarted', data: { conversationId, title, participants, matchId } }];
+      // An owner whose agent negotiates only by hand (auto-negotiate off) has their side from the first moment,
+      // in the same append: their agent never gets a word in before the takeover.
+      const manualOwners = [...new Set(command.manualOwnerIds ?? [])].filter((owner) => participants.some((p) => p.ownerId === owner));
+      return [
+        { type: 'ConversationStarted', data: { conversationId, title, participants, matchId } },
+        ...manualOwners.map((ownerId): ConversationEvent => ({
+          type: 'ManualModeChanged',
+          data: { conversationId, isManualMode: true, ownerId, agentIds: participants.filter((p) => p.ownerId === ownerId).map((p) => p.agentId), byUserId: ownerId },
+        })),
+      ];
     }
-    case 'SetManualMode': {
-      const conversation = visibleTo(state, command.conversationId, command.actorId);
-      if (conversation.isManualMode === command.isManualMode) return [];
-      return [{ type: 'ManualModeChanged', data: { conversationId: command.conversationId, isManualMode: command.isManualMode } }];
-    }
+    case 'SetManualMode':
+      return switchSide(state, command);
     case 'SendMessage': {
       if (command.speaker.kind === 'user') visibleTo(state, command.conversationId, command.speaker.userId);
       const conversation = active(state, command.conversationId);
       const isAutomated = command.speaker.kind === 'agent';
-      // While a person has the conversation, its automated agents say nothing (DESIGN.md "Manual override").
-      if (isAutomated && conversation.isManualMode) return [];
-      if (!isAutomated && !conversation.isManualMode) throw new Invalid(USER_MESSAGES.switchToManualFirst);
       const sender = senderFor(conversation, command.speaker);
+      // While a person has a side, that side's automated agents say nothing (DESIGN.md "Manual override");
+      // a person speaks only for a side they have taken over. The other side is untouched either way.
+      if (isAutomated && isSilenced(conversation, sender.agentId)) return [];
+      if (!isAutomated && !isSilenced(conversation, sender.agentId)) throw new Invalid(USER_MESSAGES.switchToManualFirst);
+      // Exactly one session speaks for a side: the one that took it over (the composer elsewhere is locked too).
+      if (command.speaker.kind === 'user' && command.speaker.sessionId !== undefined) {
+        const held = conversation.manual[sender.ownerId];
+        if (held?.sessionId && held.sessionId !== command.speaker.sessionId) throw new Conflict(USER_MESSAGES.sideHeldElsewhere);
+      }
       const to = command.toAgentId ?? counterpartOf(conversation, sender)?.agentId ?? null;
       return [
         {
@@ -134,10 +166,16 @@ export function decide(command: ConversationCommand, state: ConversationState): 
       const { conversationId, outcome, reason } = command;
       return [{ type: 'ConversationCompleted', data: { conversationId, outcome, reason } }];
     }
+    case 'RecordStall': {
+      const conversation = started(state, command.conversationId);
+      if (conversation.status !== 'active') return [];
+      const { conversationId, agentId, reason } = command;
+      return [{ type: 'ConversationStalled', data: { conversationId, agentId, reason } }];
+    }
     case 'RecordAgentTurn': {
       const conversation = active(state, command.conversationId);
-      // Manual mode may have begun while the agent was composing: then it says nothing.
-      if (conversation.isManualMode) return [];
+      // Its side may have been taken over while the agent was composing: then it says nothing.
+      if (isSilenced(conversation, command.agentId)) return [];
       if (!conversation.participants.some((p) => p.agentId === command.agentId)) throw notFound(command.conversationId);
       const foreign = command.events.find((event) => 'conversationId' in event.data && event.data.conversationId !== command.conversationId);
       if (foreign) throw new Invalid(`An agent's turn in conversation ${command.conversationId} cannot record ${foreign.type} of another`);
@@ -154,10 +192,15 @@ export function evolve(state: ConversationState, event: ConversationEvent): Conv
   switch (event.type) {
     case 'ConversationStarted': {
       const { conversationId, title, participants, matchId } = event.data;
-      return { status: 'active', conversationId, title, participants, isManualMode: false, matchId };
+      return { status: 'active', conversationId, title, participants, manual: {}, matchId };
     }
-    case 'ManualModeChanged':
-      return state.status === 'none' ? state : { ...state, isManualMode: event.data.isManualMode };
+    case 'ManualModeChanged': {
+      if (state.status === 'none') return state;
+      // The conversations view's per-owner rule (switchSides); this state keeps each side's holder by owner.
+      const sides = Object.entries(state.manual).map(([ownerId, holder]) => ({ ownerId, ...holder }));
+      const switched = switchSides(sides, state, event, (ownerId, holder) => ({ ownerId, ...holder }));
+      return { ...state, manual: Object.fromEntries(switched.map(({ ownerId, ...holder }) => [ownerId, holder])) };
+    }
     case 'ConversationCompleted':
       return state.status === 'none' ? state : { ...state, status: 'completed' };
     default:

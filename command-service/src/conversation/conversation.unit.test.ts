@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { Invalid, NotFound } from '@pf/infra';
+import { Conflict, Forbidden, Invalid, NotFound } from '@pf/infra';
 import { USER_MESSAGES } from '@pf/events';
 import { deciderSpec } from '../testing/decider-spec';
 import { conversationDecider, type ConversationEvent } from './conversation';
@@ -20,9 +20,48 @@ const started: ConversationEvent = {
 const manual: ConversationEvent = { type: 'ManualModeChanged', data: { conversationId: 3, isManualMode: true } };
 
 describe('conversation decider', () => {
-  it('switches to manual mode for an owner of a participant, and records nothing when already there', () => {
-    spec.given([started]).when({ type: 'SetManualMode', conversationId: 3, actorId: 'bob', isManualMode: true }).then([manual]);
-    spec.given([started, manual]).when({ type: 'SetManualMode', conversationId: 3, actorId: 'bob', isManualMode: true }).then([]);
+  const bobTakes: ConversationEvent = {
+    type: 'ManualModeChanged',
+    data: { conversationId: 3, isManualMode: true, ownerId: 'bob', agentIds: [2], byUserId: 'bob', sessionId: 'bob-1' },
+  };
+  const takeOver = (actorId: string, sessionId: string, isManualMode = true) =>
+    ({ type: 'SetManualMode', conversationId: 3, actorId, sessionId, isManualMode }) as const;
+
+  it("takes over only the actor's own side, naming the person and the session, and records nothing when already there", () => {
+    spec.given([started]).when(takeOver('bob', 'bob-1')).then([bobTakes]);
+    spec.given([started, bobTakes]).when(takeOver('bob', 'bob-1')).then([]);
+    spec
+      .given([started, bobTakes])
+      .when(takeOver('bob', 'bob-1', false))
+      .then([{ type: 'ManualModeChanged', data: { ...bobTakes.data, isManualMode: false } }]);
+  });
+
+  it("refuses to switch another operator's agent, with a clear 403", () => {
+    spec
+      .given([started])
+      .when({ type: 'SetManualMode', conversationId: 3, actorId: 'alice', sessionId: 'a', agentId: 2, isManualMode: true })
+      .thenThrows(Forbidden, 'Northgate belongs to another operator: you can take over or hand back only your own agents');
+  });
+
+  it('lets exactly one session hold a side: a takeover from another session of the same account is refused', () => {
+    spec.given([started, bobTakes]).when(takeOver('bob', 'bob-2')).thenThrows(Conflict, USER_MESSAGES.sideTakenElsewhere);
+  });
+
+  it("keeps the other side's agent talking while one side is manual, and lets both people talk when both are", () => {
+    const agentSays = (agentId: number) => ({ type: 'SendMessage', conversationId: 3, messageId: 9, speaker: { kind: 'agent', agentId }, content: 'An offer' }) as const;
+    spec.given([started, bobTakes]).when(agentSays(2)).then([]);
+    spec.given([started, bobTakes]).when(agentSays(1)).then([
+      { type: 'MessageSent', data: { conversationId: 3, messageId: 9, fromAgentId: 1, toAgentId: 2, content: 'An offer', isAutomated: true } },
+    ]);
+    spec
+      .given([started, bobTakes])
+      .when({ type: 'SendMessage', conversationId: 3, messageId: 9, speaker: { kind: 'user', userId: 'alice' }, content: 'hi' })
+      .thenThrows(Invalid, USER_MESSAGES.switchToManualFirst);
+    const aliceTakes: ConversationEvent = { type: 'ManualModeChanged', data: { conversationId: 3, isManualMode: true, ownerId: 'alice', agentIds: [1], byUserId: 'alice', sessionId: 'a' } };
+    spec
+      .given([started, bobTakes, aliceTakes])
+      .when({ type: 'SendMessage', conversationId: 3, messageId: 9, speaker: { kind: 'user', userId: 'alice' }, content: 'Hello Bob' })
+      .then([{ type: 'MessageSent', data: { conversationId: 3, messageId: 9, fromAgentId: 1, toAgentId: 2, content: 'Hello Bob', isAutomated: false } }]);
   });
 
   it('hides the conversation from everyone else', () => {

@@ -1,73 +1,129 @@
-import type { FastifyPluginAsync } from 'fastify';
-import { patchConversationInput, sendMessageInput, streams, type ConversationView, type MessageView } from '@pf/events';
-import type { ServiceContext } from '@pf/infra';
+import {
+  conversationView,
+  conversationViewFor,
+  evolveConversation,
+  type Conversation,
+  type DomainEvent,
+  errorAnswers,
+  idParams,
+  messageView,
+  patchConversationInput,
+  sendMessageInput,
+  SIGNED_IN_ERRORS,
+  streams,
+  writeHeaders,
+  type ConversationView,
+  type MessageView,
+} from '@pf/events';
+import { AccountStore, type EventStore, type FastifyPluginAsyncZod, type RecordedEvent, type ServiceContext } from '@pf/infra';
 import { handleCommand } from '../handle-command';
-import { routeId, signedIn, withPosition } from '../http-helpers';
+import { answered, expectedVersion, signedIn } from '../http-helpers';
 import { nextId } from '../ids';
-import { conversationDecider, type ConversationState } from './conversation';
+import { conversationDecider } from './conversation';
 
-function view(state: ConversationState, userId: string, at: string): ConversationView {
-  if (state.status === 'none') throw new Error('A conversation view needs a conversation');
-  return {
-    id: state.conversationId,
-    title: state.title,
-    status: state.status,
-    outcome: null,
-    isManualMode: state.isManualMode,
-    participants: state.participants.map(({ agentId, name, type, ownerId }) => ({ agentId, name, type, isMine: ownerId === userId })),
-    createdAt: at,
-    updatedAt: at,
-  };
+/**
+ * The conversation as it stands after a switch, folded with the shared view (so "since" is the takeover's
+ * recorded time), with the names of the people in control. `known` is the stream as the command read it:
+ * only what was stored after it (the switch itself, as recorded) is read again.
+ */
+async function currentView(
+  store: EventStore,
+  accounts: AccountStore,
+  conversationId: number,
+  userId: string,
+  known: readonly RecordedEvent[],
+): Promise<ConversationView> {
+  const after = known.length === 0 ? 0 : known[known.length - 1]!.streamVersion + 1;
+  const newer = await store.readStream(streams.conversation(conversationId), after);
+  let conversation: Conversation | null = null;
+  for (const recorded of [...known, ...newer]) {
+    conversation = evolveConversation(conversation, { type: recorded.type, data: recorded.data } as DomainEvent, recorded.recordedAt.toISOString());
+  }
+  if (!conversation) throw new Error('A conversation view needs a conversation');
+  const names = await accounts.displayNames(conversation.manualSides.flatMap((side) => (side.byUserId ? [side.byUserId] : [])));
+  return conversationViewFor(conversation, userId, (id) => names.get(id) ?? null);
 }
 
-export const conversationRoutes: FastifyPluginAsync<ServiceContext> = async (app, { pool, store }) => {
-  app.patch<{ Params: { id: string } }>('/api/conversations/:id', async (request, reply) => {
-    const { user, metadata } = signedIn(request);
-    const conversationId = routeId(request.params.id, 'Conversation');
-    const { isManualMode } = patchConversationInput.parse(request.body ?? {});
-    const { state, position } = await handleCommand(
-      store,
-      streams.conversation(conversationId),
-      conversationDecider,
-      { type: 'SetManualMode', conversationId, actorId: user.id, isManualMode },
-      metadata,
-    );
-    return withPosition(reply, position).send(view(state, user.id, new Date().toISOString()));
-  });
+/** The body of POST /api/conversations/:id/messages: the socket's send_message without the id in the path. */
+const messageBody = sendMessageInput.omit({ conversationId: true });
+const WRITE_ERRORS = [...SIGNED_IN_ERRORS, 404, 409, 412] as const;
+
+export const conversationRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { pool, store }) => {
+  const accounts = new AccountStore(pool);
+  app.patch(
+    '/api/conversations/:id',
+    {
+      schema: {
+        summary: 'Take over your side of a conversation (manual mode) or hand it back to your agent',
+        params: idParams('Conversation'),
+        headers: writeHeaders,
+        body: patchConversationInput,
+        response: { 200: conversationView, ...errorAnswers(...WRITE_ERRORS, 403) },
+      },
+    },
+    async (request, reply) => {
+      const { user, metadata } = signedIn(request);
+      const conversationId = request.params.id;
+      const { isManualMode, agentId } = request.body;
+      const handled = await handleCommand(
+        store,
+        streams.conversation(conversationId),
+        conversationDecider,
+        { type: 'SetManualMode', conversationId, actorId: user.id, sessionId: user.sessionId, isManualMode, ...(agentId ? { agentId } : {}) },
+        metadata,
+        expectedVersion(request.headers),
+      );
+      return answered(reply, handled).send(await currentView(store, accounts, conversationId, user.id, handled.recorded));
+    },
+  );
 
   /** The command behind the socket's send_message: the server decides which of the user's agents speaks. */
-  app.post<{ Params: { id: string } }>('/api/conversations/:id/messages', async (request, reply) => {
-    const { user, metadata } = signedIn(request);
-    const conversationId = routeId(request.params.id, 'Conversation');
-    const input = sendMessageInput.parse({ ...(request.body as object | null), conversationId });
-    const messageId = await nextId(pool, 'message_ids');
-    const { events, state, position } = await handleCommand(
-      store,
-      streams.conversation(conversationId),
-      conversationDecider,
-      {
-        type: 'SendMessage',
-        conversationId,
-        messageId,
-        speaker: { kind: 'user', userId: user.id, preferredAgentId: input.fromAgentId },
-        content: input.content,
+  app.post(
+    '/api/conversations/:id/messages',
+    {
+      schema: {
+        summary: 'Speak as your own agent on a side you have taken over (from the session that took it)',
+        params: idParams('Conversation'),
+        headers: writeHeaders,
+        body: messageBody,
+        response: { 201: messageView, ...errorAnswers(...WRITE_ERRORS) },
       },
-      metadata,
-    );
-    const sent = events[0];
-    if (sent?.type !== 'MessageSent' || state.status === 'none') throw new Error('A message was expected');
-    const sender = state.participants.find((p) => p.agentId === sent.data.fromAgentId)!;
-    const message: MessageView = {
-      id: sent.data.messageId,
-      conversationId,
-      fromAgentId: sent.data.fromAgentId,
-      toAgentId: sent.data.toAgentId,
-      fromAgentName: sender.name,
-      fromAgentType: sender.type,
-      content: sent.data.content,
-      isAutomated: sent.data.isAutomated,
-      createdAt: new Date().toISOString(),
-    };
-    return withPosition(reply, position).status(201).send(message);
-  });
+    },
+    async (request, reply) => {
+      const { user, metadata } = signedIn(request);
+      const conversationId = request.params.id;
+      const input = request.body;
+      const messageId = await nextId(pool, 'message_ids');
+      const handled = await handleCommand(
+        store,
+        streams.conversation(conversationId),
+        conversationDecider,
+        {
+          type: 'SendMessage',
+          conversationId,
+          messageId,
+          speaker: { kind: 'user', userId: user.id, sessionId: user.sessionId, preferredAgentId: input.fromAgentId },
+          content: input.content,
+        },
+        metadata,
+        expectedVersion(request.headers),
+      );
+      const { events, state } = handled;
+      const sent = events[0];
+      if (sent?.type !== 'MessageSent' || state.status === 'none') throw new Error('A message was expected');
+      const sender = state.participants.find((p) => p.agentId === sent.data.fromAgentId)!;
+      const message: MessageView = {
+        id: sent.data.messageId,
+        conversationId,
+        fromAgentId: sent.data.fromAgentId,
+        toAgentId: sent.data.toAgentId,
+        fromAgentName: sender.name,
+        fromAgentType: sender.type,
+        content: sent.data.content,
+        isAutomated: sent.data.isAutomated,
+        createdAt: new Date().toISOString(),
+      };
+      return answered(reply, handled).status(201).send(message);
+    },
+  );
 };

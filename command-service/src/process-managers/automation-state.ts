@@ -1,59 +1,115 @@
-import type { ConcessionStrategy, DomainEvent, Participant } from '@pf/events';
+import { agentsView, evolveAgent, evolveConversation, type Agent, type Conversation, type DomainEvent, type Participant } from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
-import type { MatchableAgent, OpenConversation } from '../automation/matching/plan-matches';
+import { criteriaFingerprint, pairKey, type MatchableAgent, type OpenConversation } from '../automation/matching/plan-matches';
+import { DEFAULT_LENDING_RULES, type LendingRules } from '../automation/negotiation/lending-rules';
 import { negotiationSetup } from '../automation/negotiation/setup';
 import { evolveNegotiation, initialNegotiationState, type NegotiationState } from '../automation/negotiation/state';
 
-type AgentInfo = MatchableAgent & { deleted: boolean; strategy?: ConcessionStrategy };
+/** An agent as the shared agents view folds it, with its id under the name the matcher uses. */
+export type AgentInfo = Agent & MatchableAgent;
 
-export interface ConversationInfo {
+/** A conversation as the shared conversations view folds it, plus what only the automation keeps. */
+export interface ConversationInfo extends Conversation {
   conversationId: number;
-  participants: Participant[];
-  status: 'active' | 'completed';
-  isManualMode: boolean;
   /** The stream version of the last event seen, for the next append's expected version. */
   version: number;
   /** Null when the conversation lacks a borrower or a lender (nothing to negotiate). */
   negotiation: NegotiationState | null;
+  /**
+   * Issue 16: its borrower agreed terms in another conversation while this one was open; it is withdrawn from
+   * (withdraw.ts) and nobody may agree here meanwhile. Kept here because that other conversation leaves the
+   * state when it completes, possibly before the withdrawal lands. A conversation opened later may agree.
+   */
+  borrowerAgreedElsewhere?: true;
+  /**
+   * One of its agents was paused or deleted while it was open: if it then ends as stopped, that pair never
+   * finished negotiating, so it is forgotten and may be matched again (once the agent is resumed).
+   */
+  stoppedByAgent?: true;
 }
 
-/** What the automated agents know, evolved from the event stream alone (no I/O), so a restart rebuilds it. */
+/**
+ * What the automated agents know, evolved from the event stream alone (no I/O), so a restart rebuilds it:
+ * the agents and conversations views (the same folds as the read models and the gateway) and, per
+ * conversation, the negotiation (its own view, in automation/negotiation/state.ts).
+ */
 export class AutomationState {
   readonly agents = new Map<number, AgentInfo>();
   readonly conversations = new Map<number, ConversationInfo>();
+  /**
+   * Issue 16, one deal per borrower at a time: how many negotiations each borrower agreed terms in. Kept (and
+   * snapshotted) after those conversations leave memory, for deal-claim.ts's key.
+   */
+  readonly agreedBy = new Map<number, number>();
+  /**
+   * Every borrower–lender pair that has had a conversation (pairKey → criteriaFingerprint of both agents' criteria
+   * when it started), so the matcher does not open the same negotiation again (it would end the same way). A
+   * few bytes per pair, not the conversations; snapshotted. Forgotten when a pause or deletion stopped the
+   * conversation, and when either agent is deleted.
+   */
+  readonly negotiatedPairs = new Map<string, string>();
+  /** Borrowers whose conversations completed since the reactor last asked: a held-back acceptance may now go ahead. */
+  private endedBorrowers = new Set<number>();
+
+  /** `rules`: the lenders' income multiple, interest cover and LTV pricing (issue 16; from the configuration). */
+  constructor(private readonly rules: LendingRules = DEFAULT_LENDING_RULES) {}
 
   observe(recorded: RecordedEvent): void {
     const event = { type: recorded.type, data: recorded.data } as DomainEvent;
-    switch (event.type) {
-      case 'AgentCreated': {
-        const { agentId, ownerId, name, type, criteria, strategy } = event.data;
-        this.agents.set(agentId, { agentId, ownerId, name, type, criteria, strategy, isActive: true, deleted: false });
-        return;
-      }
-      case 'AgentUpdated':
-        this.patchAgent(event.data.agentId, {
-          name: event.data.name,
-          criteria: event.data.criteria,
-          ...(event.data.strategy ? { strategy: event.data.strategy } : {}),
-        });
-        return;
-      case 'AgentPaused':
-      case 'AgentResumed':
-        this.patchAgent(event.data.agentId, { isActive: event.type === 'AgentResumed' });
-        return;
-      case 'AgentDeleted':
-        this.patchAgent(event.data.agentId, { isActive: false, deleted: true });
-        return;
-      case 'ConversationStarted':
-        this.conversations.set(event.data.conversationId, this.started(event.data.conversationId, event.data.participants));
-        return;
-      default:
-        if ('conversationId' in event.data) this.evolveConversation(event, recorded.streamVersion);
+    const at = recorded.recordedAt.toISOString();
+    const agentId = agentsView.keyOf(event);
+    if (agentId !== null) {
+      const before = this.agents.get(agentId) ?? null;
+      const after = evolveAgent(before, event, at);
+      if (after && after !== before) this.agents.set(agentId, { ...after, agentId });
+      if (event.type === 'AgentPaused' || event.type === 'AgentDeleted') this.markStoppedBy(agentId);
+      if (event.type === 'AgentDeleted') this.forgetPairsOf(agentId);
+    } else if ('conversationId' in event.data) {
+      const before = this.conversations.get(event.data.conversationId);
+      this.observeConversation(event.data.conversationId, event, at, recorded.streamVersion);
+      this.rememberPair(event, before);
     }
   }
 
+  /**
+   * Recorded at every ConversationStarted, also when the matcher observed it already before it was read back: the
+   * criteria then are those of the stream's order, so a replay from zero records the same fingerprint.
+   */
+  private rememberPair(event: DomainEvent, before: ConversationInfo | undefined): void {
+    const participants = event.type === 'ConversationStarted' ? event.data.participants : before?.participants;
+    const borrower = participants?.find((p) => p.type === 'borrower');
+    const lender = participants?.find((p) => p.type === 'lender');
+    if (!borrower || !lender) return;
+    const key = pairKey(borrower.agentId, lender.agentId);
+    if (event.type === 'ConversationStarted') {
+      const criteriaOf = (agentId: number) => this.agents.get(agentId)?.criteria ?? null;
+      this.negotiatedPairs.set(key, criteriaFingerprint(criteriaOf(borrower.agentId), criteriaOf(lender.agentId)));
+    } else if (event.type === 'ConversationCompleted' && event.data.outcome === 'stopped' && before?.stoppedByAgent) {
+      this.negotiatedPairs.delete(key);
+    }
+  }
+
+  private markStoppedBy(agentId: number): void {
+    for (const conversation of this.conversations.values()) {
+      if (conversation.status === 'active' && conversation.participants.some((p) => p.agentId === agentId)) conversation.stoppedByAgent = true;
+    }
+  }
+
+  private forgetPairsOf(agentId: number): void {
+    for (const key of this.negotiatedPairs.keys()) {
+      if (key.split(':').map(Number).includes(agentId)) this.negotiatedPairs.delete(key);
+    }
+  }
+
+  /** The borrowers whose conversations completed since the last call (bounded by the agents known). */
+  takeEndedBorrowers(): number[] {
+    const ended = [...this.endedBorrowers];
+    this.endedBorrowers.clear();
+    return ended;
+  }
+
   activeAgents(): MatchableAgent[] {
-    return [...this.agents.values()].filter((agent) => agent.isActive && !agent.deleted);
+    return [...this.agents.values()].filter((agent) => agent.isActive && !agent.isDeleted);
   }
 
   openConversations(): OpenConversation[] {
@@ -62,33 +118,50 @@ export class AutomationState {
       .map((c) => ({ conversationId: c.conversationId, agentIds: c.participants.map((p) => p.agentId) }));
   }
 
-  private patchAgent(agentId: number, patch: Partial<AgentInfo>): void {
-    const agent = this.agents.get(agentId);
-    if (agent) this.agents.set(agentId, { ...agent, ...patch });
+  /** Every event of a conversation's stream counts for its version and its negotiation, deals included. */
+  private observeConversation(conversationId: number, event: DomainEvent, at: string, streamVersion: number): void {
+    const before = this.conversations.get(conversationId);
+    const view = evolveConversation(before ?? null, event, at);
+    if (!view) return;
+    const negotiation = before?.negotiation ? evolveNegotiation(before.negotiation, event) : null;
+    const borrowerId = negotiation?.setup.borrower.agentId;
+    if (borrowerId !== undefined && negotiation?.status === 'agreed' && before?.negotiation?.status !== 'agreed') {
+      this.agreedBy.set(borrowerId, (this.agreedBy.get(borrowerId) ?? 0) + 1);
+      for (const other of this.conversations.values()) {
+        if (other.conversationId !== conversationId && other.status === 'active' && other.negotiation?.setup.borrower.agentId === borrowerId) {
+          other.borrowerAgreedElsewhere = true;
+        }
+      }
+    }
+    // A completed conversation leaves memory: nothing more is negotiated or matched against it.
+    if (view.status === 'completed') {
+      this.conversations.delete(conversationId);
+      if (borrowerId !== undefined) this.endedBorrowers.add(borrowerId);
+      return;
+    }
+    if (!before) {
+      this.conversations.set(conversationId, { ...view, conversationId, version: 0, negotiation: this.negotiationOf(view) });
+      return;
+    }
+    this.conversations.set(conversationId, {
+      ...view,
+      conversationId,
+      version: Math.max(before.version, streamVersion),
+      negotiation,
+      ...(before.borrowerAgreedElsewhere ? { borrowerAgreedElsewhere: true as const } : {}),
+      ...(before.stoppedByAgent ? { stoppedByAgent: true as const } : {}),
+    });
   }
 
-  private started(conversationId: number, participants: Participant[]): ConversationInfo {
+  private negotiationOf(conversation: Conversation): NegotiationState | null {
+    const { participants } = conversation;
     const borrower = participants.find((p) => p.type === 'borrower');
     const lender = participants.find((p) => p.type === 'lender');
     const broker = participants.find((p) => p.type === 'broker');
     const party = (p: Participant) => {
       const agent = this.agents.get(p.agentId);
-      return { agentId: p.agentId, criteria: agent?.criteria ?? null, ...(agent?.strategy ? { strategy: agent.strategy } : {}) };
+      return { agentId: p.agentId, criteria: agent?.criteria ?? null, rules: this.rules, ...(agent?.strategy ? { strategy: agent.strategy } : {}) };
     };
-    const negotiation =
-      borrower && lender
-        ? initialNegotiationState(conversationId, negotiationSetup(party(borrower), party(lender), broker?.agentId ?? null))
-        : null;
-    return { conversationId, participants, status: 'active', isManualMode: false, version: 0, negotiation };
-  }
-
-  private evolveConversation(event: DomainEvent, streamVersion: number): void {
-    const conversationId = (event.data as { conversationId: number }).conversationId;
-    const conversation = this.conversations.get(conversationId);
-    if (!conversation) return;
-    conversation.version = Math.max(conversation.version, streamVersion);
-    if (event.type === 'ManualModeChanged') conversation.isManualMode = event.data.isManualMode;
-    if (event.type === 'ConversationCompleted') conversation.status = 'completed';
-    if (conversation.negotiation) conversation.negotiation = evolveNegotiation(conversation.negotiation, event);
+    return borrower && lender ? initialNegotiationState(conversation.id, negotiationSetup(party(borrower), party(lender), broker?.agentId ?? null)) : null;
   }
 }

@@ -1,8 +1,8 @@
-import type { EventOf } from '@pf/events';
+import type { EventOf, RecordMatch } from '@pf/events';
 import type { Decider } from '../handle-command';
 
 type MatchFound = EventOf<'MatchFound'>;
-export type RecordMatch = { type: 'RecordMatch' } & MatchFound['data'];
+export type { RecordMatch } from '@pf/events';
 
 /** A match is recorded once. */
 export const matchDecider: Decider<RecordMatch, { recorded: boolean }, MatchFound> = {

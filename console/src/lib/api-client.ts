@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import { describeZodError } from '@pf/events';
 import { notePosition, latestPosition } from './position';
 
 /** A non-OK answer, with the message spec §8 prescribes: "{status}: {body text or status text}". */
@@ -12,6 +14,17 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * An OK answer whose body is not the shape the contract (`@pf/events`) promises: the console and the server
+ * disagree, usually a console older than the server. Said plainly instead of failing later in a component.
+ */
+export class ContractError extends Error {
+  constructor(method: string, path: string, reason: string) {
+    super(`The answer to ${method} ${path} is not what this console expects (${reason}); reload the page to get the current console`);
+    this.name = 'ContractError';
+  }
+}
+
 export function isUnauthorised(error: unknown): boolean {
   return error instanceof ApiError && error.status === 401;
 }
@@ -20,28 +33,44 @@ export function isNotFound(error: unknown): boolean {
   return error instanceof ApiError && error.status === 404;
 }
 
-async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+async function request<Schema extends z.ZodType>(method: string, path: string, schema: Schema, body?: unknown): Promise<z.output<Schema>> {
   const headers: Record<string, string> = { accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  // A form (a file upload) sets its own multipart content type with its boundary.
+  const isForm = body instanceof FormData;
+  if (body !== undefined && !isForm) headers['content-type'] = 'application/json';
   const after = latestPosition();
   if (method === 'GET' && after) headers['x-after-position'] = after;
   const response = await fetch(path, {
     method,
     headers,
     credentials: 'include',
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
   });
   notePosition(response.headers.get('x-position'));
   if (!response.ok) throw new ApiError(response.status, await response.text(), response.statusText);
   const text = await response.text();
-  return (text ? JSON.parse(text) : null) as T;
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    throw new ContractError(method, path, 'it is not JSON');
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new ContractError(method, path, describeZodError(parsed.error));
+  return parsed.data;
 }
 
-/** The console's one HTTP client (spec §7: credentials included, JSON in and out). */
+/**
+ * The console's one HTTP client (spec §7: credentials included, JSON in and out). Every call names the
+ * schema of its answer from `@pf/events`, and the answer is parsed with it rather than cast.
+ */
 export const api = {
-  get: <T>(path: string) => request<T>('GET', path),
-  post: <T>(path: string, body?: unknown) => request<T>('POST', path, body ?? {}),
-  put: <T>(path: string, body: unknown) => request<T>('PUT', path, body),
-  patch: <T>(path: string, body: unknown) => request<T>('PATCH', path, body),
-  delete: <T>(path: string) => request<T>('DELETE', path),
+  get: <Schema extends z.ZodType>(path: string, schema: Schema) => request('GET', path, schema),
+  post: <Schema extends z.ZodType>(path: string, schema: Schema, body?: unknown) => request('POST', path, schema, body ?? {}),
+  /** multipart/form-data, for uploads. */
+  postForm: <Schema extends z.ZodType>(path: string, schema: Schema, form: FormData) => request('POST', path, schema, form),
+  put: <Schema extends z.ZodType>(path: string, schema: Schema, body: unknown) => request('PUT', path, schema, body),
+  patch: <Schema extends z.ZodType>(path: string, schema: Schema, body: unknown) => request('PATCH', path, schema, body),
+  delete: <Schema extends z.ZodType>(path: string, schema: Schema) => request('DELETE', path, schema),
+  request: <Schema extends z.ZodType>(method: string, path: string, schema: Schema, body?: unknown) => request(method, path, schema, body),
 };

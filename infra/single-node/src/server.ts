@@ -3,15 +3,19 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { commandMigrations, commandService, startAutomation } from '@pf/command-service';
+import { commandMigrations, commandService, startAutomation, startDealOpener } from '@pf/command-service';
 import {
   createHttpServer,
   createLogger,
+  healthRoutes,
+  idempotencyPlugin,
   injectCommandClient,
   notFoundHandler,
   openServiceContext,
   parseConfig,
+  registeredRoutes,
   sessionPlugin,
+  type RegisteredRoute,
 } from '@pf/infra';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '@pf/infra/embedded';
 import { queryMigrations, queryService, startQueryJobs } from '@pf/query-service';
@@ -25,6 +29,8 @@ export interface RunningServer {
   readonly databaseUrl: string;
   /** Resolves when the read models, the analytics and the gateway have caught up with the stored events. */
   readonly caughtUp: Promise<void>;
+  /** Every HTTP route it answers, as added (for checking that /docs describes them all). */
+  readonly routes: readonly RegisteredRoute[];
   close(): Promise<void>;
 }
 
@@ -56,6 +62,7 @@ export async function startSingleNode(env: Record<string, string | undefined> = 
   };
   const app = await createHttpServer(config, log, { notFound });
   await app.register(sessionPlugin, { sessions: context.sessions });
+  await app.register(idempotencyPlugin, { pool: context.pool, ttlHours: config.IDEMPOTENCY_KEY_TTL_HOURS });
   const queryJobs = await startQueryJobs(context);
   await app.register(queryService, { ...context, progress: queryJobs.progress });
   await app.register(commandService, context);
@@ -63,14 +70,15 @@ export async function startSingleNode(env: Record<string, string | undefined> = 
     await app.register(fastifyStatic, { root: consoleDist, wildcard: false, index: 'index.html' });
   } else {
     log.warn(`The console is not built (${consoleDist}); run npm run build -w console`);
-    app.get('/', async (_request, reply) =>
+    app.get('/', { schema: { hide: true } }, async (_request, reply) =>
       reply.type('text/plain').send('The API is running; the console is not built yet: npm run build -w console'),
     );
   }
-  app.get('/healthz', async () => ({ status: 'ok' }));
 
   const gateway = attachRealtimeGateway(app.server, { ...context, commands: injectCommandClient(app) });
   const automation = config.AUTOMATION === 'on' ? startAutomation(context) : null;
+  const dealOpener = startDealOpener(context);
+  await app.register(healthRoutes, context);
 
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();
@@ -82,8 +90,10 @@ export async function startSingleNode(env: Record<string, string | undefined> = 
     url,
     databaseUrl,
     caughtUp: Promise.all([queryJobs.caughtUp, gateway.ready]).then(() => undefined),
+    routes: registeredRoutes(app),
     async close() {
       await automation?.close();
+      await dealOpener.close();
       await gateway.close();
       await app.close();
       await queryJobs.close();

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { PostgresEventStore, createPool } from '@pf/infra';
-import { rebuildReadModels, READ_MODEL_TABLES } from '@pf/query-service';
+import { rebuildReadModels, REBUILT_TABLES } from '@pf/query-service';
 import { startSingleNode, type RunningServer } from './server';
 import { ApiClient } from './testing/api-client';
+import { PNG_BYTES, uploadDocument } from './testing/documents';
 import { testServerEnv } from './testing/server-env';
 
 const serverEnv = (databaseUrl: string) => testServerEnv(databaseUrl, { READ_WAIT_TIMEOUT_MS: '1000' });
@@ -13,7 +14,7 @@ async function snapshotReadModels(url: string): Promise<Record<string, unknown[]
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const snapshot: Record<string, unknown[]> = {};
-  for (const table of READ_MODEL_TABLES) {
+  for (const table of REBUILT_TABLES) {
     snapshot[table] = (await client.query(`select * from ${table} order by 1, 2`)).rows;
   }
   await client.end();
@@ -146,17 +147,51 @@ describe('single node: commands become events, projections serve the reads', () 
   });
 
   it('answers 503 naming the position when the read models cannot reach it in time', async () => {
-    const response = await fetch(`${server.url}/api/agents`, { headers: { cookie: alice.cookie, 'x-after-position': '99999999999:1' } });
-    expect(response.status).toBe(503);
-    expect((await response.json()).message).toContain('99999999999:1');
+    // An older transaction still open holds every follower of the stream before it (gap-safe reading),
+    // so a write committed after it cannot reach the read models until it ends.
+    const blocker = new pg.Client({ connectionString: database.url });
+    await blocker.connect();
+    await blocker.query('begin');
+    await blocker.query('select pg_current_xact_id()');
+    try {
+      const created = await alice.post('/api/agents', { name: 'Behind A Long Transaction', type: 'lender' });
+      const position = created.headers.get('x-position')!;
+      const response = await fetch(`${server.url}/api/agents`, { headers: { cookie: alice.cookie, 'x-after-position': position } });
+      expect(response.status).toBe(503);
+      expect((await response.json()).message).toContain(position);
+    } finally {
+      await blocker.query('rollback');
+      await blocker.end();
+    }
+    // A position no event ever had is the client's mistake, not a wait: 400 naming it.
+    const invented = await fetch(`${server.url}/api/agents`, { headers: { cookie: alice.cookie, 'x-after-position': '99999999999:1' } });
+    expect(invented.status).toBe(400);
+    expect((await invented.json()).message).toBe('x-after-position: no event was written at "99999999999:1"; send a position this server gave you');
     const malformed = await fetch(`${server.url}/api/agents`, { headers: { cookie: alice.cookie, 'x-after-position': 'soon' } });
     expect(malformed.status).toBe(400);
   });
 
   it('rebuilds the read models from the events into the same rows', async () => {
+    // A deal with a changed stage and a downloaded document, so the deal and document boards have rows too.
+    const borrower = (await alice.post('/api/agents', { name: 'Rebuild Borrower', type: 'borrower' })).body;
+    const lender = (await alice.post('/api/agents', { name: 'Rebuild Lender', type: 'lender' })).body;
+    const deal = await alice.post('/api/deals', {
+      propertyAddress: '9 Quay Street, Exeter EX2 4AN',
+      borrowerAgentId: borrower.id,
+      lenderAgentId: lender.id,
+      propertyValue: 250000,
+      loanAmount: 200000,
+      interestRate: 4.5,
+      termYears: 25,
+    });
+    await alice.patch(`/api/deals/${deal.body.id}`, { stage: 'valuation' });
+    const document = await uploadDocument(alice, { dealId: deal.body.id, type: 'valuation' }, { name: 'survey.png', bytes: PNG_BYTES });
+    await alice.post(`/api/documents/${document.body.id}/downloads`);
     await alice.get('/api/stats');
     const before = await snapshotReadModels(database.url);
     expect(before.rm_messages!.length).toBeGreaterThan(0);
+    expect(before.rm_deal_board!.length).toBe(1);
+    expect(before.rm_document_board!.length).toBe(1);
     const pool = createPool(database.url);
     const store = new PostgresEventStore(pool, database.url);
     const applied = await rebuildReadModels(pool, store);

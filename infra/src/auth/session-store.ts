@@ -1,16 +1,39 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import type { CurrentUserView } from '@pf/events';
+import type { CurrentUserView, SessionView } from '@pf/events';
+import { inTransaction } from '../db/pool';
+import { describeDevice } from './device';
 
 export const SESSION_COOKIE = 'pf_session';
+/**
+ * The device identity: long-lived and HttpOnly, separate from the session, so signing out ends the session
+ * but the same browser signs back in to the same account (DESIGN.md "Accounts").
+ */
+export const DEVICE_COOKIE = 'pf_device';
+export const DEVICE_TTL_DAYS = 400;
 
-export interface SessionUser extends CurrentUserView {}
+export interface SessionUser extends CurrentUserView {
+  sessionId: string;
+}
+
+export interface SignedIn {
+  token: string;
+  user: SessionUser;
+  /** A device token to set (a new one, or the one the browser sent, renewed). */
+  deviceToken: string;
+}
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
+const newToken = () => randomBytes(32).toString('base64url');
+/** How often a session's last use is written: often enough for 15-minute timeouts, rarely enough for bursts. */
+const TOUCH_EVERY_SECONDS = 30;
+
+type UserRow = { id: string; first_name: string | null; last_name: string | null; email: string | null; user_type: string | null; session_id: string };
 
 /**
- * Server-side sessions in PostgreSQL: the cookie holds a random token, the table only its hash,
- * so a leaked table cannot be replayed as cookies, and a session is revoked by deleting its row.
+ * Server-side sessions in PostgreSQL: the cookie holds a random token, the table only its hash, so a leaked
+ * table cannot be replayed as cookies, and a session is revoked by deleting its row. A session ends at its
+ * expiry or after the user's idle timeout (Settings → Preferences, enforced here on every request).
  */
 export class SessionStore {
   /** Recently confirmed sessions, so that a burst of reads does not look each one up again. */
@@ -26,44 +49,73 @@ export class SessionStore {
     private readonly cacheMs = 0,
   ) {}
 
-  /** Sign-in without registration: a new user with a guest identity and a session for them. */
-  async signInGuest(userAgent: string | undefined): Promise<{ token: string; user: SessionUser }> {
-    const user: SessionUser = {
-      id: randomUUID(),
-      firstName: 'Guest',
-      lastName: 'Operator',
-      email: null,
-      userType: 'operator',
-    };
-    const token = randomBytes(32).toString('base64url');
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
-      await client.query(
-        'insert into users (id, first_name, last_name, email, user_type) values ($1, $2, $3, $4, $5)',
-        [user.id, user.firstName, user.lastName, user.email, user.userType],
-      );
-      await client.query(
-        `insert into sessions (token_hash, user_id, expires_at, user_agent)
-         values ($1, $2, now() + make_interval(hours => $3::int), $4)`,
-        [hash(token), user.id, Math.round(this.ttlHours), userAgent?.slice(0, 300) ?? null],
-      );
-      await client.query('commit');
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
-    return { token, user };
+  /**
+   * Sign-in without registration: the account this browser's device identity names, else a new guest
+   * account with a new device identity. Either way a new session.
+   */
+  async signInGuest(userAgent: string | undefined, deviceToken?: string): Promise<SignedIn> {
+    return inTransaction(this.pool, async (client) => {
+      const known = deviceToken && deviceToken.length <= 100
+        ? await client.query<{ user_id: string }>('update devices set last_seen_at = now() where token_hash = $1 returning user_id', [hash(deviceToken)])
+        : null;
+      let userId = known?.rows[0]?.user_id;
+      let device = deviceToken!;
+      if (!userId) {
+        userId = randomUUID();
+        device = newToken();
+        await client.query(`insert into users (id, first_name, last_name, email, user_type) values ($1, 'Guest', 'Operator', null, 'operator')`, [userId]);
+        await client.query('insert into devices (token_hash, user_id) values ($1, $2)', [hash(device), userId]);
+      }
+      return { ...(await this.openSession(client, userId, userAgent)), deviceToken: device };
+    });
   }
 
-  async findUser(token: string | undefined): Promise<SessionUser | null> {
+  /**
+   * Sign-in through OpenID Connect: the account keyed by issuer and subject, created at its first sign-in
+   * with the names and email the provider gave. The device identity is linked to it for later guest visits.
+   */
+  async signInWithProvider(
+    identity: { issuer: string; subject: string; firstName: string | null; lastName: string | null; email: string | null },
+    userAgent: string | undefined,
+  ): Promise<SignedIn> {
+    return inTransaction(this.pool, async (client) => {
+      const found = await client.query<{ id: string }>('select id from users where oidc_issuer = $1 and oidc_subject = $2', [identity.issuer, identity.subject]);
+      let userId = found.rows[0]?.id;
+      if (!userId) {
+        userId = randomUUID();
+        await client.query(
+          `insert into users (id, first_name, last_name, email, user_type, oidc_issuer, oidc_subject) values ($1, $2, $3, $4, 'operator', $5, $6)`,
+          [userId, identity.firstName, identity.lastName, identity.email, identity.issuer, identity.subject],
+        );
+      }
+      const device = newToken();
+      await client.query('insert into devices (token_hash, user_id) values ($1, $2)', [hash(device), userId]);
+      return { ...(await this.openSession(client, userId, userAgent)), deviceToken: device };
+    });
+  }
+
+  private async openSession(client: pg.PoolClient, userId: string, userAgent: string | undefined): Promise<Omit<SignedIn, 'deviceToken'>> {
+    const token = newToken();
+    const result = await client.query<UserRow>(
+      `with s as (
+         insert into sessions (token_hash, user_id, expires_at, user_agent)
+         values ($1, $2, now() + make_interval(hours => $3::int), $4) returning id, user_id)
+       select u.id, u.first_name, u.last_name, u.email, u.user_type, s.id as session_id from s join users u on u.id = s.user_id`,
+      [hash(token), userId, Math.round(this.ttlHours), userAgent?.slice(0, 300) ?? null],
+    );
+    return { token, user: toUser(result.rows[0]!) };
+  }
+
+  /**
+   * The user of a session token, or null when it is unknown, revoked, expired or idle past the user's timeout.
+   * `touch: false` checks without counting as use (the socket's periodic check must not keep a session alive).
+   */
+  async findUser(token: string | undefined, { touch = true }: { touch?: boolean } = {}): Promise<SessionUser | null> {
     if (!token || token.length > 100) return null;
     const key = hash(token);
     const cached = this.recent.get(key);
     if (cached && cached.until > Date.now()) return cached.user;
-    const user = await this.lookUp(key);
+    const user = await this.lookUp(key, touch);
     if (user && this.cacheMs > 0) {
       this.recent.delete(key);
       this.recent.set(key, { user, until: Date.now() + this.cacheMs });
@@ -74,22 +126,19 @@ export class SessionStore {
     return user;
   }
 
-  private async lookUp(tokenHash: string): Promise<SessionUser | null> {
-    const result = await this.pool.query<{
-      id: string;
-      first_name: string | null;
-      last_name: string | null;
-      email: string | null;
-      user_type: string | null;
-    }>(
-      `select u.id, u.first_name, u.last_name, u.email, u.user_type
+  private async lookUp(tokenHash: string, touch: boolean): Promise<SessionUser | null> {
+    const result = await this.pool.query<UserRow & { stale: boolean }>(
+      `select u.id, u.first_name, u.last_name, u.email, u.user_type, s.id as session_id,
+              s.last_seen_at < now() - make_interval(secs => $2) as stale
        from sessions s join users u on u.id = s.user_id
-       where s.token_hash = $1 and s.expires_at > now()`,
-      [tokenHash],
+       where s.token_hash = $1 and s.expires_at > now()
+         and s.last_seen_at > now() - make_interval(mins => u.session_timeout_minutes)`,
+      [tokenHash, TOUCH_EVERY_SECONDS],
     );
     const row = result.rows[0];
     if (!row) return null;
-    return { id: row.id, firstName: row.first_name, lastName: row.last_name, email: row.email, userType: row.user_type };
+    if (touch && row.stale) await this.pool.query('update sessions set last_seen_at = now() where token_hash = $1', [tokenHash]);
+    return toUser(row);
   }
 
   async revoke(token: string | undefined): Promise<void> {
@@ -97,6 +146,50 @@ export class SessionStore {
     this.recent.delete(hash(token));
     await this.pool.query('delete from sessions where token_hash = $1', [hash(token)]);
   }
+
+  /** Settings → Security: the user's sessions still in force, the most recently used first. */
+  async listSessions(userId: string, currentSessionId: string): Promise<SessionView[]> {
+    const result = await this.pool.query<{ id: string; user_agent: string | null; created_at: Date; last_seen_at: Date; expires_at: Date }>(
+      `select s.id, s.user_agent, s.created_at, s.last_seen_at, s.expires_at
+       from sessions s join users u on u.id = s.user_id
+       where s.user_id = $1 and s.expires_at > now() and s.last_seen_at > now() - make_interval(mins => u.session_timeout_minutes)
+       order by s.last_seen_at desc, s.created_at desc`,
+      [userId],
+    );
+    return result.rows.map((row) => ({
+      id: row.id,
+      device: describeDevice(row.user_agent),
+      createdAt: row.created_at.toISOString(),
+      lastUsedAt: row.last_seen_at.toISOString(),
+      expiresAt: row.expires_at.toISOString(),
+      isCurrent: row.id === currentSessionId,
+    }));
+  }
+
+  /** Ends one of the user's sessions at once (in this process; others within their cacheMs). False if none. */
+  async revokeSession(userId: string, sessionId: string): Promise<boolean> {
+    const result = await this.pool.query<{ token_hash: string }>('delete from sessions where user_id = $1 and id = $2 returning token_hash', [userId, sessionId]);
+    for (const row of result.rows) this.recent.delete(row.token_hash);
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  /** Forgets every cached session of a user (their timeout changed, or their account is going). */
+  forgetUser(userId: string): void {
+    for (const [key, entry] of this.recent) if (entry.user.id === userId) this.recent.delete(key);
+  }
+
+  /** Deletes sessions past their expiry or their user's idle timeout; answers how many. */
+  async purgeExpired(): Promise<number> {
+    const result = await this.pool.query(
+      `delete from sessions s using users u
+       where u.id = s.user_id and (s.expires_at <= now() or s.last_seen_at <= now() - make_interval(mins => u.session_timeout_minutes))`,
+    );
+    return result.rowCount ?? 0;
+  }
+}
+
+function toUser(row: UserRow): SessionUser {
+  return { id: row.id, firstName: row.first_name, lastName: row.last_name, email: row.email, userType: row.user_type, sessionId: row.session_id };
 }
 
 /** Reads one cookie from a raw Cookie header (the socket upgrade has no Fastify request). */

@@ -3,11 +3,13 @@ import type { Logger } from '../logger';
 import { createPool } from '../db/pool';
 import { migrate, type Migration } from '../db/migrate';
 import { authMigrations } from '../auth/schema';
+import { idempotencyMigrations } from '../http/idempotency';
 import { checkpointMigrations } from '../db/checkpoints';
 import { SessionStore } from '../auth/session-store';
 import { eventStoreMigrations } from '../event-store/postgres-schema';
 import { createEventStore } from '../event-store/create-event-store';
 import type { ServiceContext } from '../http/context';
+import { Supervisor } from '../supervision/supervisor';
 
 export interface OpenedContext extends ServiceContext {
   readonly databaseUrl: string;
@@ -29,10 +31,12 @@ export async function openServiceContext(
     ...(config.EVENTSTORE_URL ? [] : eventStoreMigrations),
     ...checkpointMigrations,
     ...authMigrations,
+    ...idempotencyMigrations,
     ...serviceMigrations,
   ]);
   const store = createEventStore(config, pool, databaseUrl);
   const sessions = new SessionStore(pool, config.SESSION_TTL_HOURS, config.SESSION_CACHE_MS);
+  const supervisor = new Supervisor({ log, databaseUrl });
   return {
     databaseUrl,
     config,
@@ -40,7 +44,9 @@ export async function openServiceContext(
     pool,
     store,
     sessions,
+    supervisor,
     async close() {
+      await supervisor.stopAll();
       await store.close();
       await pool.end();
     },

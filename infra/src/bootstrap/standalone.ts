@@ -4,17 +4,19 @@ import { createLogger } from '../logger';
 import type { Migration } from '../db/migrate';
 import { createHttpServer } from '../http/server';
 import { sessionPlugin } from '../auth/plugin';
+import { healthRoutes } from '../http/health';
+import { idempotencyPlugin } from '../http/idempotency';
 import { openServiceContext, type OpenedContext } from './service-context';
 
 export interface Mounted {
-  /** Resolves when the service can take requests (GET /healthz answers 503 until then). */
+  /** Resolves when the service can take requests (GET /readyz answers 503 until then). */
   readonly ready?: Promise<void>;
   close?(): Promise<void>;
 }
 
 /**
  * Runs one service on its own (distributed deployment): validated config, DATABASE_URL required,
- * migrations, the HTTP shell with sessions, GET /healthz, graceful stop on SIGINT/SIGTERM.
+ * migrations, the HTTP shell with sessions, GET /healthz and /readyz, graceful stop on SIGINT/SIGTERM.
  */
 export async function runStandalone(
   name: string,
@@ -29,14 +31,11 @@ export async function runStandalone(
 
   const log = createLogger(config.LOG_LEVEL, name);
   const context = await openServiceContext(config, log, config.DATABASE_URL!, migrations);
-  const app = await createHttpServer(config, log);
+  const app = await createHttpServer(config, log, { title: `Property-finance ${name}` });
   await app.register(sessionPlugin, { sessions: context.sessions });
+  await app.register(idempotencyPlugin, { pool: context.pool, ttlHours: config.IDEMPOTENCY_KEY_TTL_HOURS });
   const mounted = (await mount(app, context)) ?? {};
-  let ready = mounted.ready === undefined;
-  void mounted.ready?.then(() => (ready = true));
-  app.get('/healthz', async (_request, reply) =>
-    ready ? { status: 'ok' } : reply.status(503).send({ message: `${name} is starting` }),
-  );
+  await app.register(healthRoutes, { ...context, ...(mounted.ready ? { started: mounted.ready } : {}) });
   await app.listen({ port: config.PORT, host: config.HOST });
 
   const stop = async () => {

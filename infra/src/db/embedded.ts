@@ -5,6 +5,7 @@ import path from 'node:path';
 
 export interface EmbeddedDatabase {
   readonly url: string;
+  readonly port: number;
   stop(): Promise<void>;
 }
 
@@ -48,10 +49,12 @@ async function loadEmbeddedPostgres() {
 export async function startEmbeddedPostgres(
   dataDir: string,
   log: (line: string) => void = () => undefined,
+  /** A fixed port, to start a stopped server again where its clients look for it (the fault tests). */
+  fixedPort?: number,
 ): Promise<EmbeddedDatabase> {
   const databaseDir = path.resolve(dataDir, 'postgres');
   await mkdir(path.dirname(databaseDir), { recursive: true });
-  const port = await freePort();
+  const port = fixedPort ?? (await freePort());
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir,
@@ -74,6 +77,7 @@ export async function startEmbeddedPostgres(
   const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
   return {
     url,
+    port,
     async stop() {
       process.removeListener('exit', stopOnExit);
       await server.stop();

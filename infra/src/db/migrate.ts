@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { inTransaction } from './pool';
+import { inTransaction, liftSessionLimits } from './pool';
 
 export interface Migration {
   /** Unique across the whole product, for example "event-store/001-events". */
@@ -13,6 +13,8 @@ export interface Migration {
  */
 export async function migrate(pool: pg.Pool, migrations: readonly Migration[]): Promise<string[]> {
   await inTransaction(pool, async (client) => {
+    // Another copy may hold the lock while it migrates for as long as that takes.
+    await liftSessionLimits(client);
     await client.query("select pg_advisory_xact_lock(hashtext('schema_migrations'))");
     await client.query(
       'create table if not exists schema_migrations (name text primary key, applied_at timestamptz not null default now())',
@@ -21,6 +23,7 @@ export async function migrate(pool: pg.Pool, migrations: readonly Migration[]): 
   const applied: string[] = [];
   for (const migration of migrations) {
     await inTransaction(pool, async (client) => {
+      await liftSessionLimits(client);
       await client.query("select pg_advisory_xact_lock(hashtext('schema_migrations'))");
       const done = await client.query('select 1 from schema_migrations where name = $1', [migration.name]);
       if (done.rowCount) return;

@@ -46,7 +46,8 @@ describe('docker-compose.yml', () => {
       expect(service.healthcheck?.test, name).toBeDefined();
       expect(service.healthcheck!.test[0], name).toMatch(/^CMD(-SHELL)?$/);
     }
-    for (const name of applications) expect(services[name]!.healthcheck!.test.join(' ')).toContain('/healthz');
+    // Readiness, not liveness: a copy is healthy when its database answers and its followers keep up.
+    for (const name of applications) expect(services[name]!.healthcheck!.test.join(' ')).toContain('/readyz');
   });
 
   it('builds each application from a stage of the root multi-stage Dockerfile, the service named by SERVICE', () => {

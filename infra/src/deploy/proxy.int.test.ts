@@ -91,11 +91,17 @@ if (!nginx) {
       return response.headers.get('x-upstream');
     };
 
-    it('sends GET and HEAD /api/* to the query-service, sign-in pages included', async () => {
-      for (const url of ['/api/agents', '/api/stats?x=1', '/api/login', '/api/logout', '/api/auth/user']) {
+    it('sends GET and HEAD /api/* to the query-service', async () => {
+      for (const url of ['/api/agents', '/api/stats?x=1', '/api/conversations/7/messages', '/api/loginx', '/api/authors']) {
         expect(await upstreamOf('GET', url), url).toBe('query-service');
       }
       expect(await upstreamOf('HEAD', '/api/agents')).toBe('query-service');
+    });
+
+    it('sends sign-in, sign-out and the signed-in user to the command-service copies (identity writes sessions)', async () => {
+      for (const url of ['/api/login', '/api/logout', '/api/auth/user', '/api/login?next=/dashboard']) {
+        expect(await upstreamOf('GET', url), url).toMatch(/^command-service-[12]$/);
+      }
     });
 
     it('sends the other /api/* methods to the command-service copies, spreading them', async () => {

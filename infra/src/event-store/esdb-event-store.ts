@@ -3,6 +3,7 @@ import {
   END,
   EventStoreDBClient,
   FORWARDS,
+  NO_STREAM,
   START as ESDB_START,
   StreamNotFoundError,
   WrongExpectedVersionError,
@@ -11,7 +12,8 @@ import {
 } from '@eventstore/db-client';
 import { START, comparePositions, type Position } from '@pf/events';
 import { ConcurrencyConflict, Invalid } from '../errors';
-import { toEventData, toExpectedRevision, toRecorded } from './esdb-mapping';
+import { linkEvents } from './hash-chain';
+import { toEventData, toRecorded } from './esdb-mapping';
 import { batchedSubscription } from './esdb-subscription';
 import type {
   AppendResult,
@@ -20,6 +22,7 @@ import type {
   ExpectedVersion,
   NewEvent,
   RecordedEvent,
+  StreamHeadRecord,
   SubscribeOptions,
   Subscription,
 } from './port';
@@ -44,26 +47,63 @@ export class EsdbEventStore implements EventStore {
 
   async append(stream: string, events: readonly NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
     if (events.length === 0) throw new Invalid('An append needs at least one event');
-    let revision: bigint;
-    try {
-      // Event ids go through unchanged: the server answers a retried append (same ids, same
-      // expected version) with success and stores nothing twice.
-      const result = await this.client.appendToStream(stream, events.map(toEventData), {
-        expectedRevision: toExpectedRevision(expected),
-      });
-      revision = result.nextExpectedRevision;
-    } catch (error) {
-      if (error instanceof WrongExpectedVersionError) {
+    // "any" still chains to the head it read: if another writer moves the head meanwhile, read it again.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.appendChained(stream, events, expected);
+      } catch (error) {
+        if (!(error instanceof WrongExpectedVersionError)) throw error;
+        if (expected === 'any' && attempt < 5) continue;
         throw new ConcurrencyConflict(stream, describe(expected), describe(error.actualVersion));
       }
-      throw error;
     }
-    // The append answer's position is the commit record's, and a retried append may carry none;
-    // readers compare against the last event's own position, so read that one back.
-    const last = await this.readStream(stream, Number(revision));
-    const event = last[0];
+  }
+
+  /**
+   * Hashes the events onto the stream's head (hash-chain.ts, as the PostgreSQL adapter does) and appends them
+   * expecting exactly that head, so the chain cannot fork. A retried append (its ids already at the end of
+   * the stream) answers as the first one did and stores nothing twice.
+   */
+  private async appendChained(stream: string, events: readonly NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
+    const tail = await this.readTail(stream, events.length);
+    const last = tail[tail.length - 1];
+    const retried = tail.length === events.length && tail.every((event, i) => event.id === events[i]!.id);
+    if (retried && last) return { nextExpectedVersion: last.streamVersion, position: last.position };
+    const current = last?.streamVersion ?? -1;
+    if (expected !== 'any' && (expected === 'no_stream' ? current !== -1 : current !== expected)) {
+      throw new ConcurrencyConflict(stream, describe(expected), current === -1 ? 'no stream' : String(current));
+    }
+    const recordedAt = new Date();
+    const linked = linkEvents(
+      last?.hash ?? null,
+      events.map((event, index) => ({ ...event, stream, streamVersion: current + 1 + index, recordedAt })),
+    );
+    const result = await this.client.appendToStream(
+      stream,
+      linked.map((event) => toEventData(event, { recordedAt: recordedAt.toISOString(), hash: event.hash, previousHash: event.previousHash })),
+      { expectedRevision: current === -1 ? NO_STREAM : BigInt(current) },
+    );
+    const revision = result.nextExpectedRevision;
+    // The append answer's position is the commit record's; readers compare against the last event's own.
+    const written = await this.readStream(stream, Number(revision));
+    const event = written[0];
     if (!event) throw new Error(`EventStoreDB did not return ${stream}@${revision} after appending it`);
     return { nextExpectedVersion: Number(revision), position: event.position };
+  }
+
+  /** The last `count` events of a stream, in stream order (none when it does not exist). */
+  private async readTail(stream: string, count: number): Promise<RecordedEvent[]> {
+    const events: RecordedEvent[] = [];
+    try {
+      for await (const resolved of this.client.readStream(stream, { fromRevision: END, direction: BACKWARDS, maxCount: count })) {
+        const event = toRecorded(resolved);
+        if (event) events.unshift(event);
+      }
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return [];
+      throw error;
+    }
+    return events;
   }
 
   async readStream(stream: string, fromVersion = 0): Promise<RecordedEvent[]> {
@@ -81,6 +121,12 @@ export class EsdbEventStore implements EventStore {
       throw error;
     }
     return events;
+  }
+
+  /** EventStoreDB keeps no head apart from the stream itself: its last event is its head. */
+  async streamHead(stream: string): Promise<StreamHeadRecord | null> {
+    const [last] = await this.readTail(stream, 1);
+    return last ? { version: last.streamVersion, hash: last.hash ?? null } : null;
   }
 
   async readAll(after: Position, limit: number): Promise<RecordedEvent[]> {

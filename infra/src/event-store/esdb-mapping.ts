@@ -16,13 +16,33 @@ export function toExpectedRevision(expected: ExpectedVersion): AppendExpectedRev
   return BigInt(expected);
 }
 
-export function toEventData(event: NewEvent) {
+/**
+ * The hash chain's fields ride in the metadata under this key: EventStoreDB stamps its own `created` time
+ * only after the client has hashed, so the adapter records the time it hashed here and reports that one.
+ */
+export const CHAIN_KEY = '$chain';
+
+export interface ChainStamp {
+  readonly recordedAt: string;
+  readonly hash: string;
+  readonly previousHash: string | null;
+}
+
+export function toEventData(event: NewEvent, chain?: ChainStamp) {
+  const metadata = chain ? { ...event.metadata, [CHAIN_KEY]: chain } : event.metadata;
   return jsonEvent({
     id: event.id,
     type: event.type,
     data: event.data as Record<string, unknown>,
-    metadata: event.metadata as unknown as Record<string, unknown>,
+    metadata: metadata as unknown as Record<string, unknown>,
   });
+}
+
+/** Splits stored metadata into the event's own metadata and its chain stamp (absent on unchained events). */
+export function splitChain(stored: Record<string, unknown> | null): { metadata: EventMetadata; chain: ChainStamp | null } {
+  if (!stored || !(CHAIN_KEY in stored)) return { metadata: stored as unknown as EventMetadata, chain: null };
+  const { [CHAIN_KEY]: chain, ...metadata } = stored;
+  return { metadata: metadata as unknown as EventMetadata, chain: chain as ChainStamp };
 }
 
 /** System events ($metadata, $>, $statsCollected, ...) are EventStoreDB's own, never ours. */
@@ -36,15 +56,19 @@ export function toRecorded(resolved: Resolved): RecordedEvent | null {
   if (!event || resolved.link || isSystemType(event.type)) return null;
   // Servers before 22.6 leave out the log position on stream reads; skipping would lose events.
   if (!event.position) throw new Error('EventStoreDB 22.6 or later is needed: stream reads carry no log position');
+  const stored = (event.isJson || !event.metadata ? event.metadata : decodeJson(event.metadata as Uint8Array)) as Record<string, unknown> | null;
+  const { metadata, chain } = splitChain(stored);
   return {
     id: event.id,
     type: event.type,
     stream: event.streamId,
     streamVersion: Number(event.revision),
     position: { commit: event.position.commit, prepare: event.position.prepare },
-    recordedAt: event.created,
+    recordedAt: chain ? new Date(chain.recordedAt) : event.created,
     data: event.isJson ? event.data : decodeJson(event.data as Uint8Array),
-    metadata: (event.isJson || !event.metadata ? event.metadata : decodeJson(event.metadata as Uint8Array)) as EventMetadata,
+    metadata,
+    hash: chain?.hash ?? null,
+    previousHash: chain?.previousHash ?? null,
   };
 }
 

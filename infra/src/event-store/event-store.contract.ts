@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { START, comparePositions, type EventMetadata } from '@pf/events';
 import { ConcurrencyConflict } from '../errors';
 import type { EventStore, NewEvent, RecordedEvent } from './port';
+import { verifyStreams } from './verify';
 
 export interface ContractSubject {
   readonly store: EventStore;
@@ -77,6 +78,19 @@ export function eventStoreContract(adapter: string, open: () => Promise<Contract
       expect(retried.nextExpectedVersion).toBe(first.nextExpectedVersion);
       expect(comparePositions(retried.position, first.position)).toBe(0);
       expect(await store.readStream(stream)).toHaveLength(2);
+    });
+
+    it('chains every event to the one before it in its stream, across appends, and the verifier accepts it', async () => {
+      const stream = uniqueStream('chain');
+      await store.append(stream, [newEvent('A', { n: 1, z: { b: 2, a: 1 } }), newEvent('B', { n: 2 })], 'no_stream');
+      await store.append(stream, [newEvent('C', { n: 3 })], 'any');
+      const read = await store.readStream(stream);
+      expect(read.map((e) => e.previousHash)).toEqual([null, read[0]!.hash, read[1]!.hash]);
+      expect(read.every((e) => /^[0-9a-f]{64}$/.test(e.hash ?? ''))).toBe(true);
+      expect(await store.streamHead(stream)).toEqual({ version: 2, hash: read[2]!.hash });
+      const [verdict] = await verifyStreams(store, [stream]);
+      expect(verdict).toMatchObject({ intact: true, events: 3, headVersion: 2, firstBroken: null });
+      expect(await store.streamHead(uniqueStream('none'))).toBeNull();
     });
 
     it('reads all events after a position, exclusive, in global order', async () => {

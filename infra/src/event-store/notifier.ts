@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 
 export const EVENTS_CHANNEL = 'events_appended';
@@ -7,6 +8,11 @@ export const EVENTS_CHANNEL = 'events_appended';
  * subscriptions also poll, so a missed notification only delays delivery.
  */
 export class Notifier {
+  /**
+   * Sent as the payload of this store's own NOTIFY: its followers were already woken at the commit
+   * (`wake`), so its own notification coming back would only make them read again for nothing.
+   */
+  readonly token = randomUUID();
   private client: pg.Client | null = null;
   private readonly listeners = new Set<() => void>();
   private closed = false;
@@ -30,7 +36,9 @@ export class Notifier {
 
   private async connect(): Promise<void> {
     const client = new pg.Client({ connectionString: this.connectionString, application_name: 'event-notifier' });
-    client.on('notification', () => this.wake());
+    client.on('notification', (message) => {
+      if (message.payload !== this.token) this.wake();
+    });
     client.on('error', () => this.drop(client));
     client.on('end', () => this.drop(client));
     try {

@@ -23,6 +23,15 @@ export interface RecordedEvent<Data = unknown> {
   readonly recordedAt: Date;
   readonly data: Data;
   readonly metadata: EventMetadata;
+  /** The event's link in its stream's hash chain (hash-chain.ts); null for an event stored before the chain. */
+  readonly hash?: string | null;
+  readonly previousHash?: string | null;
+}
+
+/** The end of a stream as the store records it, which the verifier holds the last stored event to. */
+export interface StreamHeadRecord {
+  readonly version: number;
+  readonly hash: string | null;
 }
 
 export interface AppendResult {
@@ -52,11 +61,18 @@ export interface EventStore {
   append(stream: string, events: readonly NewEvent[], expected: ExpectedVersion): Promise<AppendResult>;
   /** Events of one stream from a version (inclusive), in stream order. */
   readStream(stream: string, fromVersion?: number): Promise<RecordedEvent[]>;
+  /** The stream's head (version and hash of its last event) as the store keeps it; null when it has none. */
+  streamHead(stream: string): Promise<StreamHeadRecord | null>;
   /** Up to `limit` events after a position (exclusive), in global order. */
   readAll(after: Position, limit: number): Promise<RecordedEvent[]>;
   /** Catches up from a position (exclusive), then follows live; batches are handled one at a time. */
   subscribe(after: Position, handler: BatchHandler, options?: SubscribeOptions): Subscription;
   /** The position of the last event a reader can see now (START when empty). */
   headPosition(): Promise<Position>;
+  /**
+   * Whether an event was ever written at exactly this position (committed, visible yet or not). Tells a
+   * position a client was given from one it made up; adapters that cannot tell leave it out.
+   */
+  wasWrittenAt?(position: Position): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import type { Migration } from '../db/migrate';
+import { appendFunctionMigration } from './append-function';
 
 export const eventStoreMigrations: Migration[] = [
   {
@@ -23,4 +24,16 @@ export const eventStoreMigrations: Migration[] = [
       );
     `,
   },
+  {
+    // Tamper evidence (hash-chain.ts): each event's hash and its predecessor's; the stream's head hash beside
+    // its version, so events removed from the end of a stream are noticed too. Events stored before this
+    // migration keep null hashes, and the verifier names them as unchained.
+    name: 'event-store/002-hash-chain',
+    sql: `
+      alter table events add column hash text, add column previous_hash text;
+      alter table streams add column hash text;
+    `,
+  },
+  // A group of appends in one statement (group-commit.ts).
+  appendFunctionMigration,
 ];

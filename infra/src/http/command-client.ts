@@ -6,6 +6,8 @@ export interface CommandRequest {
   readonly body?: unknown;
   /** The browser's Cookie header, forwarded so the command-service authenticates the same user. */
   readonly cookie: string;
+  /** Sent as Idempotency-Key: a command sent twice with it is carried out once. */
+  readonly idempotencyKey?: string;
 }
 
 export interface CommandResponse {
@@ -31,13 +33,15 @@ const parse = (text: string): unknown => {
   }
 };
 
+const keyHeader = (key: string | undefined): Record<string, string> => (key === undefined ? {} : { 'idempotency-key': key });
+
 export function injectCommandClient(app: FastifyInstance): CommandClient {
   return {
-    async execute({ method, url, body, cookie }) {
+    async execute({ method, url, body, cookie, idempotencyKey }) {
       const response = await app.inject({
         method,
         url,
-        headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: { cookie, ...keyHeader(idempotencyKey), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
       });
       const position = response.headers['x-position'];
@@ -48,10 +52,10 @@ export function injectCommandClient(app: FastifyInstance): CommandClient {
 
 export function httpCommandClient(baseUrl: string): CommandClient {
   return {
-    async execute({ method, url, body, cookie }) {
+    async execute({ method, url, body, cookie, idempotencyKey }) {
       const response = await fetch(new URL(url, baseUrl), {
         method,
-        headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: { cookie, ...keyHeader(idempotencyKey), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal: AbortSignal.timeout(10_000),
       });

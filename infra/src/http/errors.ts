@@ -1,11 +1,20 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
+import { describeZodError } from '@pf/events';
 import { DomainError } from '../errors';
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from '../db/unavailable';
 
-/** Names the field and the rule: "name: Agent name is required". */
-export function describeZodError(error: ZodError): string {
-  return error.issues
-    .map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+/**
+ * The same wording for a route's schema failing on its params, querystring or body: the validator reports
+ * each zod issue with its path as "/criteria/loanTermMin", written here as "criteria.loanTermMin".
+ */
+function describeValidation(validation: readonly { instancePath: string; message?: string }[]): string {
+  return validation
+    .map(({ instancePath, message = 'is not valid' }) => {
+      const path = instancePath.split('/').filter(Boolean).join('.');
+      return path ? `${path}: ${message}` : message;
+    })
     .join('; ');
 }
 
@@ -20,6 +29,7 @@ const FASTIFY_MESSAGES: Record<string, string> = {
 /** One place maps errors to answers; a 5xx never shows internals (STYLE.md habit 6). */
 export function errorHandler(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): void {
   if (error instanceof DomainError) {
+    if (error.statusCode === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
     reply.status(error.statusCode).send({ message: error.message });
     return;
   }
@@ -27,11 +37,21 @@ export function errorHandler(error: FastifyError | Error, request: FastifyReques
     reply.status(400).send({ message: describeZodError(error) });
     return;
   }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    reply.status(400).send({ message: describeValidation(error.validation) });
+    return;
+  }
   const fastifyError = error as FastifyError;
   const status = fastifyError.statusCode ?? 500;
   if (status < 500) {
     const message = (fastifyError.code && FASTIFY_MESSAGES[fastifyError.code]) ?? error.message;
     reply.status(status).send({ message });
+    return;
+  }
+  if (isDatabaseUnavailable(error)) {
+    // An outage, not a bug: one line without the stack (readiness and the followers' logs tell the story).
+    request.log.warn({ url: request.url, method: request.method, reason: error.message }, 'request refused: the database is unavailable');
+    reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ message: UNAVAILABLE_MESSAGE });
     return;
   }
   request.log.error({ err: error, url: request.url, method: request.method }, 'request failed');

@@ -4,6 +4,7 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
+import { useZodContract } from './contract';
 import { errorHandler, notFoundHandler } from './errors';
 import { originGuard } from './origin';
 
@@ -12,11 +13,14 @@ const LIMITED_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * The HTTP shell every service is mounted in: body limit, JSON errors, security headers, cookies,
- * the Origin check on writes and rate limits. The services add their routes as plugins.
+ * the Origin check on writes, rate limits, and the zod contract (validation, serialisation, OpenAPI at
+ * /docs). The services add their routes as plugins.
  */
 export interface HttpServerOptions {
   /** Answers unknown routes; the single node serves the console's index.html for page routes. */
   readonly notFound?: (request: FastifyRequest, reply: FastifyReply) => unknown;
+  /** Names the API in its OpenAPI document. */
+  readonly title?: string;
 }
 
 export async function createHttpServer(config: Config, log: Logger, options: HttpServerOptions = {}): Promise<FastifyInstance> {
@@ -57,5 +61,6 @@ export async function createHttpServer(config: Config, log: Logger, options: Htt
     }),
   });
   app.addHook('onRequest', originGuard(config.ALLOWED_ORIGINS));
+  await useZodContract(app, options.title ?? 'Property-finance agent platform');
   return app;
 }

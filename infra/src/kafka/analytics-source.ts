@@ -9,6 +9,9 @@ import { loadCheckpoint, saveCheckpoint } from '../db/checkpoints';
 import { parseMessage } from './envelope';
 import { createKafka } from './kafka-relay-service';
 import { analyticsSourceMigrations } from './schema';
+import { runOf } from '../supervision/follow';
+import type { FollowerSpec } from '../supervision/supervisor';
+import type { Position } from '@pf/events';
 
 /**
  * What an analytics job implements: apply events it has not seen before, inside the transaction it
@@ -39,6 +42,8 @@ export interface AnalyticsSourceOptions {
   readonly batchSize?: number;
   /** The source failed and stopped (the caller may restart it or exit). */
   readonly onError?: (error: unknown) => void;
+  /** Told the position of each batch applied from the event store (for the follower's lag). */
+  readonly onApplied?: (position: RecordedEvent['position']) => void;
 }
 
 /**
@@ -82,12 +87,34 @@ export async function startAnalyticsSource(
   return fromEventStore(options, handler);
 }
 
+/**
+ * The analytics consumer as a supervised follower: each run opens the source again, from its checkpoint
+ * (event store) or its consumer group's committed offsets (Kafka).
+ */
+export function analyticsFollower(options: Omit<AnalyticsSourceOptions, 'onError' | 'onApplied'>, handler: AnalyticsHandler): FollowerSpec {
+  let position: Position | null = null;
+  return {
+    name: `analytics:${options.name}`,
+    position: () => position,
+    start: () =>
+      runOf((onError) =>
+        startAnalyticsSource({ ...options, onError, onApplied: (applied) => (position = applied) }, handler).then((source) => {
+          if (source.kind === 'kafka') position = null;
+          return source;
+        }),
+      ),
+  };
+}
+
 async function fromEventStore(options: AnalyticsSourceOptions, handler: AnalyticsHandler): Promise<AnalyticsSource> {
   const after = await loadCheckpoint(options.pool, analyticsCheckpointName(options.name));
+  options.onApplied?.(after);
   const subscription = options.store.subscribe(
     after,
     async (batch) => {
-      await applyOnce(options.pool, options.name, batch, handler, batch[batch.length - 1]!.position);
+      const last = batch[batch.length - 1]!.position;
+      await applyOnce(options.pool, options.name, batch, handler, last);
+      options.onApplied?.(last);
     },
     { batchSize: options.batchSize ?? 500, onError: options.onError },
   );

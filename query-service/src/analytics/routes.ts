@@ -1,16 +1,24 @@
-import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
-import { requireUser, type ServiceContext } from '@pf/infra';
+import { dailyAnalyticsQuery, dailyAnalyticsView, errorAnswers, readHeaders, SIGNED_IN_ERRORS } from '@pf/events';
+import { requireUser, type FastifyPluginAsyncZod, type ServiceContext } from '@pf/infra';
 import { readDailyAnalytics } from './daily-analytics';
+import { analyticsReadWait } from '../read-models/analytics/read-wait';
 
-const query = z.object({
-  days: z.coerce.number({ error: 'days must be a whole number' }).int().min(1).max(366, { error: 'days is at most 366' }).default(30),
-});
-
-export const analyticsRoutes: FastifyPluginAsync<ServiceContext> = async (app, { pool }) => {
-  app.get('/api/analytics/daily', async (request) => {
-    requireUser(request);
-    const { days } = query.parse(request.query);
-    return readDailyAnalytics(pool, days);
-  });
+export const analyticsRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { pool, store, config }) => {
+  // Read your writes: a read naming a position waits for the daily consumer to have applied it.
+  app.addHook('preHandler', analyticsReadWait(pool, store, config, 'daily'));
+  app.get(
+    '/api/analytics/daily',
+    {
+      schema: {
+        summary: 'Events per type per day and agreed deals per day, platform-wide',
+        querystring: dailyAnalyticsQuery,
+        headers: readHeaders,
+        response: { 200: dailyAnalyticsView, ...errorAnswers(...SIGNED_IN_ERRORS, 503) },
+      },
+    },
+    async (request) => {
+      requireUser(request);
+      return readDailyAnalytics(pool, request.query.days);
+    },
+  );
 };

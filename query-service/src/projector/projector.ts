@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { comparePositions, type Position } from '@pf/events';
-import { inTransaction, loadCheckpoint, lockCheckpoint, saveCheckpoint, type EventStore, type Logger, type RecordedEvent, type Subscription } from '@pf/infra';
-import { applyBatch } from '../read-models/apply-batch';
+import { loadCheckpoint, lockCheckpoint, runOf, type EventStore, type FollowerSpec, type RecordedEvent } from '@pf/infra';
+import { projectReadModels } from '../read-models';
 import { READ_MODELS_PROJECTION } from './checkpoint';
 import type { ReadModelProgress } from './progress';
 
@@ -9,54 +9,72 @@ import type { ReadModelProgress } from './progress';
  * Applies a batch and moves the checkpoint in one transaction. The checkpoint row is locked first
  * and events at or before it are skipped, so several projectors (copies of the query-service, or a
  * rebuild running beside the server) apply each event exactly once.
+ *
+ * Every read-your-writes read waits for this transaction, so it spends as few round trips as it can
+ * around the read models' own statements: begin with the checkpoint's lock in one, the checkpoint's new
+ * value with the commit in one (the same statements as infra's lockCheckpoint and saveCheckpoint, as one
+ * simple query each, which is why the values are literals).
+ *
+ * The commit does not wait for its WAL to reach the disk (synchronous_commit off for this transaction only;
+ * appends stay fully durable). Everything here is derived from the event store, and the rows and the
+ * checkpoint commit together: a crash can only lose the last few batches whole, rows and checkpoint alike,
+ * and the projector applies them again from the checkpoint, so each event still counts exactly once. The
+ * write-then-read round trip thus waits for one flush (the append's), not two.
  */
 export async function projectBatch(pool: pg.Pool, batch: readonly RecordedEvent[], name = READ_MODELS_PROJECTION): Promise<Position> {
-  return inTransaction(pool, async (client) => {
-    const checkpoint = await lockCheckpoint(client, name);
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    const checkpoint = await beginWithCheckpointLocked(client, name);
     const fresh = batch.filter((event) => comparePositions(event.position, checkpoint) > 0);
-    if (fresh.length > 0) await applyBatch(client, fresh);
-    const last = fresh.at(-1)?.position ?? checkpoint;
-    if (fresh.length > 0) await saveCheckpoint(client, name, last);
+    if (fresh.length === 0) {
+      await client.query('commit');
+      return checkpoint;
+    }
+    await projectReadModels(client, fresh);
+    const last = fresh[fresh.length - 1]!.position;
+    await client.query(
+      `insert into checkpoints (name, commit_position, prepare_position)
+       values (${client.escapeLiteral(name)}, ${last.commit.toString()}, ${last.prepare.toString()})
+       on conflict (name) do update
+         set commit_position = excluded.commit_position, prepare_position = excluded.prepare_position, updated_at = now();
+       commit`,
+    );
     return last;
-  });
+  } catch (error) {
+    // A connection whose rollback failed is dead or in an unknown state: destroy it, never hand it out again.
+    await client.query('rollback').catch((rollbackFailed: Error) => (broken = rollbackFailed));
+    throw error;
+  } finally {
+    client.release(broken);
+  }
 }
 
-/** Follows the store from the stored checkpoint; after a failure it logs and starts again from the checkpoint. */
-export async function startProjector(
-  pool: pg.Pool,
-  store: EventStore,
-  progress: ReadModelProgress,
-  log: Logger,
-): Promise<Subscription> {
-  let current: Subscription | null = null;
-  let stopped = false;
-  let markCaughtUp: () => void = () => undefined;
-  const caughtUp = new Promise<void>((resolve) => (markCaughtUp = resolve));
+/** `begin` and the checkpoint row locked, in one round trip; the first use creates the row (lockCheckpoint). */
+async function beginWithCheckpointLocked(client: pg.PoolClient, name: string): Promise<Position> {
+  const results = (await client.query(
+    `begin;
+     set local synchronous_commit = off;
+     select commit_position::text as commit, prepare_position::text as prepare from checkpoints where name = ${client.escapeLiteral(name)} for update`,
+  )) as unknown as pg.QueryResult<{ commit: string; prepare: string }>[];
+  const row = results[2]!.rows[0];
+  return row ? { commit: BigInt(row.commit), prepare: BigInt(row.prepare) } : lockCheckpoint(client, name);
+}
 
-  const start = async () => {
-    const from = await loadCheckpoint(pool, READ_MODELS_PROJECTION);
-    progress.advance(from);
-    current = store.subscribe(
-      from,
-      async (batch) => {
-        progress.advance(await projectBatch(pool, batch));
-      },
-      {
-        batchSize: 1000,
-        onError: (error) => {
-          log.error({ err: error }, 'the read-model projector failed; restarting from its checkpoint in 1 s');
-          if (!stopped) setTimeout(() => void start().catch(() => undefined), 1000).unref();
-        },
-      },
-    );
-    void current.caughtUp.then(markCaughtUp);
-  };
-  await start();
+/**
+ * The projector as a supervised follower: each run starts from the stored checkpoint (a restart after a
+ * failure resumes there), and every batch moves the read models' progress that reads wait on.
+ */
+export function projectorFollower(pool: pg.Pool, store: EventStore, progress: ReadModelProgress): FollowerSpec {
   return {
-    caughtUp,
-    async close() {
-      stopped = true;
-      await current?.close();
+    name: 'read-model projector',
+    position: () => progress.position,
+    async start() {
+      const from = await loadCheckpoint(pool, READ_MODELS_PROJECTION);
+      progress.advance(from);
+      return runOf((onError) =>
+        store.subscribe(from, async (batch) => progress.advance(await projectBatch(pool, batch)), { batchSize: 1000, onError }),
+      );
     },
   };
 }

@@ -1,4 +1,5 @@
 import { comparePositions, type Position } from '@pf/events';
+import { shareAnswer } from '@pf/infra';
 import type { ReadModelProgress } from '../projector/progress';
 
 const MAX_ENTRIES = 5000;
@@ -10,6 +11,8 @@ const MAX_ENTRIES = 5000;
  */
 export class ReadCache {
   private readonly entries = new Map<string, { at: Position; body: unknown }>();
+  /** The position every kept entry was read at (entries read at an older one can never be served again). */
+  private heldAt: Position | null = null;
 
   constructor(private readonly progress: ReadModelProgress) {}
 
@@ -20,9 +23,24 @@ export class ReadCache {
     const hit = this.entries.get(key);
     if (hit && comparePositions(hit.at, at) === 0) return hit.body as T;
     const body = await compute();
+    // The read models only move forward, so answers read at an older position are dead: they leave memory
+    // as soon as one at a newer position arrives (the soak found every user's last answers kept, stale, for
+    // good, growing with the history they list), and an answer older than those held is not kept at all.
+    const order = this.heldAt === null ? 1 : comparePositions(at, this.heldAt);
+    if (order < 0) return body;
+    if (order > 0) {
+      this.entries.clear();
+      this.heldAt = at;
+    }
     this.entries.delete(key);
-    this.entries.set(key, { at, body });
+    // Served again as it is while kept, so the HTTP shell serialises it once (callers never change it).
+    this.entries.set(key, { at, body: shareAnswer(body) });
     if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
     return body;
+  }
+
+  /** How many answers are held (for tests). */
+  get size(): number {
+    return this.entries.size;
   }
 }

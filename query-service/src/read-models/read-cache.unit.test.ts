@@ -37,4 +37,16 @@ describe('read cache', () => {
     });
     expect(await cache.read('alice', '/api/agents', async () => 'read after the move')).toBe('read after the move');
   });
+
+  it('lets go of every answer read at an older position once one at a newer position is read', async () => {
+    const at = progress();
+    const cache = new ReadCache(at);
+    await cache.read('alice', '/api/agents', async () => 'alice agents');
+    await cache.read('bob', '/api/conversations', async () => 'bob conversations');
+    expect(cache.size).toBe(2);
+    at.advance({ commit: 30n, prepare: 1n });
+    await cache.read('alice', '/api/stats', async () => 'alice stats');
+    expect(cache.size).toBe(1);
+    expect(await cache.read('bob', '/api/conversations', async () => 'read again')).toBe('read again');
+  });
 });

@@ -60,7 +60,18 @@ export function appendingCommandClient(store: EventStore, sessions: SessionStore
           },
         };
       } else if (method === 'PATCH' && typeof input.isManualMode === 'boolean') {
-        event = { type: 'ManualModeChanged', data: { conversationId, isManualMode: input.isManualMode } };
+        // Per side, as the real decider records it: the caller's own agents, from the caller's session.
+        event = {
+          type: 'ManualModeChanged',
+          data: {
+            conversationId,
+            isManualMode: input.isManualMode,
+            ownerId: user.id,
+            agentIds: mine.map((participant) => participant.agentId),
+            byUserId: user.id,
+            sessionId: user.sessionId,
+          },
+        };
       } else {
         return answer(400, { message: 'Unsupported command in the test double' });
       }

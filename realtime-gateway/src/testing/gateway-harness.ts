@@ -38,9 +38,14 @@ export async function startHarness(options: GatewayOptions = {}) {
     sessions,
     origin,
     wsUrl,
-    async signIn() {
-      const { token, user } = await sessions.signInGuest('vitest');
-      return { cookie: `${SESSION_COOKIE}=${token}`, token, userId: user.id };
+    /** A new account, or (with a device token) another session of the account that device signed in to. */
+    async signIn(device?: string) {
+      const { token, user, deviceToken } = await sessions.signInGuest('vitest', device);
+      return { cookie: `${SESSION_COOKIE}=${token}`, token, userId: user.id, sessionId: user.sessionId, deviceToken };
+    },
+    /** Sets a person's profile name, as Settings would. */
+    async name(userId: string, firstName: string, lastName: string) {
+      await pool.query('update users set first_name = $2, last_name = $3 where id = $1', [userId, firstName, lastName]);
     },
     async socketFor(cookie: string, socketOptions: { autoPong?: boolean } = {}) {
       const socket = await connect(wsUrl, { cookie, origin }, socketOptions);
@@ -68,8 +73,9 @@ export async function startHarness(options: GatewayOptions = {}) {
         pool,
         store: otherStore,
         sessions,
+        supervisor: context.supervisor,
         commands: appendingCommandClient(otherStore, sessions),
-      });
+      }, options);
       await copy.ready;
       const { port: otherPort } = other.server.address() as { port: number };
       copies.push(async () => {

@@ -5,7 +5,8 @@
  */
 import { DEFAULT_NEGOTIATION_SETTINGS, type NegotiationSettings } from '../negotiation/next-move';
 import { distance, distanceToFrontier, nashPoint, paretoFrontier } from '../negotiation/pareto';
-import { runNegotiation } from '../negotiation/run-negotiation';
+import { runNegotiation, type NegotiationResult } from '../negotiation/run-negotiation';
+import { withinLimits } from '../negotiation/terms-space';
 import { utility } from '../negotiation/utility';
 import { createRng } from '../rng';
 import { generatePair } from '../testing/generate-pair';
@@ -14,11 +15,13 @@ export interface TournamentOptions {
   pairs: number;
   seed: number;
   settings?: NegotiationSettings;
+  /** False: pairs with the spec's six criteria only, as issue 5's tournament generated them. */
+  lendingCriteria?: boolean;
   /** Milliseconds; injected so the measuring can be tested and the core stays clock-free. */
   now?: () => number;
 }
 
-export interface TournamentReport {
+export interface PairingFigures {
   pairs: number;
   pairsWithZone: number;
   agreements: number;
@@ -26,9 +29,21 @@ export interface TournamentReport {
   agreementRateWithZone: number;
   /** Agreements reached without a zone of agreement: must be 0. */
   agreementsWithoutZone: number;
+  /** Agreements breaking a party's limits (loan need, lender caps, ranges): must be 0. */
+  agreementsOutsideLimits: number;
+  /** Offers per negotiation, over all pairs. */
   medianRounds: number;
+  /** Offers per negotiation, over the pairs that have a zone of agreement (the headline: see bench/README). */
+  medianRoundsWithZone: number;
+  /** Offers per negotiation that ended in agreement. */
+  medianRoundsToAgreement: number;
   meanDistanceToPareto: number;
   meanDistanceToNash: number;
+}
+
+export interface TournamentReport extends PairingFigures {
+  /** The same figures per strategy pairing, keyed "borrower strategy × lender strategy". */
+  byPairing: Record<string, PairingFigures>;
   negotiationsPerSecond: number;
 }
 
@@ -36,26 +51,47 @@ export function runTournament(options: TournamentOptions): TournamentReport {
   const now = options.now ?? (() => performance.now());
   const settings = options.settings ?? DEFAULT_NEGOTIATION_SETTINGS;
   const rng = createRng(options.seed);
-  const pairs = Array.from({ length: options.pairs }, () => generatePair(rng));
+  const pairs = Array.from({ length: options.pairs }, () => generatePair(rng, 1, { lendingCriteria: options.lendingCriteria ?? true }));
   const started = now();
   const results = pairs.map((pair, index) => runNegotiation(pair.borrower, pair.lender, settings, options.seed + index));
   const elapsedMs = now() - started;
 
+  const byPairing: Record<string, NegotiationResult[]> = {};
+  for (const result of results) {
+    (byPairing[`${result.setup.borrower.strategy} × ${result.setup.lender.strategy}`] ??= []).push(result);
+  }
+  return {
+    ...figures(results),
+    byPairing: Object.fromEntries(Object.keys(byPairing).sort().map((key) => [key, figures(byPairing[key] ?? [])])),
+    negotiationsPerSecond: elapsedMs > 0 ? (results.length / elapsedMs) * 1000 : Number.POSITIVE_INFINITY,
+  };
+}
+
+function figures(results: readonly NegotiationResult[]): PairingFigures {
   let pairsWithZone = 0;
   let agreementsWithZone = 0;
   let agreementsWithoutZone = 0;
+  let agreementsOutsideLimits = 0;
   const paretoDistances: number[] = [];
   const nashDistances: number[] = [];
+  const roundsToAgreement: number[] = [];
+  const roundsWithZone: number[] = [];
   for (const result of results) {
     const nash = nashPoint(result.setup);
-    if (nash) pairsWithZone += 1;
+    if (nash) {
+      pairsWithZone += 1;
+      roundsWithZone.push(result.rounds);
+    }
     if (!result.terms) continue;
+    roundsToAgreement.push(result.rounds);
+    const { borrower, lender } = result.setup;
+    if (!withinLimits(borrower.limits, result.terms) || !withinLimits(lender.limits, result.terms)) agreementsOutsideLimits += 1;
     if (!nash) {
       agreementsWithoutZone += 1;
       continue;
     }
     agreementsWithZone += 1;
-    const outcome = { borrower: utility(result.setup.borrower, result.terms), lender: utility(result.setup.lender, result.terms) };
+    const outcome = { borrower: utility(borrower, result.terms), lender: utility(lender, result.terms) };
     paretoDistances.push(distanceToFrontier(paretoFrontier(result.setup) ?? [nash], outcome));
     nashDistances.push(distance(nash, outcome));
   }
@@ -67,10 +103,12 @@ export function runTournament(options: TournamentOptions): TournamentReport {
     agreementRate: ratio(agreements, results.length),
     agreementRateWithZone: ratio(agreementsWithZone, pairsWithZone),
     agreementsWithoutZone,
+    agreementsOutsideLimits,
     medianRounds: median(results.map((result) => result.rounds)),
+    medianRoundsWithZone: median(roundsWithZone),
+    medianRoundsToAgreement: median(roundsToAgreement),
     meanDistanceToPareto: mean(paretoDistances),
     meanDistanceToNash: mean(nashDistances),
-    negotiationsPerSecond: elapsedMs > 0 ? (results.length / elapsedMs) * 1000 : Number.POSITIVE_INFINITY,
   };
 }
 

@@ -10,7 +10,12 @@ describe('the negotiation tournament', () => {
     expect(report.agreementsWithoutZone).toBe(0);
     expect(report.agreementRateWithZone).toBeGreaterThanOrEqual(0.95);
     expect(report.meanDistanceToPareto).toBeLessThanOrEqual(report.meanDistanceToNash + 1e-9);
-    expect(report.medianRounds).toBeGreaterThan(1);
+    expect(report.agreementsOutsideLimits).toBe(0);
+    expect(report.medianRoundsWithZone).toBeGreaterThan(1);
+    expect(report.medianRoundsWithZone).toBeLessThanOrEqual(6);
+    expect(report.meanDistanceToNash).toBeLessThanOrEqual(0.08);
+    expect(Object.keys(report.byPairing)).toHaveLength(9);
+    expect(Object.values(report.byPairing).reduce((sum, figures) => sum + figures.pairs, 0)).toBe(300);
     expect(runTournament({ pairs: 300, seed: 11, now: () => 0 }).agreements).toBe(report.agreements);
   });
 

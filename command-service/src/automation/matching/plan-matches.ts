@@ -1,15 +1,18 @@
 /**
  * The matcher's decision when an agent is created, edited or resumed: which borrower–lender pairs to match now.
- * Never a paused or deleted agent, never a pair that already talks in an open conversation, never beyond an
- * agent's cap of open conversations; best scores first, ties by agent id, so the plan is deterministic.
+ * Never a paused or deleted agent, never a pair that already talks in an open conversation, never a pair that
+ * has already negotiated with the same criteria on both sides (the negotiation is deterministic: it would only
+ * end the same way again), never beyond an agent's cap of open conversations; best scores first, ties by agent
+ * id, so the plan is deterministic.
  *
  * How a broker joins: a broker's criteria describe the market it serves. A matched pair is introduced by the
  * active broker, under its cap, whose criteria fit both parties at or above the threshold (the best fit, then
  * the lowest id); with none, the pair talks directly. When the changed agent is itself a broker, the plan is
  * the pairs it can introduce: every unmatched pair scoring at or above the threshold that it fits.
  */
-import type { AgentType, Criteria, MatchExplanation, Participant } from '@pf/events';
-import { readCriteria } from '../criteria/read-criteria';
+import { createHash } from 'node:crypto';
+import { readCriteria, type AgentType, type Criteria, type MatchExplanation, type Participant } from '@pf/events';
+import type { LendingRules } from '../negotiation/lending-rules';
 import { dealPropertyValue } from '../negotiation/setup';
 import { formatPounds } from '../words/format';
 import { scoreMatch } from './score-match';
@@ -32,6 +35,8 @@ export interface OpenConversation {
 export interface MatchSettings {
   threshold: number;
   maxOpenConversations: number;
+  /** The lenders' rules the match is explained against; DEFAULT_LENDING_RULES when absent. */
+  rules?: LendingRules;
 }
 
 export const DEFAULT_MATCH_SETTINGS: MatchSettings = { threshold: 70, maxOpenConversations: 3 };
@@ -47,13 +52,54 @@ export interface PlannedMatch {
   propertyValue: number;
 }
 
+/**
+ * Pairs that have already had a conversation: pairKey(borrower, lender) → criteriaFingerprint of both agents'
+ * criteria when it started. A pair whose fingerprint still matches is not matched again.
+ */
+export type NegotiatedPairs = ReadonlyMap<string, string>;
+
+export const pairKey = (borrowerId: number, lenderId: number): string => `${borrowerId}:${lenderId}`;
+
+/**
+ * Both agents' criteria in a short, order-independent form: the values trimmed, empty ones left out, keys
+ * sorted (the stored criteria are free text, and JSONB does not keep key order), hashed to 16 hex digits.
+ */
+export function criteriaFingerprint(borrower: Criteria | null, lender: Criteria | null): string {
+  const canonical = (criteria: Criteria | null) =>
+    Object.entries(criteria ?? {})
+      .map(([key, value]) => [key, String(value ?? '').trim()] as const)
+      .filter(([, value]) => value !== '')
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return createHash('sha256').update(JSON.stringify([canonical(borrower), canonical(lender)])).digest('hex').slice(0, 16);
+}
+
+export interface MatchPlan {
+  plan: PlannedMatch[];
+  /** Pairs at or above the threshold, not in an open conversation, that had already negotiated with these criteria. */
+  alreadyNegotiated: number;
+  /** Pairs at or above the threshold in no open conversation and never negotiated with these criteria. */
+  fresh: number;
+}
+
 export function planMatches(
   changed: MatchableAgent,
   agents: readonly MatchableAgent[],
   openConversations: readonly OpenConversation[],
   settings: MatchSettings = DEFAULT_MATCH_SETTINGS,
+  negotiated: NegotiatedPairs = new Map(),
 ): PlannedMatch[] {
-  if (!changed.isActive) return [];
+  return planMatchesExplained(changed, agents, openConversations, settings, negotiated).plan;
+}
+
+/** planMatches, with how many fitting pairs were left out for having negotiated already (for Match's note). */
+export function planMatchesExplained(
+  changed: MatchableAgent,
+  agents: readonly MatchableAgent[],
+  openConversations: readonly OpenConversation[],
+  settings: MatchSettings = DEFAULT_MATCH_SETTINGS,
+  negotiated: NegotiatedPairs = new Map(),
+): MatchPlan {
+  if (!changed.isActive) return { plan: [], alreadyNegotiated: 0, fresh: 0 };
   const active = [changed, ...agents.filter((agent) => agent.agentId !== changed.agentId)].filter((a) => a.isActive);
   const ofType = (type: AgentType) => active.filter((agent) => agent.type === type).sort((a, b) => a.agentId - b.agentId);
   const load = new Map<number, number>();
@@ -64,12 +110,17 @@ export function planMatches(
   const talking = (a: number, b: number) =>
     openConversations.some((c) => c.agentIds.includes(a) && c.agentIds.includes(b));
 
+  const lending = settings.rules ? { rules: settings.rules } : {};
   const borrowers = changed.type === 'borrower' ? [changed] : ofType('borrower');
   const lenders = changed.type === 'lender' ? [changed] : ofType('lender');
   const brokers = changed.type === 'broker' ? [changed] : ofType('broker');
-  const candidates = borrowers
-    .flatMap((borrower) => lenders.map((lender) => ({ borrower, lender, ...scoreMatch(borrower.criteria, lender.criteria) })))
-    .filter((pair) => pair.score >= settings.threshold && !talking(pair.borrower.agentId, pair.lender.agentId))
+  const negotiatedAlready = (borrower: MatchableAgent, lender: MatchableAgent) =>
+    negotiated.get(pairKey(borrower.agentId, lender.agentId)) === criteriaFingerprint(borrower.criteria, lender.criteria);
+  const fitting = borrowers
+    .flatMap((borrower) => lenders.map((lender) => ({ borrower, lender, ...scoreMatch(borrower.criteria, lender.criteria, lending) })))
+    .filter((pair) => pair.score >= settings.threshold && !talking(pair.borrower.agentId, pair.lender.agentId));
+  const candidates = fitting
+    .filter((pair) => !negotiatedAlready(pair.borrower, pair.lender))
     .sort((a, b) => b.score - a.score || a.borrower.agentId - b.borrower.agentId || a.lender.agentId - b.lender.agentId);
 
   const plan: PlannedMatch[] = [];
@@ -80,10 +131,7 @@ export function planMatches(
     for (const agent of [pair.borrower, pair.lender, broker]) {
       if (agent) load.set(agent.agentId, (load.get(agent.agentId) ?? 0) + 1);
     }
-    const propertyValue = dealPropertyValue(
-      readCriteria(pair.borrower.criteria).propertyValue,
-      readCriteria(pair.lender.criteria).propertyValue,
-    );
+    const propertyValue = dealPropertyValue(readCriteria(pair.borrower.criteria), readCriteria(pair.lender.criteria));
     plan.push({
       borrower: participant(pair.borrower),
       lender: participant(pair.lender),
@@ -94,7 +142,7 @@ export function planMatches(
       propertyValue,
     });
   }
-  return plan;
+  return { plan, alreadyNegotiated: fitting.length - candidates.length, fresh: candidates.length };
 }
 
 export function conversationTitle(borrowerName: string, lenderName: string, propertyValue: number): string {
@@ -114,7 +162,8 @@ function bestBroker(
 ): MatchableAgent | null {
   let best: { broker: MatchableAgent; fit: number } | null = null;
   for (const broker of brokers) {
-    const fit = Math.min(scoreMatch(borrower.criteria, broker.criteria).score, scoreMatch(broker.criteria, lender.criteria).score);
+    const options = { lending: false };
+    const fit = Math.min(scoreMatch(borrower.criteria, broker.criteria, options).score, scoreMatch(broker.criteria, lender.criteria, options).score);
     if (fit >= threshold && (!best || fit > best.fit)) best = { broker, fit };
   }
   return best?.broker ?? null;

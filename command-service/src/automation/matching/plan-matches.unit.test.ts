@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conversationsToStop, planMatches, type MatchableAgent } from './plan-matches';
+import { conversationsToStop, criteriaFingerprint, pairKey, planMatches, planMatchesExplained, type MatchableAgent } from './plan-matches';
 
 const criteria = {
   propertyValueMin: '£200,000',
@@ -65,6 +65,40 @@ describe('planMatches', () => {
     const open = [{ conversationId: 1, agentIds: [1, 2] }];
     const plan = planMatches(broker, [agent(1, 'borrower'), agent(2, 'lender'), agent(3, 'lender')], open, settings);
     expect(plan.map((m) => [m.borrower.agentId, m.lender.agentId, m.broker?.agentId])).toEqual([[1, 3, 5]]);
+  });
+
+  it('never matches again a pair that negotiated with the same criteria; does once either side’s criteria changed', () => {
+    const borrower = agent(1, 'borrower', { name: 'Alice Borrower' });
+    const lenders = [agent(2, 'lender'), agent(3, 'lender')];
+    const negotiated = new Map([[pairKey(1, 2), criteriaFingerprint(criteria, criteria)]]);
+    expect(planMatches(borrower, lenders, [], settings, negotiated).map((m) => m.lender.agentId)).toEqual([3]);
+    // The borrower's criteria changed since: the pair may negotiate again (and so may a changed lender).
+    const moved = agent(1, 'borrower', { criteria: { ...criteria, propertyValueMax: '£280,000' } });
+    expect(planMatches(moved, lenders, [], settings, negotiated).map((m) => m.lender.agentId)).toEqual([2, 3]);
+    const changedLender = agent(2, 'lender', { criteria: { ...criteria, interestRateMax: '5.5%' } });
+    expect(planMatches(borrower, [changedLender], [], settings, negotiated).map((m) => m.lender.agentId)).toEqual([2]);
+    // Seen from the lender's side too, and for a broker introducing pairs.
+    expect(planMatches(lenders[0]!, [borrower], [], settings, negotiated)).toEqual([]);
+    expect(planMatches(agent(5, 'broker'), [borrower, lenders[0]!], [], settings, negotiated)).toEqual([]);
+  });
+
+  it('says when every fitting pair was left out for having negotiated already, and not when a cap or the score did', () => {
+    const borrower = agent(1, 'borrower');
+    const lenders = [agent(2, 'lender'), agent(3, 'lender'), agent(4, 'lender', { criteria: { interestRateMin: '9%', interestRateMax: '10%' } })];
+    const both = new Map([[pairKey(1, 2), criteriaFingerprint(criteria, criteria)], [pairKey(1, 3), criteriaFingerprint(criteria, criteria)]]);
+    expect(planMatchesExplained(borrower, lenders, [], settings, both)).toEqual({ plan: [], alreadyNegotiated: 2, fresh: 0 });
+    const one = new Map([[pairKey(1, 2), criteriaFingerprint(criteria, criteria)]]);
+    const full = [{ conversationId: 7, agentIds: [3, 98] }, { conversationId: 8, agentIds: [3, 99] }];
+    expect(planMatchesExplained(borrower, lenders, full, settings, one)).toEqual({ plan: [], alreadyNegotiated: 1, fresh: 1 });
+  });
+
+  it('fingerprints criteria whatever their key order, spacing or empty fields, but tells apart a changed value', () => {
+    const reordered = Object.fromEntries(Object.entries(criteria).reverse().map(([k, v]) => [k, ` ${v} `]));
+    expect(criteriaFingerprint(reordered, { ...criteria, loanAmount: '' })).toBe(criteriaFingerprint(criteria, criteria));
+    expect(criteriaFingerprint(criteria, { ...criteria, loanTermMax: '25 years' })).not.toBe(criteriaFingerprint(criteria, criteria));
+    // The sides are not interchangeable: a borrower's criteria moved to the lender is another pair of criteria.
+    expect(criteriaFingerprint(criteria, null)).not.toBe(criteriaFingerprint(null, criteria));
+    expect(criteriaFingerprint(criteria, criteria)).toMatch(/^[0-9a-f]{16}$/);
   });
 
   it('lists the open conversations to stop when an agent is paused or deleted', () => {

@@ -1,13 +1,15 @@
 /**
- * How well a borrower and a lender fit, 0 to 100, from the overlap of their property value, rate and term
- * ranges, with a verdict per criterion as broker sourcing tools show per lender: meets (the ranges overlap),
- * near (a small gap) or fails. Each criterion scores 75..100 when it meets (more for a larger shared share of
- * the narrower range), up to 50 when near, 0 when it fails; the score is their mean. So one failing criterion
- * keeps a pair below the default threshold of 70, while a near miss can still be matched and negotiated.
+ * How well a borrower and a lender fit, 0 to 100, with a verdict per criterion as broker sourcing tools show per
+ * lender (Mortgage Brain's Criteria Brain): pass, warn (pass with a warning) or fail, and the reason in words.
+ * The property value, rate and term ranges score 75..100 when they overlap (more for a larger shared share of
+ * the narrower range), up to 50 when near, 0 when apart; the lender's rules (lending-criteria.ts) score 100,
+ * 50 or 0. The score is their mean, held under 50 when any criterion fails, so a failing pair is never matched
+ * at the default threshold of 70, while a near miss can still be matched and negotiated.
  */
-import type { Criteria, MatchExplanation } from '@pf/events';
-import { readCriteria, type Range } from '../criteria/read-criteria';
+import { readCriteria, type Criteria, type MatchExplanation, type Range } from '@pf/events';
+import { DEFAULT_LENDING_RULES, type LendingRules } from '../negotiation/lending-rules';
 import { formatPounds, formatRate, formatYears } from '../words/format';
+import { lendingCriteria } from './lending-criteria';
 
 type Criterion = 'propertyValue' | 'interestRate' | 'termYears';
 
@@ -35,13 +37,21 @@ export interface MatchScore {
   explanation: MatchExplanation;
 }
 
-export function scoreMatch(borrower: Criteria | null, lender: Criteria | null): MatchScore {
+export interface ScoreOptions {
+  /** Apply a lender's rules to the borrower's application (not when scoring a broker's fit). */
+  lending?: boolean;
+  rules?: LendingRules;
+}
+
+export function scoreMatch(borrower: Criteria | null, lender: Criteria | null, options: ScoreOptions = {}): MatchScore {
   const a = readCriteria(borrower);
   const b = readCriteria(lender);
-  const parts = (['propertyValue', 'interestRate', 'termYears'] as const).map((criterion) =>
-    scoreCriterion(criterion, a[criterion], b[criterion]),
-  );
-  const score = Math.round(parts.reduce((sum, part) => sum + part.score, 0) / parts.length);
+  const parts = [
+    ...(['propertyValue', 'interestRate', 'termYears'] as const).map((criterion) => scoreCriterion(criterion, a[criterion], b[criterion])),
+    ...(options.lending === false ? [] : lendingCriteria(a, b, options.rules ?? DEFAULT_LENDING_RULES)),
+  ];
+  const mean = Math.round(parts.reduce((sum, part) => sum + part.score, 0) / parts.length);
+  const score = parts.some((part) => part.verdict === 'fail') ? Math.min(mean, 49) : mean;
   return { score, explanation: parts.map(({ criterion, verdict, detail }) => ({ criterion, verdict, detail })) };
 }
 
@@ -53,15 +63,15 @@ function scoreCriterion(criterion: Criterion, first: Range, second: Range) {
   if (lo <= hi) {
     const narrower = Math.min(width(first), width(second));
     const coverage = !Number.isFinite(narrower) || narrower === 0 ? 1 : (hi - lo) / narrower;
-    return { criterion: label, verdict: 'meets' as const, score: 75 + 25 * coverage, detail: `Both accept ${span(lo, hi, show)}` };
+    return { criterion: label, verdict: 'pass' as const, score: 75 + 25 * coverage, detail: `Both accept ${span(lo, hi, show)}` };
   }
   const gap = lo - hi;
   const tolerance = NEAR[criterion](lo);
   const apart = `${span(first.min, first.max, show)} against ${span(second.min, second.max, show)}`;
   if (gap <= tolerance) {
-    return { criterion: label, verdict: 'near' as const, score: 50 * (1 - gap / tolerance), detail: `Close: ${apart}` };
+    return { criterion: label, verdict: 'warn' as const, score: 50 * (1 - gap / tolerance), detail: `Close: ${apart}` };
   }
-  return { criterion: label, verdict: 'fails' as const, score: 0, detail: `No overlap: ${apart}` };
+  return { criterion: label, verdict: 'fail' as const, score: 0, detail: `No overlap: ${apart}` };
 }
 
 function width(range: Range): number {

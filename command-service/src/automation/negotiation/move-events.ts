@@ -44,7 +44,11 @@ export function moveEvents(state: NegotiationState, side: Side, move: Move, ids:
         ...(move.rejectOfferId ? [reject(move.rejectOfferId)] : []),
         {
           type: 'ConversationCompleted',
-          data: { conversationId, outcome: 'no_agreement', reason: 'No agreement by the deadline' },
+          data: {
+            conversationId,
+            outcome: 'no_agreement',
+            reason: move.reason === 'deadline' ? 'No agreement by the deadline' : `No terms both can agree on: ${apartWords(move.apart)}`,
+          },
         },
       ];
     default: {
@@ -52,6 +56,19 @@ export function moveEvents(state: NegotiationState, side: Side, move: Move, ids:
       return unknown;
     }
   }
+}
+
+const APART_WORDS: Record<string, string> = {
+  propertyValue: 'property value',
+  interestRate: 'interest rate',
+  termYears: 'loan term',
+  loanAmount: 'loan amount',
+  arrangementFee: 'arrangement fee',
+};
+
+export function apartWords(apart: readonly string[]): string {
+  const words = apart.map((issue) => APART_WORDS[issue] ?? issue);
+  return words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words.at(-1)}` : (words[0] ?? '');
 }
 
 export function dealAgreed(state: NegotiationState, dealId: string, terms: LoanTerms): EventOf<'DealAgreed'>['data'] {

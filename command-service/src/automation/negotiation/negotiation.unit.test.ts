@@ -45,11 +45,21 @@ describe('the negotiation engine', () => {
     expect(deal?.data).toMatchObject({ propertyValue: 250_000, borrowerAgentId: 1, lenderAgentId: 2 });
   });
 
-  it('walks away at the deadline when the rates cannot meet', () => {
+  it('says at once, and why, when the stated rates leave nothing in common', () => {
     const result = runNegotiation(borrower, { ...lender, criteria: { ...lender.criteria, interestRateMin: '5.5%' } }, settings, 3);
     expect(result.outcome).toBe('no_agreement');
+    expect(result.rounds).toBe(0);
+    expect(result.events.at(-1)).toMatchObject({
+      type: 'ConversationCompleted',
+      data: { outcome: 'no_agreement', reason: 'No terms both can agree on: interest rate' },
+    });
+  });
+
+  it('walks away at the deadline when only their private reservations keep them apart', () => {
+    const result = runNegotiation({ ...borrower, reservation: 0.95 }, { ...lender, reservation: 0.95 }, settings, 3);
+    expect(result.outcome).toBe('no_agreement');
     expect(result.rounds).toBe(settings.deadlineRounds);
-    expect(result.events.at(-1)).toMatchObject({ type: 'ConversationCompleted', data: { outcome: 'no_agreement' } });
+    expect(result.events.at(-1)).toMatchObject({ type: 'ConversationCompleted', data: { reason: 'No agreement by the deadline' } });
   });
 
   it('takes turns, waits in manual mode and after the end', () => {

@@ -6,9 +6,10 @@
 import type { LoanTerms } from '@pf/events';
 import type { Rng } from '../rng';
 import { proposeOffer } from './offer-strategy';
-import { canDeal, type NegotiatorProfile } from './setup';
+import { NO_OUTSIDE_OPTIONS, type OutsideOptions } from './outside-options';
+import { canDeal, type NegotiationSetup, type NegotiatorProfile } from './setup';
 import { lastOffer, offersBy, type NegotiationState } from './state';
-import { otherSide, withinLimits, type Side } from './terms-space';
+import { intersect, isEmpty, ISSUES, otherSide, snapInward, withinLimits, type Issue, type Side } from './terms-space';
 import { utility } from './utility';
 
 export interface NegotiationSettings {
@@ -26,7 +27,9 @@ export type Move =
   | { kind: 'offer'; round: number; terms: LoanTerms }
   | { kind: 'counter'; rejectOfferId: string; round: number; terms: LoanTerms }
   | { kind: 'accept'; offerId: string; terms: LoanTerms }
-  | { kind: 'walk-away'; rejectOfferId: string | null; reason: 'deadline' };
+  | { kind: 'walk-away'; rejectOfferId: string | null; reason: 'deadline' }
+  /** The parties' public limits leave no terms both could agree: said at once rather than haggled over. */
+  | { kind: 'walk-away'; rejectOfferId: string | null; reason: 'no-common-terms'; apart: Array<Issue | 'propertyValue'> };
 
 /** The side expected to move next, or null when the negotiation is over. */
 export function whoseTurn(state: NegotiationState, settings: NegotiationSettings): Side | null {
@@ -35,23 +38,33 @@ export function whoseTurn(state: NegotiationState, settings: NegotiationSettings
   return last ? otherSide(last.side) : settings.opener;
 }
 
-export function nextMove(state: NegotiationState, side: Side, settings: NegotiationSettings, rng: Rng): Move {
-  if (state.status !== 'negotiating') return { kind: 'wait', reason: 'finished' };
+export function nextMove(
+  state: NegotiationState,
+  side: Side,
+  settings: NegotiationSettings,
+  rng: Rng,
+  elsewhere: OutsideOptions = NO_OUTSIDE_OPTIONS,
+): Move {
+  if (state.status !== 'negotiating' || elsewhere.agreedElsewhere) return { kind: 'wait', reason: 'finished' };
   if (state.isManualMode) return { kind: 'wait', reason: 'manual-mode' };
   if (whoseTurn(state, settings) !== side) return { kind: 'wait', reason: 'not-your-turn' };
   const me = state.setup[side];
   const round = state.offers.length;
   const onTable = lastOffer(state);
   const pending = onTable && onTable.status === 'open' ? onTable : undefined;
+  const apart = issuesApart(state.setup);
+  if (apart.length > 0) return { kind: 'walk-away', rejectOfferId: pending?.offerId ?? null, reason: 'no-common-terms', apart };
+  // An offer is only accepted if no offer open to this side in another conversation is better.
+  const outside = elsewhere.bestElsewhere ?? Number.NEGATIVE_INFINITY;
   if (round >= settings.deadlineRounds) {
-    if (pending && isAcceptable(state, me, pending.terms, me.reservation)) {
+    if (pending && isAcceptable(state, me, pending.terms, Math.max(me.reservation, outside))) {
       return { kind: 'accept', offerId: pending.offerId, terms: pending.terms };
     }
     return { kind: 'walk-away', rejectOfferId: pending?.offerId ?? null, reason: 'deadline' };
   }
-  const terms = proposeOffer(state.setup, side, round, settings.deadlineRounds, offersBy(state, otherSide(side)), rng);
+  const terms = proposeOffer(state.setup, side, round, settings.deadlineRounds, offersBy(state, otherSide(side)), rng, outside);
   if (!pending) return { kind: 'offer', round, terms };
-  const threshold = Math.max(me.reservation, utility(me, terms));
+  const threshold = Math.max(me.reservation, utility(me, terms), outside);
   if (isAcceptable(state, me, pending.terms, threshold)) {
     return { kind: 'accept', offerId: pending.offerId, terms: pending.terms };
   }
@@ -73,4 +86,12 @@ export function isAcceptable(
     withinLimits(lender.limits, terms) &&
     utility(acceptor, terms) >= threshold - 1e-9
   );
+}
+
+/** Where both parties' stated limits leave nothing in common (the property value, or an issue); empty if none. */
+export function issuesApart(setup: NegotiationSetup): Array<Issue | 'propertyValue'> {
+  const { borrower, lender, propertyValue } = setup;
+  const value = canDeal(borrower, propertyValue) && canDeal(lender, propertyValue) ? [] : (['propertyValue'] as const);
+  const issues = ISSUES.filter((issue) => isEmpty(snapInward(issue, intersect(borrower.limits[issue], lender.limits[issue]))));
+  return [...value, ...issues];
 }

@@ -3,10 +3,16 @@
  * side's last offer and winning back ground on the issues where a step gains it most for the least the other
  * side is estimated to lose (a trade-off move in the spirit of Faratin, Sierra and Jennings 2002). The other
  * side's weights are guessed from its own offers: an issue it hardly moves on matters to it.
+ *
+ * The target (concession.ts) falls from the side's best towards its aspiration, the utility it would get at
+ * the Nash point as it estimates it (its own utility against the other side's public limits and guessed
+ * weights), so both sides head for the same fair point whatever their concession strategy, and only below it
+ * near the deadline.
  */
 import type { LoanTerms } from '@pf/events';
 import type { Rng } from '../rng';
 import { targetUtility } from './concession';
+import { nashPoint } from './pareto';
 import { agreementSpace, type NegotiationSetup, type NegotiatorProfile } from './setup';
 import {
   clamp,
@@ -36,14 +42,20 @@ export function proposeOffer(
   deadlineRounds: number,
   opponentOffers: readonly LoanTerms[],
   rng: Rng,
+  /** Utility this offer must at least give its side (the best offer it holds elsewhere). */
+  atLeast = Number.NEGATIVE_INFINITY,
 ): LoanTerms {
   const me = setup[side];
   const opponent = setup[otherSide(side)];
-  const space = agreementSpace(setup) ?? ownSpace(me);
+  const common = agreementSpace(setup);
+  // A side never proposes terms worth less to it than its reservation: if the common space holds none, it
+  // states its own best terms, which the other side cannot accept.
+  const space = common && utilityBounds(me, common).best >= me.reservation - 1e-9 ? common : ownSpace(me);
   const bounds = utilityBounds(me, space);
+  const aspiration = space === common ? estimatedNashUtility(setup, side, opponentOffers, space) : bounds.floor;
   const target = Math.min(
     bounds.best,
-    targetUtility(me.strategy, bounds, round, deadlineRounds) + rng() * JITTER * (bounds.best - bounds.floor),
+    Math.max(atLeast, targetUtility(me.strategy, { ...bounds, aspiration }, round, deadlineRounds) + rng() * JITTER * (bounds.best - bounds.floor)),
   );
   const last = opponentOffers.at(-1);
   const offer: LoanTerms = last ? mapIssues((issue) => clamp(last[issue], space[issue])) : bestTerms(side, space);
@@ -63,6 +75,28 @@ export function proposeOffer(
     current += gainAvailable * share;
   }
   return mapIssues((issue) => snapFavouring(issue, offer[issue], side, space[issue]));
+}
+
+/**
+ * This side's utility at the Nash point of its own utility and its model of the other side's: the other side's
+ * limits are public (its criteria), its weights are guessed from its offers and its reservation taken as 0.
+ */
+export function estimatedNashUtility(
+  setup: NegotiationSetup,
+  side: Side,
+  opponentOffers: readonly LoanTerms[],
+  space: Limits,
+): number {
+  const other = otherSide(side);
+  const guessed = estimateWeights(opponentOffers, space);
+  const total = ISSUES.reduce((sum, issue) => sum + guessed[issue], 0);
+  const model: NegotiatorProfile = {
+    ...setup[other],
+    weights: mapIssues((issue) => guessed[issue] / total),
+    reservation: 0,
+  };
+  const nash = nashPoint({ ...setup, [other]: model } as NegotiationSetup);
+  return nash ? nash[side] : utilityBounds(setup[side], space).floor;
 }
 
 /** Own limits in offer steps; if a range is narrower than one step, the nearest stated value to its middle. */

@@ -2,8 +2,7 @@
  * An operator's manual message read as their side's offer ("we can do 4.1% over 25 years"): the figures it
  * states, completed from that side's last offer (else the other side's, else the middle of the agreement space).
  */
-import type { EventOf, LoanTerms } from '@pf/events';
-import { readMoney } from '../criteria/read-criteria';
+import { readMoney, type EventOf, type LoanTerms } from '@pf/events';
 import { agreementSpace } from './setup';
 import { offersBy, sideOf, type NegotiationState } from './state';
 import { mapIssues, otherSide, snapInward } from './terms-space';

@@ -3,8 +3,8 @@
  * and concession strategy, plus the property value the deal is about. Pure and deterministic, so a process
  * manager can rebuild the same setup from the agents' events at any time.
  */
-import type { ConcessionStrategy, Criteria, CriteriaKey } from '@pf/events';
-import { readCriteria, type Range } from '../criteria/read-criteria';
+import { readCriteria, type ConcessionStrategy, type Criteria, type CriteriaKey, type Range, type ReadCriteria } from '@pf/events';
+import { application, DEFAULT_LENDING_RULES, lenderLoanCap, ltvPremium, type LendingRules } from './lending-rules';
 import {
   intersect,
   intersectLimits,
@@ -47,6 +47,8 @@ export interface PartyInput {
   /** Utility (0..1 over its own limits) below which this side never agrees; default 0: anything in its limits. */
   reservation?: number;
   policy?: LendingPolicy;
+  /** A lender's rules (income multiple, interest cover, LTV pricing); DEFAULT_LENDING_RULES when absent. */
+  rules?: LendingRules;
 }
 
 export interface NegotiatorProfile {
@@ -72,23 +74,57 @@ export interface NegotiationSetup {
 export function negotiationSetup(borrower: PartyInput, lender: PartyInput, brokerAgentId: number | null = null): NegotiationSetup {
   const borrowerRead = readCriteria(borrower.criteria);
   const lenderRead = readCriteria(lender.criteria);
-  const propertyValue = dealPropertyValue(borrowerRead.propertyValue, lenderRead.propertyValue);
+  const propertyValue = dealPropertyValue(borrowerRead, lenderRead);
+  const loans = loanLimits(borrower, borrowerRead, lender, lenderRead, propertyValue);
+  // Priced at the band of the largest loan still in play, so any agreed loan pays at least its own band's rate.
+  const largest = Math.min(loans.borrower.hi, loans.lender.hi);
+  const premium = ltvPremium((largest > 0 ? largest : loans.lender.hi) / propertyValue, lender.rules ?? DEFAULT_LENDING_RULES);
   return {
     propertyValue,
-    borrower: profile('borrower', borrower, borrowerRead, propertyValue),
-    lender: profile('lender', lender, lenderRead, propertyValue),
+    borrower: profile('borrower', borrower, borrowerRead, propertyValue, loans.borrower, 0),
+    lender: profile('lender', lender, lenderRead, propertyValue, loans.lender, premium),
     brokerAgentId,
   };
 }
 
 /**
- * The property the deal is about: the middle of what the borrower named (or the lender, or £250,000), moved into
- * the overlap of both ranges when there is one, in whole thousands.
+ * Each side's acceptable loan: the borrower's need (a floor, and its ceiling unless it names a range), else its
+ * policy's LTV range; the lender's cap from its rules on this application (max LTV, income multiple, rental
+ * cover, type and region), down to the least it lends (its stated minimum, else its policy's, or less if asked).
  */
-export function dealPropertyValue(borrower: Range, lender: Range): number {
-  const wanted = preferred(borrower) ?? preferred(lender) ?? 250_000;
-  const own = toInterval(borrower, MARKET.propertyValue);
-  const both = intersect(own, toInterval(lender, MARKET.propertyValue));
+function loanLimits(
+  borrower: PartyInput,
+  borrowerRead: ReadCriteria,
+  lender: PartyInput,
+  lenderRead: ReadCriteria,
+  propertyValue: number,
+): Record<Side, Interval> {
+  const borrowerPolicy = borrower.policy ?? DEFAULT_POLICY.borrower;
+  const lenderPolicy = lender.policy ?? DEFAULT_POLICY.lender;
+  const applied = application(borrowerRead, propertyValue);
+  const wanted = applied.need ?? { lo: propertyValue * borrowerPolicy.ltv.lo, hi: propertyValue * borrowerPolicy.ltv.hi };
+  const ownCap = borrowerRead.maxLtv !== null ? borrowerRead.maxLtv * propertyValue : Infinity;
+  const cap = lenderLoanCap(lenderRead, applied, propertyValue, lenderPolicy.ltv.hi, lender.rules ?? DEFAULT_LENDING_RULES);
+  const least = lenderRead.loanAmount.min ?? Math.min(propertyValue * lenderPolicy.ltv.lo, applied.need?.lo ?? Infinity);
+  return {
+    borrower: { lo: wanted.lo, hi: Math.min(wanted.hi, ownCap) },
+    lender: { lo: Math.min(least, cap.max), hi: cap.max },
+  };
+}
+
+/**
+ * The property the deal is about: the price the borrower's loan and deposit add up to, else the middle of what
+ * the borrower named (or the lender, or £250,000), moved into the overlap of both ranges when there is one, in
+ * whole thousands.
+ */
+export function dealPropertyValue(borrower: ReadCriteria, lender: ReadCriteria): number {
+  const { loanAmount, loanAmountIsRange, deposit } = borrower;
+  const price = deposit && 'pounds' in deposit && loanAmount.min !== null && !loanAmountIsRange ? loanAmount.min + deposit.pounds : null;
+  // A price the borrower's own figures fix is the price, whatever range either side named.
+  if (price !== null) return price;
+  const wanted = preferred(borrower.propertyValue) ?? preferred(lender.propertyValue) ?? 250_000;
+  const own = toInterval(borrower.propertyValue, MARKET.propertyValue);
+  const both = intersect(own, toInterval(lender.propertyValue, MARKET.propertyValue));
   const within = isEmpty(both) ? own : both;
   const inside = Math.min(Math.max(wanted, within.lo), within.hi);
   const thousands = Math.round(inside / 1000) * 1000;
@@ -107,16 +143,24 @@ export function canDeal(profile: NegotiatorProfile, propertyValue: number): bool
   return propertyValue >= profile.propertyValue.lo && propertyValue <= profile.propertyValue.hi;
 }
 
-function profile(side: Side, input: PartyInput, read: ReturnType<typeof readCriteria>, propertyValue: number): NegotiatorProfile {
+function profile(
+  side: Side,
+  input: PartyInput,
+  read: ReadCriteria,
+  propertyValue: number,
+  loanAmount: Interval,
+  ratePremium: number,
+): NegotiatorProfile {
   const policy = input.policy ?? DEFAULT_POLICY[side];
+  const rate = toInterval(read.interestRate, MARKET.interestRate);
   return {
     agentId: input.agentId,
     side,
     propertyValue: toInterval(read.propertyValue, MARKET.propertyValue),
     limits: {
-      interestRate: toInterval(read.interestRate, MARKET.interestRate),
+      interestRate: { lo: rate.lo + ratePremium, hi: rate.hi },
       termYears: toInterval(read.termYears, MARKET.termYears),
-      loanAmount: { lo: propertyValue * policy.ltv.lo, hi: propertyValue * policy.ltv.hi },
+      loanAmount,
       arrangementFee: { lo: propertyValue * policy.feeShare.lo, hi: propertyValue * policy.feeShare.hi },
     },
     weights: normalised(input.weights ?? DEFAULT_WEIGHTS[side]),

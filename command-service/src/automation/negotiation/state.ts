@@ -73,7 +73,9 @@ export function evolveNegotiation(state: NegotiationState, event: DomainEvent): 
       return { ...state, messagesSent: { ...state.messagesSent, [from]: (state.messagesSent[from] ?? 0) + 1 } };
     }
     case 'ManualModeChanged':
-      return { ...state, isManualMode: event.data.isManualMode };
+      // Only a switch of the whole conversation (written before control was per side) stops the engine here;
+      // a side taken over is silenced by the negotiator's per-agent check (isAgentSilenced), the other side goes on.
+      return event.data.ownerId === undefined ? { ...state, isManualMode: event.data.isManualMode } : state;
     case 'ConversationCompleted':
       return state.status === 'agreed' ? state : { ...state, status: 'ended' };
     default:

@@ -2,6 +2,7 @@
  * The words for a negotiator's or broker's move, in the conversation's current state: the bridge from engine
  * decisions (negotiation/) to message text, mentioning unreadable criteria in an agent's first message only.
  */
+import { apartWords } from '../negotiation/move-events';
 import type { Move } from '../negotiation/next-move';
 import type { BrokerMove } from '../negotiation/broker-move';
 import { hasSpoken, type NegotiationState } from '../negotiation/state';
@@ -20,7 +21,9 @@ export function messageForMove(state: NegotiationState, side: Side, move: Move, 
         : move.kind === 'accept'
           ? { kind: 'accept', side, terms: move.terms, propertyValue }
           : move.kind === 'walk-away'
-            ? { kind: 'walk-away', side }
+            ? move.reason === 'no-common-terms'
+              ? { kind: 'walk-away', side, apart: apartWords(move.apart) }
+              : { kind: 'walk-away', side }
             : null;
   if (!intent) return null;
   const firstTime = !hasSpoken(state, profile.agentId);

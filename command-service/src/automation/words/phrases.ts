@@ -11,7 +11,9 @@ export type MessageIntent =
   | { kind: 'offer'; side: Side; terms: LoanTerms; propertyValue: number }
   | { kind: 'counter'; side: Side; terms: LoanTerms; propertyValue: number }
   | { kind: 'accept'; side: Side; terms: LoanTerms; propertyValue: number }
-  | { kind: 'walk-away'; side: Side }
+  | { kind: 'walk-away'; side: Side; /** What the limits leave no room on, e.g. "loan amount". */ apart?: string }
+  /** A borrower that agreed with another lender leaves this conversation politely. */
+  | { kind: 'withdraw'; side: Side; lenderName: string }
   | { kind: 'introduce'; borrowerName: string; lenderName: string; propertyValue: number }
   | { kind: 'suggest'; terms: LoanTerms; propertyValue: number };
 
@@ -68,6 +70,22 @@ const INTRODUCTIONS: Array<(borrower: string, lender: string, value: string) => 
   (b, l, v) => `I'd like to introduce ${b} to ${l}. ${b} is financing a ${v} property, which fits ${l}'s lending well.`,
 ];
 
+const APART: Record<Side, Array<(apart: string) => string>> = {
+  borrower: [
+    (a) => `Thank you for looking at this. Our criteria leave nothing in common on the ${a}, so I won't take up more of your time.`,
+    (a) => `I'm sorry: what you can offer and what I need don't meet on the ${a}. I'll leave it there, with thanks.`,
+  ],
+  lender: [
+    (a) => `Thank you for the enquiry. Unfortunately our lending criteria don't meet yours on the ${a}, so we can't make an offer.`,
+    (a) => `We've looked carefully, but we can't lend within your requirements on the ${a}. Thank you for thinking of us.`,
+  ],
+};
+
+const WITHDRAWALS: Array<(lender: string) => string> = [
+  (l) => `Thank you for your time and your offers. I've now agreed terms with ${l}, so I'll withdraw from this conversation.`,
+  (l) => `I wanted to let you know that I've accepted an offer from ${l}. Thank you for negotiating with me; I'm withdrawing here.`,
+];
+
 const CRITERION_LABEL: Record<CriteriaKey, string> = {
   propertyValueMin: 'minimum property value',
   propertyValueMax: 'maximum property value',
@@ -75,6 +93,13 @@ const CRITERION_LABEL: Record<CriteriaKey, string> = {
   interestRateMax: 'maximum interest rate',
   loanTermMin: 'minimum loan term',
   loanTermMax: 'maximum loan term',
+  loanAmount: 'loan amount',
+  deposit: 'deposit',
+  annualIncome: 'annual income',
+  propertyType: 'property type',
+  expectedRent: 'expected rent',
+  region: 'region',
+  maxLtv: 'maximum loan-to-value',
 };
 
 /** `unreadable`: criteria to mention, only in the agent's first message. */
@@ -88,7 +113,10 @@ function compose(intent: MessageIntent, rng: Rng): string {
     case 'introduce':
       return pick(rng, INTRODUCTIONS)(intent.borrowerName, intent.lenderName, formatPounds(intent.propertyValue));
     case 'walk-away':
+      if (intent.apart) return pick(rng, APART[intent.side])(intent.apart);
       return pick(rng, TEMPLATES[`walk-away:${intent.side}`] ?? [])(fill(null, 0));
+    case 'withdraw':
+      return pick(rng, WITHDRAWALS)(intent.lenderName);
     case 'suggest':
       return pick(rng, TEMPLATES.suggest ?? [])(fill(intent.terms, intent.propertyValue));
     default:

@@ -9,6 +9,7 @@ import { readRole, roleBadge } from '../../features/auth/role';
 import { useConversations } from '../../features/conversations/api/conversations';
 import { ModeTag } from '../../features/conversations/components/mode-tag';
 import { useStats } from '../../features/dashboard/api/stats';
+import { NotificationBell } from '../../features/notifications/components/bell';
 import { SeedDemoButton } from '../../features/dashboard/seed-demo-button';
 import { StatCards } from '../../features/dashboard/stat-cards';
 
@@ -29,10 +30,7 @@ export default function DashboardRoute() {
         </Tag>
         <SeedDemoButton />
         <Button intent={Intent.PRIMARY} icon="plus" text="Create Agent" onClick={() => setCreating(true)} />
-        <span className="pf-bell" aria-label="Notifications">
-          <Icon icon="notifications" />
-          <span className="pf-bell-dot" />
-        </span>
+        <NotificationBell />
       </PageHeader>
       {loading ? (
         <p className="pf-loading">Loading...</p>

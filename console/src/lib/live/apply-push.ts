@@ -1,4 +1,4 @@
-import type { AgentView, ConversationView, MessageView, ServerPush } from '@pf/events';
+import { withKnownMatch, type AgentView, type ConversationView, type MessageView, type ServerPush } from '@pf/events';
 import type { QueryClient } from '@tanstack/react-query';
 import { queryKeys } from '../query-keys';
 
@@ -22,13 +22,16 @@ export function applyPush(queryClient: QueryClient, push: ServerPush): void {
       queryClient.setQueryData<MessageView[]>(queryKeys.messages(push.conversationId), (messages) =>
         messages && !messages.some((m) => m.id === push.message.id) ? [...messages, push.message] : messages,
       );
+      // The history screen reads the event store itself; a new message means new events to fetch.
+      void queryClient.invalidateQueries({ queryKey: queryKeys.history(push.conversationId), exact: true });
       return;
     }
     case 'conversation_updated': {
       const conversation = push.conversation;
-      queryClient.setQueryData<ConversationView>(queryKeys.conversation(conversation.id), conversation);
+      queryClient.setQueryData<ConversationView>(queryKeys.conversation(conversation.id), (known) => withKnownMatch(conversation, known));
+      void queryClient.invalidateQueries({ queryKey: queryKeys.history(conversation.id), exact: true });
       queryClient.setQueryData<ConversationView[]>(queryKeys.conversations, (list) =>
-        upsert(list, conversation)?.sort(byUpdatedDesc),
+        upsert(list, withKnownMatch(conversation, list?.find((entry) => entry.id === conversation.id)))?.sort(byUpdatedDesc),
       );
       return;
     }
@@ -41,6 +44,11 @@ export function applyPush(queryClient: QueryClient, push: ServerPush): void {
     case 'stats_changed': {
       // The push says only that the figures moved; the read waits for this position, so it sees the change.
       void queryClient.invalidateQueries({ queryKey: queryKeys.stats });
+      return;
+    }
+    case 'views_changed': {
+      // Each view's queries are keyed under its name (queryKeys.view); the refetch reads at this position.
+      for (const view of push.views) void queryClient.invalidateQueries({ queryKey: queryKeys.view(view) });
       return;
     }
     default: {

@@ -10,6 +10,7 @@ const conversation = (id: number, updatedAt: string, isManualMode = false): Conv
   status: 'active',
   outcome: null,
   isManualMode,
+  control: [],
   participants: [],
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt,

@@ -5,12 +5,15 @@ import { notePosition } from '../position';
 import { applyPush } from './apply-push';
 import { admitPush, initialSequence, onNewSocket, type SequenceState } from './push-sequence';
 import { socketMachine } from './socket-machine';
+import { forgetPresence, noteControlRequest, notePresence } from './presence';
 import { clearTyping, noteTyping } from './typing';
 
-type Command = Extract<ClientMessage, { type: 'send_message' | 'manual_override' }>;
+type Command = Extract<ClientMessage, { type: 'send_message' | 'manual_override' | 'request_control' }>;
 type WithoutRequestId<T> = T extends unknown ? Omit<T, 'requestId'> : never;
 
 const ACK_TIMEOUT_MS = 10_000;
+/** A composer says "typing" at most this often; the gateway shows it for a few seconds after each. */
+export const TYPING_EVERY_MS = 2000;
 
 /** What a push is about, so that two pushes of one event (same position) are told apart. */
 function pushKey(push: ServerPush): string {
@@ -23,6 +26,8 @@ function pushKey(push: ServerPush): string {
       return `${push.type}:${push.agentId}`;
     case 'stats_changed':
       return push.type;
+    case 'views_changed':
+      return `${push.type}:${push.views.join(',')}`;
   }
 }
 
@@ -41,6 +46,7 @@ export class LiveConnection {
   private readonly following = new Map<number, number>();
   private readonly pending = new Map<string, { resolve: (position: string | null) => void; reject: (e: Error) => void }>();
   private nextRequest = 1;
+  private readonly typingSent = new Map<number, number>();
 
   constructor(
     private readonly queryClient: QueryClient,
@@ -82,6 +88,13 @@ export class LiveConnection {
     };
   }
 
+  /** The person is typing in a conversation's composer: told to the others following it, throttled. */
+  typing(conversationId: number, now = Date.now()): void {
+    if (!this.isOpen() || now - (this.typingSent.get(conversationId) ?? -Infinity) < TYPING_EVERY_MS) return;
+    this.typingSent.set(conversationId, now);
+    this.send({ type: 'typing', conversationId });
+  }
+
   /** Sends a command and settles with the gateway's ack (its position) or error message. */
   request(command: WithoutRequestId<Command>): Promise<string | null> {
     if (!this.isOpen()) return Promise.reject(new Error('The live connection is not open'));
@@ -106,6 +119,8 @@ export class LiveConnection {
 
   private onConnected(reconnect: boolean): void {
     this.sequence = onNewSocket(this.sequence);
+    forgetPresence();
+    this.typingSent.clear();
     for (const conversationId of this.following.keys()) this.send({ type: 'subscribe', conversationId });
     if (this.sequence.lastSeen) this.send({ type: 'resume', afterPosition: this.sequence.lastSeen });
     // Without a position to resume from, what happened while we were away can only be read again.
@@ -123,6 +138,8 @@ export class LiveConnection {
     const message = parsed.data;
     if (message.type === 'ack' || message.type === 'error') return this.settle(message);
     if (message.type === 'typing') return noteTyping(message.conversationId, message.agentName);
+    if (message.type === 'presence') return notePresence(message.conversationId, { viewers: message.viewers, typers: message.typers });
+    if (message.type === 'control_requested') return noteControlRequest(message.conversationId, message);
     const { verdict, state } = admitPush(this.sequence, { ...message, key: pushKey(message) });
     this.sequence = state;
     if (verdict === 'duplicate') return;

@@ -16,8 +16,13 @@ export class ApiClient {
     return client;
   }
 
-  async request(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }> {
-    const headers: Record<string, string> = { cookie: this.cookie, origin: this.baseUrl };
+  async request(
+    method: string,
+    path: string,
+    body?: unknown,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<{ status: number; body: any; headers: Headers }> {
+    const headers: Record<string, string> = { cookie: this.cookie, origin: this.baseUrl, ...extraHeaders };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (method === 'GET' && this.lastPosition) headers['x-after-position'] = this.lastPosition;
     const response = await fetch(`${this.baseUrl}${path}`, {

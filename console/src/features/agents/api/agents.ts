@@ -1,11 +1,11 @@
-import type { AgentView, CreateAgentInput, UpdateAgentInput } from '@pf/events';
+import { agentDefaultsView, agentListView, agentView, deletedAgentView, type CreateAgentInput, type UpdateAgentInput } from '@pf/events';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
 
 export const getAgentsQueryOptions = () =>
-  queryOptions({ queryKey: queryKeys.agents, queryFn: () => api.get<AgentView[]>('/api/agents') });
+  queryOptions({ queryKey: queryKeys.agents, queryFn: () => api.get('/api/agents', agentListView) });
 
 export function useAgents() {
   return useQuery(getAgentsQueryOptions());
@@ -15,7 +15,7 @@ export function useAgents() {
 export function useCreateAgent() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: CreateAgentInput) => api.post<AgentView>('/api/agents', input),
+    mutationFn: (input: CreateAgentInput) => api.post('/api/agents', agentView, input),
     onSuccess: async () => {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: queryKeys.agents }),
@@ -29,7 +29,7 @@ export function useUpdateAgent() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, input }: { id: number; input: UpdateAgentInput }) =>
-      api.put<AgentView>(`/api/agents/${id}`, input),
+      api.put(`/api/agents/${id}`, agentView, input),
     onSuccess: async () => {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: queryKeys.agents }),
@@ -42,7 +42,7 @@ export function useUpdateAgent() {
 export function useDeleteAgent() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api.delete<{ id: number }>(`/api/agents/${id}`),
+    mutationFn: (id: number) => api.delete(`/api/agents/${id}`, deletedAgentView),
     onSuccess: async () => {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: queryKeys.agents }),
@@ -50,4 +50,9 @@ export function useDeleteAgent() {
       ]);
     },
   });
+}
+
+/** The user's agent defaults (Settings → Agent Defaults), which pre-fill Create Agent. */
+export function useAgentDefaults() {
+  return useQuery({ queryKey: queryKeys.agentDefaults, queryFn: () => api.get('/api/auth/agent-defaults', agentDefaultsView) });
 }

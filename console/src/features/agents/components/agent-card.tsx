@@ -1,5 +1,5 @@
 import { Alert, Button, ButtonGroup, Card, H4, HTMLTable, Icon, Intent, Tag } from '@blueprintjs/core';
-import { CRITERIA_KEYS, USER_MESSAGES, type AgentView } from '@pf/events';
+import { CRITERIA_KEYS, unreadableCriteria, USER_MESSAGES, type AgentView } from '@pf/events';
 import { useState } from 'react';
 import { toastError, toastSuccess } from '../../../lib/toaster';
 import { useDeleteAgent, useUpdateAgent } from '../api/agents';
@@ -15,6 +15,8 @@ export function AgentCard({ agent }: { agent: AgentView }) {
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const criteria = CRITERIA_KEYS.filter((key) => agent.criteria?.[key]);
+  // Issue 16: what the agents cannot read is said back here, never silently ignored.
+  const notUnderstood = new Set(unreadableCriteria(agent.criteria));
 
   const toggle = () =>
     update.mutate(
@@ -55,7 +57,14 @@ export function AgentCard({ agent }: { agent: AgentView }) {
               {criteria.map((key) => (
                 <tr key={key}>
                   <td>{CRITERIA_LABELS[key]}</td>
-                  <td>{agent.criteria?.[key]}</td>
+                  <td>
+                    {agent.criteria?.[key]}
+                    {notUnderstood.has(key) ? (
+                      <Tag minimal intent={Intent.WARNING} className="pf-not-understood" title="The agents treat this as no limit">
+                        not understood
+                      </Tag>
+                    ) : null}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -1,16 +1,19 @@
-import { Button, Classes, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, Intent, TextArea } from '@blueprintjs/core';
+import { Button, Classes, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, Intent, Switch, TextArea } from '@blueprintjs/core';
 import {
   AGENT_TYPES,
-  CRITERIA_KEYS,
   CRITERIA_PLACEHOLDERS,
   createAgentInput,
+  EXTRA_CRITERIA_KEYS,
+  RESPONSE_TIMES,
+  SPEC_CRITERIA_KEYS,
   USER_MESSAGES,
   type AgentView,
+  type CriteriaKey,
 } from '@pf/events';
 import { useEffect, useState, type FormEvent } from 'react';
 import { toastError, toastSuccess } from '../../../lib/toaster';
-import { useCreateAgent, useUpdateAgent } from '../api/agents';
-import { CRITERIA_LABELS, emptyForm, fieldErrors, formFromAgent, toInput, type AgentFormValues } from './agent-form';
+import { useAgentDefaults, useCreateAgent, useUpdateAgent } from '../api/agents';
+import { CRITERIA_LABELS, emptyForm, fieldErrors, formFromAgent, formFromDefaults, toInput, type AgentFormValues } from './agent-form';
 
 interface Props {
   isOpen: boolean;
@@ -21,16 +24,17 @@ interface Props {
 
 /** Create Agent (spec §2 and §5), also used to edit: the rules are the shared schemas of events/. */
 export function AgentFormDialog({ isOpen, onClose, agent }: Props) {
-  const [values, setValues] = useState<AgentFormValues>(() => (agent ? formFromAgent(agent) : emptyForm()));
+  const defaults = useAgentDefaults();
+  const [values, setValues] = useState<AgentFormValues>(() => (agent ? formFromAgent(agent) : formFromDefaults(defaults.data)));
   const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
   const create = useCreateAgent();
   const update = useUpdateAgent();
   const pending = create.isPending || update.isPending;
 
   useEffect(() => {
-    if (isOpen) setValues(agent ? formFromAgent(agent) : emptyForm());
+    if (isOpen) setValues(agent ? formFromAgent(agent) : formFromDefaults(defaults.data));
     if (isOpen) setErrors({});
-  }, [isOpen, agent]);
+  }, [isOpen, agent, defaults.data]);
 
   const set = (patch: Partial<AgentFormValues>) => setValues((current) => ({ ...current, ...patch }));
 
@@ -48,7 +52,7 @@ export function AgentFormDialog({ isOpen, onClose, agent }: Props) {
         await create.mutateAsync(parsed.data);
         toastSuccess(USER_MESSAGES.agentCreated, 'Success');
       }
-      setValues(emptyForm());
+      setValues(formFromDefaults(defaults.data));
       onClose();
     } catch {
       if (agent) toastError(USER_MESSAGES.agentUpdateFailed);
@@ -89,19 +93,43 @@ export function AgentFormDialog({ isOpen, onClose, agent }: Props) {
             />
           </FormGroup>
           <p className={Classes.TEXT_MUTED}>Criteria (optional)</p>
-          <div className="pf-grid pf-grid-2">
-            {CRITERIA_KEYS.map((key) => (
-              <FormGroup key={key} label={CRITERIA_LABELS[key]} labelFor={`agent-${key}`}>
-                <InputGroup
-                  id={`agent-${key}`}
-                  value={values.criteria[key]}
-                  placeholder={CRITERIA_PLACEHOLDERS[key]}
-                  onValueChange={(value) => set({ criteria: { ...values.criteria, [key]: value } })}
-                />
-              </FormGroup>
-            ))}
-          </div>
+          <CriteriaFields keys={SPEC_CRITERIA_KEYS} values={values.criteria} onChange={(criteria) => set({ criteria })} />
+          <p className={Classes.TEXT_MUTED}>Loan, income and property (optional, written as you would say them)</p>
+          <CriteriaFields keys={EXTRA_CRITERIA_KEYS} values={values.criteria} onChange={(criteria) => set({ criteria })} />
           {errors.criteria ? <p className={Classes.INTENT_DANGER}>{errors.criteria}</p> : null}
+          {agent ? null : (
+            <FormGroup
+              label="Response time"
+              labelFor="agent-response-time"
+              helperText="When you negotiate by hand and leave the other side unanswered this long, the agent takes your side back"
+            >
+              <HTMLSelect
+                id="agent-response-time"
+                value={values.responseTime}
+                onChange={(e) => set({ responseTime: Number(e.currentTarget.value) as AgentFormValues['responseTime'] })}
+              >
+                {RESPONSE_TIMES.map((hours) => (
+                  <option key={hours} value={hours}>
+                    {hours} {hours === 1 ? 'hour' : 'hours'}
+                  </option>
+                ))}
+              </HTMLSelect>
+            </FormGroup>
+          )}
+          {agent ? null : (
+            <Switch
+              checked={values.autoNegotiate}
+              onChange={() => set({ autoNegotiate: !values.autoNegotiate })}
+              labelElement={
+                <>
+                  <strong>Auto-negotiate</strong>{' '}
+                  <span className={Classes.TEXT_MUTED}>
+                    {values.autoNegotiate ? 'The agent negotiates its matches itself' : 'Its conversations open with your side in manual mode: you negotiate, and may hand over to the agent'}
+                  </span>
+                </>
+              }
+            />
+          )}
         </DialogBody>
         <DialogFooter
           actions={
@@ -113,5 +141,30 @@ export function AgentFormDialog({ isOpen, onClose, agent }: Props) {
         />
       </form>
     </Dialog>
+  );
+}
+
+function CriteriaFields({
+  keys,
+  values,
+  onChange,
+}: {
+  keys: readonly CriteriaKey[];
+  values: Record<CriteriaKey, string>;
+  onChange: (criteria: Record<CriteriaKey, string>) => void;
+}) {
+  return (
+    <div className="pf-grid pf-grid-2">
+      {keys.map((key) => (
+        <FormGroup key={key} label={CRITERIA_LABELS[key]} labelFor={`agent-${key}`}>
+          <InputGroup
+            id={`agent-${key}`}
+            value={values[key]}
+            placeholder={CRITERIA_PLACEHOLDERS[key]}
+            onValueChange={(value) => onChange({ ...values, [key]: value })}
+          />
+        </FormGroup>
+      ))}
+    </div>
   );
 }

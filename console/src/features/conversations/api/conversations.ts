@@ -1,4 +1,4 @@
-import type { ConversationView, MessageView } from '@pf/events';
+import { conversationListView, conversationView, messageListView, messageView } from '@pf/events';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
@@ -6,19 +6,19 @@ import { queryKeys } from '../../../lib/query-keys';
 export const getConversationsQueryOptions = () =>
   queryOptions({
     queryKey: queryKeys.conversations,
-    queryFn: () => api.get<ConversationView[]>('/api/conversations'),
+    queryFn: () => api.get('/api/conversations', conversationListView),
   });
 
 export const getConversationQueryOptions = (id: number) =>
   queryOptions({
     queryKey: queryKeys.conversation(id),
-    queryFn: () => api.get<ConversationView>(`/api/conversations/${id}`),
+    queryFn: () => api.get(`/api/conversations/${id}`, conversationView),
   });
 
 export const getMessagesQueryOptions = (id: number) =>
   queryOptions({
     queryKey: queryKeys.messages(id),
-    queryFn: () => api.get<MessageView[]>(`/api/conversations/${id}/messages`),
+    queryFn: () => api.get(`/api/conversations/${id}/messages`, messageListView),
   });
 
 export function useConversations() {
@@ -35,9 +35,9 @@ export function useMessages(id: number | null) {
 }
 
 export function setManualMode(id: number, isManualMode: boolean) {
-  return api.patch<ConversationView>(`/api/conversations/${id}`, { isManualMode });
+  return api.patch(`/api/conversations/${id}`, conversationView, { isManualMode });
 }
 
 export function postMessage(id: number, content: string, fromAgentId?: number) {
-  return api.post<MessageView>(`/api/conversations/${id}/messages`, { content, fromAgentId });
+  return api.post(`/api/conversations/${id}/messages`, messageView, { content, fromAgentId });
 }

@@ -1,13 +1,18 @@
-import { Card, H4, Icon, Switch, type IconName } from '@blueprintjs/core';
+import { Card, Classes, H4, Icon, Switch, type IconName } from '@blueprintjs/core';
 import type { ConversationView, MessageView } from '@pf/events';
 import { useRef, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { PageHeader } from '../../../components/page-header';
+import { useUser } from '../../auth/get-user';
+import { ControlPanel } from './control-panel';
 import { LiveTag } from './live-tag';
+import { MatchExplanation } from './match-explanation';
 import { MessageInput } from './message-input';
 import { MessageList } from './message-list';
 import { ModeTag, StatusTag } from './mode-tag';
+import { PresenceBar } from './presence-bar';
 import { QuickActions } from './quick-actions';
+import { useCollision } from './use-collision';
 import { useModeSwitch } from './use-mode-switch';
 
 function InfoCard({ icon, title, value, detail }: { icon: IconName; title: string; value: string; detail?: string }) {
@@ -31,10 +36,15 @@ interface Props {
 
 /** A loaded conversation (spec §2 Conversation detail). */
 export function ConversationScreen({ conversation, messages, seedButton }: Props) {
-  const mode = useModeSwitch(conversation);
+  const user = useUser();
+  const mode = useModeSwitch(conversation, user.data?.sessionId);
   const threadRef = useRef<HTMLElement>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const active = conversation.status === 'active';
+  const mine = conversation.control.find((side) => side.isMine);
+  // The composer is for the session in control of this side only (another session of yours may hold it).
+  const controlHere = mode.manual && !(mine?.isManual && mine.sessionId !== user.data?.sessionId);
+  const collision = useCollision(conversation, mode, user.data?.sessionId);
   return (
     <>
       <Link href="/conversations" className="pf-back">
@@ -43,7 +53,11 @@ export function ConversationScreen({ conversation, messages, seedButton }: Props
       <PageHeader title={conversation.title || `Conversation #${conversation.id}`} subtitle="Interactive conversation management">
         <StatusTag status={conversation.status} />
         <ModeTag manual={mode.manual} />
+        <Link href={`/conversations/${conversation.id}/history`} className={`${Classes.BUTTON} ${Classes.SMALL}`}>
+          <Icon icon="history" /> History
+        </Link>
       </PageHeader>
+      {conversation.match ? <MatchExplanation match={conversation.match} /> : null}
       <div className="pf-grid pf-grid-3">
         <InfoCard
           icon="people"
@@ -70,8 +84,10 @@ export function ConversationScreen({ conversation, messages, seedButton }: Props
               <LiveTag />
             </div>
           </div>
+          <ControlPanel conversation={conversation} mySessionId={user.data?.sessionId} collision={collision} />
+          <PresenceBar conversationId={conversation.id} />
           <MessageList conversation={conversation} messages={messages ?? []} />
-          {mode.manual ? <MessageInput conversation={conversation} inputRef={inputRef} /> : null}
+          {controlHere ? <MessageInput conversation={conversation} inputRef={inputRef} /> : null}
         </Card>
         <QuickActions
           conversation={conversation}

@@ -4,6 +4,7 @@ import { useLocation } from 'wouter';
 import { PageHeader } from '../../../components/page-header';
 import { useConversations } from '../api/conversations';
 import { ModeTag, StatusTag } from './mode-tag';
+import { formatDateTime } from '../../../lib/display';
 
 function Summary({ conversations }: { conversations: ConversationView[] }) {
   const figures = [
@@ -63,7 +64,7 @@ export function ConversationsPage() {
                     <StatusTag status={conversation.status} />
                     <ModeTag manual={conversation.isManualMode} />
                   </div>
-                  <p className="pf-muted pf-small">Updated {new Date(conversation.updatedAt).toLocaleString()}</p>
+                  <p className="pf-muted pf-small">Updated {formatDateTime(conversation.updatedAt)}</p>
                   <Button
                     intent={Intent.PRIMARY}
                     variant="outlined"

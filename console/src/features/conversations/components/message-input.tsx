@@ -57,7 +57,11 @@ export function MessageInput({ conversation, inputRef }: Props) {
         aria-label="Message"
         placeholder="Type your message as your agent…"
         value={text}
-        onChange={(event) => setText(event.currentTarget.value)}
+        onChange={(event) => {
+          setText(event.currentTarget.value);
+          // The others following the thread see who is typing (the connection sends it at most every 2 s).
+          if (event.currentTarget.value.trim()) live.typing(conversation.id);
+        }}
         onKeyDown={onKeyDown}
       />
       <Button intent={Intent.PRIMARY} icon="send-message" text="Send" disabled={!text.trim() || sending} loading={sending} onClick={() => void send()} />

@@ -3,6 +3,7 @@ import type { ConversationView, MessageView } from '@pf/events';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { subscribeTyping, typingIn } from '../../../lib/live/typing';
 import { AGENT_TYPE_LOOK } from '../../../components/agent-type';
+import { formatTime } from '../../../lib/display';
 
 interface Props {
   conversation: ConversationView;
@@ -36,7 +37,7 @@ export function MessageList({ conversation, messages }: Props) {
                 {message.isAutomated ? 'Agent' : 'Person'}
               </Tag>
               <time className="pf-muted pf-small" dateTime={message.createdAt}>
-                {new Date(message.createdAt).toLocaleTimeString()}
+                {formatTime(message.createdAt)}
               </time>
             </div>
             <div className="pf-message-body">{message.content}</div>

@@ -2,6 +2,8 @@ import { Alert, Button, Card, H4 } from '@blueprintjs/core';
 import { USER_MESSAGES, type ConversationView, type MessageView } from '@pf/events';
 import { useState, type RefObject } from 'react';
 import { useLocation } from 'wouter';
+import { downloadConversationHistory, saveBlob } from '../../../lib/download';
+import { toastError } from '../../../lib/toaster';
 
 interface Props {
   conversation: ConversationView;
@@ -18,12 +20,7 @@ const QUICK_ACTION_DELAY_MS = 500;
 /** Export: the conversation and its real messages, as conversation-{id}.json. */
 function exportConversation(conversation: ConversationView, messages: MessageView[]) {
   const body = { ...conversation, messages, exportedAt: new Date().toISOString() };
-  const url = URL.createObjectURL(new Blob([JSON.stringify(body, null, 2)], { type: 'application/json' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `conversation-${conversation.id}.json`;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  saveBlob(new Blob([JSON.stringify(body, null, 2)], { type: 'application/json' }), `conversation-${conversation.id}.json`);
 }
 
 export function QuickActions({ conversation, messages, threadRef, inputRef, onToggle, seedButton }: Props) {
@@ -54,6 +51,9 @@ export function QuickActions({ conversation, messages, threadRef, inputRef, onTo
         />
         <Button icon="people" text="View Agents" onClick={() => navigate('/agents')} />
         <Button icon="export" text="Export" onClick={() => exportConversation(conversation, messages)} />
+        {/* For auditors: the full history from the event store, with its hashes, or the messages and offers as CSV. */}
+        <Button icon="history" text="Export full history" onClick={() => void downloadConversationHistory(conversation.id, 'json').catch((error: Error) => toastError(error.message))} />
+        <Button icon="th" text="Export messages and offers (CSV)" onClick={() => void downloadConversationHistory(conversation.id, 'csv').catch((error: Error) => toastError(error.message))} />
       </div>
       <Alert isOpen={alerting} onClose={() => setAlerting(false)} confirmButtonText="OK" icon="hand">
         <p>{USER_MESSAGES.switchToManualFirst}</p>

@@ -1,29 +1,47 @@
-import { USER_MESSAGES, type ConversationView } from '@pf/events';
+import { USER_MESSAGES, withKnownMatch, type ConversationView } from '@pf/events';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMachine } from '@xstate/react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { fromPromise } from 'xstate';
+import { ApiError } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 import { toastError, toastSuccess } from '../../../lib/toaster';
-import { setManualMode } from '../api/conversations';
+import { getConversationQueryOptions, setManualMode } from '../api/conversations';
 import { modeMachine, showsManual } from '../machines/mode-machine';
 
 /** The mode switch of one loaded conversation: the machine, wired to the PATCH and kept in step with the cache. */
-export function useModeSwitch(conversation: ConversationView) {
+export function useModeSwitch(conversation: ConversationView, mySessionId: string | undefined) {
   const queryClient = useQueryClient();
+  // The machine is made once; the session may be known only after it was.
+  const session = useRef(mySessionId);
+  session.current = mySessionId;
   const [machine] = useState(() =>
     modeMachine.provide({
       actors: {
         setMode: fromPromise(async ({ input }: { input: { conversationId: number; isManualMode: boolean } }) => {
           const updated = await setManualMode(input.conversationId, input.isManualMode);
-          queryClient.setQueryData(queryKeys.conversation(updated.id), updated);
+          queryClient.setQueryData<ConversationView>(queryKeys.conversation(updated.id), (known) => withKnownMatch(updated, known));
           queryClient.setQueryData<ConversationView[]>(queryKeys.conversations, (list) =>
-            list?.map((entry) => (entry.id === updated.id ? updated : entry)),
+            list?.map((entry) => (entry.id === updated.id ? withKnownMatch(updated, entry) : entry)),
           );
         }),
       },
       actions: {
-        notifyFailure: () => toastError(USER_MESSAGES.manualToggleFailed),
+        // A refusal the server explains (another session has your side, or it is not yours) is shown as it is;
+        // the refetch then shows who has control.
+        notifyFailure: ({ event }) => {
+          const error = (event as { error?: unknown }).error;
+          const given = error instanceof ApiError && error.status < 500 ? serverMessage(error) : USER_MESSAGES.manualToggleFailed;
+          void queryClient
+            .fetchQuery({ ...getConversationQueryOptions(conversation.id), staleTime: 0 })
+            .then((fresh) => {
+              // Lost a race for the side (two sessions at once): say who won it rather than "changed by someone else".
+              const side = fresh.control.find((entry) => entry.isMine);
+              const heldElsewhere = error instanceof ApiError && error.status === 409 && side?.isManual && side.sessionId !== session.current;
+              toastError(heldElsewhere ? `${side.controllerName ?? 'You'} took control of your side in another session a moment earlier; request control there` : given);
+            })
+            .catch(() => toastError(given));
+        },
         notifySuccess: (_, { isManualMode }) =>
           toastSuccess(`Switched to ${isManualMode ? 'manual' : 'automatic'} mode`, USER_MESSAGES.modeUpdatedTitle),
       },
@@ -44,3 +62,12 @@ export function useModeSwitch(conversation: ConversationView) {
 }
 
 export type ModeSwitch = ReturnType<typeof useModeSwitch>;
+
+/** The {message} of an error answer, else its text. */
+function serverMessage(error: ApiError): string {
+  try {
+    return (JSON.parse(error.body) as { message?: string }).message ?? error.message;
+  } catch {
+    return error.message;
+  }
+}

@@ -1,10 +1,10 @@
-import type { StatsView } from '@pf/events';
+import { seedDemoView, statsView } from '@pf/events';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
 export const getStatsQueryOptions = () =>
-  queryOptions({ queryKey: queryKeys.stats, queryFn: () => api.get<StatsView>('/api/stats') });
+  queryOptions({ queryKey: queryKeys.stats, queryFn: () => api.get('/api/stats', statsView) });
 
 export function useStats() {
   return useQuery(getStatsQueryOptions());
@@ -17,7 +17,7 @@ export function useStats() {
 export function useSeedDemo() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<{ agents: number; conversations: number }>('/api/seed-demo'),
+    mutationFn: () => api.post('/api/seed-demo', seedDemoView),
     onSuccess: () => queryClient.invalidateQueries(),
   });
 }

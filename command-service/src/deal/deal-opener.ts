@@ -1,0 +1,87 @@
+import { START, streams, type DealParty, type EventOf, type Position } from '@pf/events';
+import { loadCheckpoint, runOf, saveCheckpoint, type RecordedEvent, type ServiceContext } from '@pf/infra';
+import { foldEvents, handleCommand } from '../handle-command';
+import { conversationDecider } from '../conversation/conversation';
+import { deterministicId } from '../process-managers/deterministic-id';
+import { dealDecider } from './deal';
+
+type Agreed = EventOf<'DealAgreed'>['data'];
+const CHECKPOINT = 'deal-opener';
+
+/**
+ * Turns agreed terms into a deal: for each DealAgreed (written by the negotiator on the conversation's stream),
+ * opens the deal's own stream with the terms and the parties as the conversation knew them (their owners may
+ * see the deal). Idempotent: the deal opens once (the decider, and event ids derived from the cause), so every
+ * copy of the command-service may run it, and a redelivery after a crash adds nothing.
+ */
+export async function openAgreedDeal(context: Pick<ServiceContext, 'store'>, cause: RecordedEvent): Promise<void> {
+  const agreed = cause.data as Agreed;
+  const conversation = foldEvents(conversationDecider, await context.store.readStream(streams.conversation(agreed.conversationId)));
+  if (conversation.status === 'none') return;
+  const party = (agentId: number | null): DealParty | null => {
+    const found = agentId === null ? undefined : conversation.participants.find((p) => p.agentId === agentId);
+    return found ? { agentId: found.agentId, ownerId: found.ownerId, name: found.name, type: found.type } : null;
+  };
+  const borrower = party(agreed.borrowerAgentId);
+  const lender = party(agreed.lenderAgentId);
+  if (!borrower || !lender) return;
+  try {
+    await handleCommand(
+      context.store,
+      streams.deal(agreed.dealId),
+      dealDecider,
+      {
+        type: 'OpenDeal',
+        deal: {
+          dealId: agreed.dealId,
+          source: 'negotiation',
+          agreedInConversationId: agreed.conversationId,
+          borrower,
+          lender,
+          broker: party(agreed.brokerAgentId),
+          propertyAddress: '',
+          propertyValue: agreed.propertyValue,
+          loanAmount: agreed.loanAmount,
+          ltv: agreed.ltv,
+          interestRate: agreed.interestRate,
+          termYears: agreed.termYears,
+          arrangementFee: agreed.arrangementFee,
+          targetCompletion: null,
+        },
+      },
+      { actor: { kind: 'system', name: 'deal-opener' }, correlationId: cause.metadata.correlationId, causationId: cause.id },
+      (index) => deterministicId(`${cause.id}:deal-opened:${index}`),
+    );
+  } catch (error) {
+    // Another copy opened it at the same moment: the deal stands, which is all this wanted.
+    if ((error as { statusCode?: number }).statusCode !== 409) throw error;
+  }
+}
+
+/**
+ * The deal opener as a supervised follower (restarted with backoff from its checkpoint after a failure,
+ * listed in /readyz with its lag). Every copy may run it: opening a deal is idempotent.
+ */
+export function startDealOpener(context: ServiceContext): { close(): Promise<void> } {
+  let position: Position = START;
+  const supervised = context.supervisor.run({
+    name: 'deal opener',
+    position: () => position,
+    async start() {
+      position = await loadCheckpoint(context.pool, CHECKPOINT);
+      return runOf((onError) =>
+        context.store.subscribe(
+          position,
+          async (batch) => {
+            for (const event of batch) if (event.type === 'DealAgreed') await openAgreedDeal(context, event);
+            const last = batch[batch.length - 1]!.position;
+            await saveCheckpoint(context.pool, CHECKPOINT, last);
+            position = last;
+          },
+          { onError },
+        ),
+      );
+    },
+  });
+  return { close: () => supervised.stop() };
+}

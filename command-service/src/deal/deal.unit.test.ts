@@ -1,0 +1,71 @@
+import { describe, it } from 'vitest';
+import type { EventOf } from '@pf/events';
+import { Invalid, NotFound } from '@pf/infra';
+import { deciderSpec } from '../testing/decider-spec';
+import { dealDecider, type DealEvent } from './deal';
+
+const dealId = '6f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f';
+const opened: EventOf<'DealOpened'> = {
+  type: 'DealOpened',
+  data: {
+    dealId,
+    source: 'negotiation',
+    agreedInConversationId: 7,
+    borrower: { agentId: 1, ownerId: 'alice', name: 'Alice', type: 'borrower' },
+    lender: { agentId: 2, ownerId: 'bob', name: 'Northern Bank', type: 'lender' },
+    broker: null,
+    propertyAddress: '',
+    propertyValue: 300000,
+    loanAmount: 240000,
+    ltv: 80,
+    interestRate: 4.2,
+    termYears: 25,
+    arrangementFee: 999,
+    targetCompletion: null,
+  },
+};
+const stage = (from: string, to: string) => ({ type: 'DealStageChanged', data: { dealId, from, stage: to } }) as DealEvent;
+const status = (from: string, to: string) => ({ type: 'DealStatusChanged', data: { dealId, from, status: to } }) as DealEvent;
+const spec = deciderSpec(dealDecider);
+const change = (changes: object, actorId = 'alice') => ({ type: 'ChangeDeal' as const, dealId, actorId, ...changes });
+
+describe('deal decider', () => {
+  it('opens once', () => {
+    spec.given([]).when({ type: 'OpenDeal', deal: opened.data }).then([opened]);
+    spec.given([opened]).when({ type: 'OpenDeal', deal: opened.data }).then([]);
+  });
+
+  it('folds with the deals view’s rules: the first opening counts', () => {
+    const openedAgain = { ...opened, data: { ...opened.data, lender: { ...opened.data.lender, ownerId: 'mallory' } } };
+    spec.given([opened, openedAgain]).when(change({ stage: 'valuation' }, 'mallory')).thenThrows(NotFound);
+    spec.given([opened, openedAgain]).when(change({ stage: 'valuation' }, 'bob')).then([stage('application', 'valuation')]);
+  });
+
+  it('is visible only to the owners of its agents', () => {
+    spec.given([opened]).when(change({ stage: 'valuation' }, 'mallory')).thenThrows(NotFound, `Deal ${dealId} not found`);
+    spec.given([]).when(change({ stage: 'valuation' })).thenThrows(NotFound);
+    spec.given([opened]).when(change({ stage: 'valuation' }, 'bob')).then([stage('application', 'valuation')]);
+  });
+
+  it('completes only from underwriting, and completing the stage completes the deal', () => {
+    spec.given([opened]).when(change({ stage: 'completed' })).thenThrows(Invalid, 'stage: A deal reaches completion only from underwriting; this one is at application');
+    spec.given([opened, stage('application', 'valuation')]).when(change({ status: 'completed' })).thenThrows(Invalid, 'status: A deal cannot complete before underwriting; this one is at valuation');
+    const underwriting = [opened, stage('application', 'valuation'), stage('valuation', 'underwriting')];
+    spec.given(underwriting).when(change({ stage: 'completed' })).then([stage('underwriting', 'completed'), status('active', 'completed')]);
+    spec.given(underwriting).when(change({ status: 'completed' })).then([stage('underwriting', 'completed'), status('active', 'completed')]);
+    spec.given([...underwriting, stage('underwriting', 'completed'), status('active', 'completed')]).when(change({ status: 'pending' })).thenThrows(Invalid, 'its status is final');
+  });
+
+  it('keeps a cancelled deal as it is', () => {
+    spec.given([opened, status('active', 'cancelled')]).when(change({ status: 'active' })).thenThrows(Invalid, 'a cancelled deal is final');
+    spec.given([opened, status('active', 'cancelled')]).when(change({ propertyAddress: '1 High St' })).thenThrows(Invalid, 'a cancelled deal is final');
+  });
+
+  it('moves between active and pending, and records only real changes', () => {
+    spec.given([opened]).when(change({ status: 'pending' })).then([status('active', 'pending')]);
+    spec.given([opened]).when(change({ status: 'active', stage: 'application' })).then([]);
+    spec.given([opened]).when(change({ propertyAddress: '1 High St', targetCompletion: '2026-09-30' })).then([
+      { type: 'DealEdited', data: { dealId, propertyAddress: '1 High St', targetCompletion: '2026-09-30' } },
+    ]);
+  });
+});

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import {
+  changeDealInput,
+  dealChangedAnswer,
+  dealCreatedAnswer,
+  errorAnswers,
+  newDealInput,
+  SIGNED_IN_ERRORS,
+  streams,
+  uuidParams,
+  type AgentType,
+  type DealParty,
+} from '@pf/events';
+import { Invalid, NotFound, type EventStore, type FastifyPluginAsyncZod, type ServiceContext } from '@pf/infra';
+import { agentDecider } from '../agent/agent';
+import { foldEvents, handleCommand } from '../handle-command';
+import { signedIn, withPosition } from '../http-helpers';
+import { dealDecider } from './deal';
+
+/** A party of a New Deal must be one of the user's own agents, of the right type. */
+async function ownAgent(store: EventStore, field: string, agentId: number, type: AgentType, userId: string): Promise<DealParty> {
+  const agent = foldEvents(agentDecider, await store.readStream(streams.agent(agentId)));
+  if (agent.status === 'none' || agent.status === 'deleted' || agent.ownerId !== userId) {
+    throw new Invalid(`${field}: agent ${agentId} is not one of your agents`);
+  }
+  if (agent.type !== type) throw new Invalid(`${field}: ${agent.name} is a ${agent.type} agent, not a ${type}`);
+  return { agentId, ownerId: agent.ownerId, name: agent.name, type };
+}
+
+/** New Deal, and changes of status, stage, address and target date (PATCH). */
+export const dealRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { store }) => {
+  app.post(
+    '/api/deals',
+    {
+      schema: {
+        summary: 'New Deal: a deal between your own agents',
+        body: newDealInput,
+        response: { 201: dealCreatedAnswer, ...errorAnswers(...SIGNED_IN_ERRORS, 403, 409) },
+      },
+    },
+    async (request, reply) => {
+      const { user, metadata } = signedIn(request);
+      const input = request.body;
+      const borrower = await ownAgent(store, 'borrowerAgentId', input.borrowerAgentId, 'borrower', user.id);
+      const lender = await ownAgent(store, 'lenderAgentId', input.lenderAgentId, 'lender', user.id);
+      const broker = input.brokerAgentId ? await ownAgent(store, 'brokerAgentId', input.brokerAgentId, 'broker', user.id) : null;
+      const dealId = randomUUID();
+      const { position } = await handleCommand(
+        store,
+        streams.deal(dealId),
+        dealDecider,
+        {
+          type: 'OpenDeal',
+          deal: {
+            dealId,
+            source: 'manual',
+            agreedInConversationId: null,
+            borrower,
+            lender,
+            broker,
+            propertyAddress: input.propertyAddress,
+            propertyValue: input.propertyValue,
+            loanAmount: input.loanAmount,
+            ltv: Math.round((input.loanAmount / input.propertyValue) * 10_000) / 100,
+            interestRate: input.interestRate,
+            termYears: input.termYears,
+            arrangementFee: input.arrangementFee,
+            targetCompletion: input.targetCompletion ?? null,
+          },
+        },
+        metadata,
+      );
+      return withPosition(reply, position).status(201).send({ id: dealId });
+    },
+  );
+
+  app.patch(
+    '/api/deals/:id',
+    {
+      schema: {
+        summary: 'Change a deal: status, stage (completion only from underwriting; cancelled is final), address, target date',
+        params: uuidParams('Deal'),
+        body: changeDealInput,
+        response: { 200: dealChangedAnswer, ...errorAnswers(...SIGNED_IN_ERRORS, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const { user, metadata } = signedIn(request);
+      const dealId = request.params.id;
+      const changes = request.body;
+      const { state, position } = await handleCommand(
+        store,
+        streams.deal(dealId),
+        dealDecider,
+        { type: 'ChangeDeal', dealId, actorId: user.id, ...changes },
+        metadata,
+      );
+      if (state.status === 'none') throw new NotFound(`Deal ${dealId} not found`);
+      return withPosition(reply, position).send({ id: dealId, status: state.status, stage: state.stage });
+    },
+  );
+};

@@ -1,0 +1,42 @@
+import type { EventOf } from '@pf/events';
+import { Invalid, NotFound } from '@pf/infra';
+import type { AgentState } from '../agent/agent';
+import type { Decider } from '../handle-command';
+
+export type MatchRunEvent = EventOf<'MatchRequested' | 'MatchRunCompleted'>;
+export type MatchRunState = { status: 'none' } | { status: 'requested' | 'answered'; agentId: number };
+export type MatchRunCommand =
+  | { type: 'RequestMatch'; requestId: string; agent: AgentState; agentId: number; actorId: string }
+  | { type: 'AnswerMatch'; requestId: string; agentId: number; matchIds: string[]; note: string | null };
+
+/**
+ * Match (Matching & Leads): a person asks the matcher to look for a lead now. The request is an event the
+ * automated matcher reacts to (asynchronously, like an agent being resumed); its answer is another event,
+ * which the lead shows. The agent, passed in, must be the person's own and active.
+ */
+export function decide(command: MatchRunCommand, state: MatchRunState): MatchRunEvent[] {
+  switch (command.type) {
+    case 'RequestMatch': {
+      const { agent, agentId, actorId, requestId } = command;
+      if (agent.status === 'none' || agent.status === 'deleted' || agent.ownerId !== actorId) throw new NotFound(`Agent ${agentId} not found`);
+      if (agent.status === 'paused') throw new Invalid(`${agent.name} is paused; resume it before matching`);
+      if (state.status !== 'none') return [];
+      return [{ type: 'MatchRequested', data: { requestId, agentId, ownerId: actorId } }];
+    }
+    case 'AnswerMatch': {
+      if (state.status !== 'requested') return [];
+      const { requestId, agentId, matchIds, note } = command;
+      return [{ type: 'MatchRunCompleted', data: { requestId, agentId, matchIds, note } }];
+    }
+    default: {
+      const unhandled: never = command;
+      throw new Error(`Unknown command ${JSON.stringify(unhandled)}`);
+    }
+  }
+}
+
+export function evolve(state: MatchRunState, event: MatchRunEvent): MatchRunState {
+  return event.type === 'MatchRequested' ? { status: 'requested', agentId: event.data.agentId } : state.status === 'none' ? state : { ...state, status: 'answered' };
+}
+
+export const matchRunDecider: Decider<MatchRunCommand, MatchRunState, MatchRunEvent> = { initialState: { status: 'none' }, decide, evolve };

@@ -1,0 +1,243 @@
+import { expect, test, type Page } from '@playwright/test';
+import pg from 'pg';
+import { ANALYTICS_PERIOD_DAYS, BROKER_COMMISSION_RATE, DEAL_SIZE_BANDS, readCriteria, type AnalyticsPeriod } from '@pf/events';
+import { pastStreams, writePastDeal, type PastDeal } from './past-history';
+import { startE2eServer, type E2eServer } from './server';
+
+/**
+ * Issue 14, done when: after Seed Demo Data and finished negotiations, every card and tab of Analytics & Reports
+ * and Market Intelligence shows the figures this test recomputes from the events table itself (never from a read
+ * model or the API), and changing the period changes them. Negotiations 12 and 20 days old (past-history.ts) give
+ * the last 30 days something the last 7 do not have.
+ */
+let server: E2eServer;
+test.beforeAll(async () => {
+  server = await startE2eServer({ AUTOMATION: 'on', AGENT_REPLY_DELAY_MS: '0' });
+});
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+type Stored = { type: string; data: any; at: Date };
+const DAY = 86_400_000;
+const round1 = (v: number) => Math.round(v * 10) / 10;
+const round2 = (v: number) => Math.round(v * 100) / 100;
+const pounds = (v: number) => `£${Math.round(v).toLocaleString('en-GB')}`;
+const compactPounds = (v: number) => (v >= 1_000_000 ? `£${(v / 1_000_000).toFixed(1)}M` : v >= 1_000 ? `£${(v / 1_000).toFixed(1)}K` : `£${Math.round(v)}`);
+const pct = (part: number, whole: number) => (whole === 0 ? null : round1((part / whole) * 100));
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+
+async function readEvents(): Promise<Stored[]> {
+  const client = new pg.Client({ connectionString: server.databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query(`select type, data, recorded_at as at from events order by transaction_id, position`)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** What Analytics & Reports must show for a period, recomputed from the events alone. */
+function expected(events: Stored[], period: AnalyticsPeriod) {
+  const now = new Date();
+  const from = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - (ANALYTICS_PERIOD_DAYS[period] - 1) * DAY;
+  const inPeriod = (e: Stored) => e.at.getTime() >= from;
+  const of = (type: string, only = inPeriod) => events.filter((e) => e.type === type && only(e));
+  const agreed = of('DealAgreed').map((e) => e.data);
+  const allAgreed = new Map(of('DealAgreed', () => true).map((e) => [e.data.dealId, e.data]));
+  const completed = of('DealStatusChanged').filter((e) => e.data.status === 'completed').map((e) => allAgreed.get(e.data.dealId)).filter(Boolean);
+  const revenueOf = (d: any) => d.arrangementFee + (d.brokerAgentId === null ? 0 : Math.round(d.loanAmount * BROKER_COMMISSION_RATE));
+  const finished = of('ConversationCompleted').map((e) => e.data);
+  const started = new Map(of('ConversationStarted', () => true).map((e) => [e.data.conversationId, e.data.participants as { agentId: number; type: string }[]]));
+  const borrowerOf = (conversationId: number) => started.get(conversationId)?.find((p) => p.type === 'borrower')?.agentId;
+
+  const leads = of('AgentCreated').filter((e) => e.data.type === 'borrower').map((e) => e.data.agentId as number);
+  const matched = new Set(of('MatchFound', () => true).map((e) => e.data.borrowerAgentId));
+  const offered = new Set(of('OfferMade', () => true).map((e) => borrowerOf(e.data.conversationId)));
+  const agreedBy = new Set([...allAgreed.values()].map((d) => d.borrowerAgentId));
+  const completedBy = new Set(completed.map((d: any) => d.borrowerAgentId));
+  const counts = [leads.length, ...[matched, offered, agreedBy, completedBy].map((set) => leads.filter((id) => set.has(id)).length)];
+
+  const names = new Map<number, { name: string; type: string }>();
+  for (const e of of('AgentCreated', () => true)) names.set(e.data.agentId, { name: e.data.name, type: e.data.type });
+  for (const e of of('AgentUpdated', () => true)) names.set(e.data.agentId, { ...names.get(e.data.agentId)!, name: e.data.name });
+  const parties = (d: any) => [d.borrowerAgentId, d.lenderAgentId, d.brokerAgentId].filter((id) => id !== null);
+  const agentRow = (agentId: number) => {
+    const took = finished.filter((c) => started.get(c.conversationId)?.some((p) => p.agentId === agentId));
+    return {
+      ...names.get(agentId)!,
+      deals: agreed.filter((d) => parties(d).includes(agentId)).length,
+      negotiations: took.length,
+      conversion: pct(took.filter((c) => c.outcome === 'agreed').length, took.length),
+      revenue: completed.filter((d: any) => parties(d).includes(agentId)).reduce((s: number, d: any) => s + revenueOf(d), 0),
+    };
+  };
+  return {
+    revenue: completed.reduce((s: number, d: any) => s + revenueOf(d), 0),
+    dealsClosed: completed.length,
+    conversion: pct(finished.filter((c) => c.outcome === 'agreed').length, finished.length),
+    avgDealSize: agreed.length === 0 ? null : Math.round(mean(agreed.map((d) => d.loanAmount))),
+    bands: DEAL_SIZE_BANDS.map((b) => ({ band: b.band, deals: agreed.filter((d) => d.loanAmount >= b.min && d.loanAmount < b.max).length, total: agreed.length })),
+    funnel: counts.map((count, i) => ({ count, ofFirst: pct(count, counts[0]!), ofPrevious: i === 0 ? null : pct(count, counts[i - 1]!) })),
+    agreed,
+    agentRow,
+    finishedParties: finished.flatMap((c) => (started.get(c.conversationId) ?? []).map((p) => p.agentId)),
+    dealAgreedEvents: agreed.length,
+  };
+}
+
+const statValue = (page: Page, key: string) => page.getByTestId(key).locator('.pf-stat-value');
+
+async function expectReport(page: Page, want: ReturnType<typeof expected>) {
+  await expect(statValue(page, 'headline-totalRevenue')).toHaveText(compactPounds(want.revenue));
+  await expect(statValue(page, 'headline-dealsClosed')).toHaveText(String(want.dealsClosed));
+  await expect(statValue(page, 'headline-conversionRate')).toHaveText(want.conversion === null ? '–' : `${want.conversion.toFixed(1)}%`);
+  await expect(statValue(page, 'headline-avgDealSize')).toHaveText(want.avgDealSize === null ? '–' : pounds(want.avgDealSize));
+}
+
+test('Analytics & Reports and Market Intelligence show what the events say, and the period changes the figures', async ({ browser }) => {
+  test.setTimeout(240_000);
+  const page = await (await browser.newContext({ baseURL: server.url })).newPage();
+  await page.goto('/api/login');
+  await expect(page.getByRole('heading', { name: 'Welcome to the product' })).toBeVisible();
+  // Two London deals of the past: in the last 30 days, not the last 7; London has enough deals whatever today's bring.
+  const pastDeals: PastDeal[] = [];
+  const writePast = async (past: PastDeal) => {
+    pastDeals.push(past);
+    await writePastDeal(server.databaseUrl, past);
+  };
+  await writePast({
+    daysAgo: 12,
+    borrowerAgentId: 910_001,
+    lenderAgentId: 910_002,
+    conversationId: 910_001,
+    region: 'london',
+    loanAmount: 1_250_000,
+    propertyValue: 1_600_000,
+    interestRate: 5.15,
+    arrangementFee: 1_999,
+  });
+  await writePast({
+    daysAgo: 20,
+    borrowerAgentId: 910_003,
+    lenderAgentId: 910_004,
+    conversationId: 910_002,
+    region: 'london',
+    loanAmount: 640_000,
+    propertyValue: 800_000,
+    interestRate: 4.35,
+    arrangementFee: 1_499,
+  });
+  // Written as the store writes: their hash chains verify like any other stream's.
+  const { createPool, PostgresEventStore, verifyStreams } = await import('../../infra/src/index');
+  const pool = createPool(server.databaseUrl, 2);
+  const store = new PostgresEventStore(pool, server.databaseUrl);
+  const verified = await verifyStreams(store, pastDeals.flatMap(pastStreams));
+  await store.close();
+  await pool.end();
+  expect(verified.map((v) => [v.stream, v.intact])).toEqual(pastDeals.flatMap(pastStreams).map((stream) => [stream, true]));
+  expect((await page.request.post('/api/seed-demo')).status()).toBe(201);
+  // London borrowers beside the demo's (whose regions are Leeds, Manchester and Bristol), so one region has enough deals.
+  for (const name of ['Amara Okafor', 'Tom Whitlock', 'Freya Lindqvist']) {
+    const created = await page.request.post('/api/agents', {
+      data: {
+        name,
+        type: 'borrower',
+        criteria: { region: 'london', propertyValueMin: '£400k', propertyValueMax: '£500k', interestRateMin: '3.5%', interestRateMax: '5.5%', loanTermMin: '20', loanTermMax: '30' },
+      },
+    });
+    expect(created.status()).toBe(201);
+  }
+  const unfinished = async () => {
+    const list: { status: string }[] = await (await page.request.get('/api/conversations')).json();
+    return list.length === 0 ? -1 : list.filter((c) => c.status !== 'completed').length;
+  };
+  await expect.poll(unfinished, { timeout: 90_000, intervals: [500] }).toBe(0);
+  // Two agreed deals taken to completion: revenue, Deals Closed and Completions have something to count.
+  const deals: { id: string }[] = await (await page.request.get('/api/deals')).json();
+  expect(deals.length).toBeGreaterThanOrEqual(2);
+  for (const deal of deals.slice(0, 2)) {
+    for (const stage of ['valuation', 'underwriting', 'completed']) expect((await page.request.patch(`/api/deals/${deal.id}`, { data: { stage } })).status()).toBe(200);
+  }
+  // The platform has gone quiet (no process manager still writing) before the figures are recomputed.
+  let count = -1;
+  await expect.poll(async () => {
+    const now = (await readEvents()).length;
+    const quiet = now === count;
+    count = now;
+    return quiet;
+  }, { timeout: 30_000, intervals: [1_500] }).toBe(true);
+  const events = await readEvents();
+  const month = expected(events, 'last30');
+  const week = expected(events, 'last7');
+  // The past deals are in the last 30 days only, so the two periods must differ on the screen.
+  expect(month.dealAgreedEvents).toBe(week.dealAgreedEvents + 2);
+  expect(month.avgDealSize).not.toBe(week.avgDealSize);
+  expect(month.conversion).not.toBe(week.conversion);
+  expect(month.funnel[0]!.count).toBe(week.funnel[0]!.count + 2);
+
+  await page.goto('/analytics');
+  await expectReport(page, month);
+  // Platform Activity (GET /api/analytics/daily): the deals agreed in the period, counted per event.
+  await expect(page.getByTestId('activity-DealAgreed')).toHaveText(`Deal agreed${month.dealAgreedEvents}`);
+
+  // Agent Performance: the busiest agent's row, by the events.
+  await page.getByRole('tab', { name: 'Agent Performance' }).click();
+  const busiest = [...new Set(month.agreed.flatMap((d: any) => [d.borrowerAgentId, d.lenderAgentId]))]
+    .map((id) => ({ id, row: month.agentRow(id) }))
+    .sort((a, b) => b.row.deals - a.row.deals || b.row.revenue - a.row.revenue)[0]!;
+  const row = page.getByTestId('agent-leaderboard').getByRole('row').filter({ has: page.getByRole('cell', { name: busiest.row.name, exact: true }) });
+  await expect(row.getByRole('cell')).toHaveText([
+    busiest.row.name,
+    busiest.row.type,
+    String(busiest.row.deals),
+    busiest.row.conversion === null ? '–' : `${busiest.row.conversion.toFixed(1)}% of ${busiest.row.negotiations}`,
+    pounds(busiest.row.revenue),
+  ]);
+
+  // Sorted by conversion, the first row is an agent with the best conversion the events give.
+  const everyone = [...new Set(month.agreed.flatMap((d: any) => [d.borrowerAgentId, d.lenderAgentId, d.brokerAgentId]).concat(month.finishedParties))]
+    .filter((id): id is number => id !== null)
+    .map((id) => month.agentRow(id));
+  const best = Math.max(...everyone.map((r) => r.conversion ?? -1));
+  await page.getByRole('button', { name: 'Conversion', exact: true }).click();
+  await expect(page.getByTestId('agent-leaderboard').getByRole('row').nth(1).getByRole('cell').nth(3)).toHaveText(new RegExp(`^${best.toFixed(1)}% of \\d+$`));
+
+  // Deal Analysis: every band's count and share.
+  await page.getByRole('tab', { name: 'Deal Analysis' }).click();
+  for (const band of month.bands) {
+    await expect(page.getByTestId('deal-sizes').getByRole('listitem').filter({ hasText: band.band })).toContainText(
+      `${band.deals} deals (${(pct(band.deals, band.total) ?? 0).toFixed(1)}%)`,
+    );
+  }
+
+  // Conversion Funnel: counts, share of leads and of the step before.
+  await page.getByRole('tab', { name: 'Conversion Funnel' }).click();
+  const stages = ['Leads', 'Qualified', 'Proposals', 'Negotiations', 'Completions'];
+  for (const [i, step] of month.funnel.entries()) {
+    const item = page.getByTestId(`funnel-${stages[i]}`);
+    await expect(item.locator('.pf-funnel-count')).toHaveText(String(step.count));
+    await expect(item).toContainText(`${step.ofFirst === null ? '–' : `${step.ofFirst.toFixed(1)}%`} of leads`);
+    if (step.ofPrevious !== null) await expect(item).toContainText(`${step.ofPrevious.toFixed(1)}% of previous`);
+  }
+
+  // The period: the last 7 days leave the past deals and their leads out, and the screen's numbers follow.
+  await page.getByRole('combobox', { name: 'Period' }).selectOption('last7');
+  await expectReport(page, week);
+  await expect(page.getByTestId('funnel-Leads').locator('.pf-funnel-count')).toHaveText(String(week.funnel[0]!.count));
+  await page.getByRole('tab', { name: 'Overview' }).click();
+  await expect(page.getByTestId('activity-DealAgreed')).toHaveText(`Deal agreed${week.dealAgreedEvents}`);
+
+  // Market Intelligence for London over 12 months: the deals whose borrower names London.
+  const regionOf = new Map(events.filter((e) => e.type === 'AgentCreated').map((e) => [e.data.agentId, readCriteria(e.data.criteria).regions?.[0] ?? null]));
+  const london = events.filter((e) => e.type === 'DealAgreed' && regionOf.get(e.data.borrowerAgentId) === 'london').map((e) => e.data);
+  expect(london.length).toBeGreaterThanOrEqual(4);
+  await page.goto('/market');
+  await expect(page.getByTestId('market-too-little')).toHaveCount(0);
+  await expect(statValue(page, 'market-avgInterestRate')).toHaveText(`${round2(mean(london.map((d) => d.interestRate))).toFixed(2)}%`);
+  await expect(statValue(page, 'market-avgPropertyPrice')).toHaveText(pounds(Math.round(mean(london.map((d) => d.propertyValue)))));
+  await expect(statValue(page, 'market-mortgageApprovals')).toHaveText(String(london.length));
+  await expect(page.getByTestId('market-insights')).toContainText(`${london.length} deals agreed in London this period against 0 in the period before.`);
+  await page.getByRole('tab', { name: 'Property Prices' }).click();
+  await expect(page.getByTestId('market-regions').getByRole('row').filter({ hasText: 'London' }).getByRole('cell').last()).toHaveText(String(london.length));
+});

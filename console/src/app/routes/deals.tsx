@@ -1,0 +1,3 @@
+import { DealsPage } from '../../features/deals/components/deals-page';
+
+export default DealsPage;

@@ -1,0 +1,3 @@
+import { DocumentsPage } from '../../features/documents/components/documents-page';
+
+export default DocumentsPage;

@@ -1,0 +1,3 @@
+import { MatchingPage } from '../../features/matching/components/matching-page';
+
+export default MatchingPage;

@@ -1,0 +1,44 @@
+import { HTMLSelect, InputGroup } from '@blueprintjs/core';
+
+interface Props<Value extends string> {
+  /** What is searched, for screen readers ("deals", "documents", "leads"). */
+  noun: string;
+  placeholder: string;
+  search: string;
+  onSearch: (search: string) => void;
+  /** The filter's accessible name ("Status filter") and its first option ("All Statuses"). */
+  filterLabel: string;
+  allLabel: string;
+  options: readonly Value[];
+  value: Value | 'all';
+  onFilter: (value: Value | 'all') => void;
+  className?: string;
+}
+
+const capitalised = (value: string) => value[0]!.toUpperCase() + value.slice(1);
+
+/** Spec §4's search box beside an exact-match filter, as Deals, Documents and Leads show them. */
+export function SearchFilterBar<Value extends string>(props: Props<Value>) {
+  const { noun, placeholder, search, onSearch, filterLabel, allLabel, options, value, onFilter, className } = props;
+  return (
+    <div className={className ? `pf-filters ${className}` : 'pf-filters'}>
+      <InputGroup
+        className="pf-grow"
+        leftIcon="search"
+        type="search"
+        aria-label={`Search ${noun}`}
+        placeholder={placeholder}
+        value={search}
+        onValueChange={onSearch}
+      />
+      <HTMLSelect aria-label={filterLabel} value={value} onChange={(event) => onFilter(event.currentTarget.value as Value | 'all')}>
+        <option value="all">{allLabel}</option>
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {capitalised(option)}
+          </option>
+        ))}
+      </HTMLSelect>
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+import { Button, Card, H4, Intent, NonIdealState, Spinner } from '@blueprintjs/core';
+import { DEAL_STATUSES, filterDeals, type DealStatus, type DealView } from '@pf/events';
+import { useState } from 'react';
+import { compactPounds, FigureCards, pounds, shortDate } from '../../../components/figure-cards';
+import { PageHeader } from '../../../components/page-header';
+import { SearchFilterBar } from '../../../components/search-filter-bar';
+import { useDeals, useDealStats } from '../api/deals';
+import { DealDetailDialog } from './deal-detail-dialog';
+import { DealEditDialog } from './deal-edit-dialog';
+import { DealStageTag, DealStatusTag } from './deal-tags';
+import { NewDealDialog } from './new-deal-dialog';
+
+function DealRow({ deal, onView, onEdit }: { deal: DealView; onView: () => void; onEdit: () => void }) {
+  return (
+    <li className="pf-list-row pf-deal-row" data-testid="deal-row">
+      <div className="pf-grow">
+        <div className="pf-deal-title">{deal.propertyAddress || 'Address not yet given'}</div>
+        <div className="pf-muted pf-small">
+          {deal.borrowerName} · {deal.lenderName}
+          {deal.brokerName ? ` · via ${deal.brokerName}` : ''}
+        </div>
+        <div className="pf-deal-terms" data-testid="deal-terms">
+          {pounds(deal.loanAmount)} at {deal.interestRate}% over {deal.term} years · LTV {deal.ltv}% · value {pounds(deal.propertyValue)}
+        </div>
+        <div className="pf-tags">
+          <DealStatusTag status={deal.status} />
+          <DealStageTag stage={deal.stage} />
+          <span className="pf-muted pf-small">Created {shortDate(deal.dateCreated)}</span>
+        </div>
+      </div>
+      <div className="pf-row-actions">
+        <Button text="View" icon="eye-open" variant="outlined" onClick={onView} />
+        <Button text="Edit" icon="edit" variant="outlined" onClick={onEdit} />
+      </div>
+    </li>
+  );
+}
+
+/** Deals & Transactions (spec §2): deals opened by agreed negotiations or New Deal, their stats, search and status filter. */
+export function DealsPage() {
+  const deals = useDeals();
+  const stats = useDealStats();
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState<DealStatus | 'all'>('all');
+  const [creating, setCreating] = useState(false);
+  const [viewing, setViewing] = useState<string | null>(null);
+  const [editing, setEditing] = useState<DealView | null>(null);
+  const shown = deals.data ? filterDeals(deals.data, search, status) : [];
+  const s = stats.data;
+
+  return (
+    <>
+      <PageHeader title="Deals & Transactions" subtitle="Loans your agents agreed, from application to completion">
+        <Button intent={Intent.PRIMARY} icon="plus" text="New Deal" onClick={() => setCreating(true)} />
+      </PageHeader>
+      <FigureCards
+        figures={
+          s && [
+            { key: 'activeDeals', title: 'Active Deals', icon: 'exchange', value: String(s.activeDeals) },
+            { key: 'totalValue', title: 'Total Value', icon: 'bank-account', value: compactPounds(s.totalValue), hint: 'Loans not cancelled' },
+            { key: 'completionRate', title: 'Completion Rate', icon: 'trending-up', value: s.completionRate === null ? null : `${s.completionRate}%`, hint: 'Completed of finished' },
+            { key: 'averageDays', title: 'Avg. Time to Complete', icon: 'time', value: s.averageDaysToComplete === null ? null : `${s.averageDaysToComplete} days` },
+          ]
+        }
+      />
+      <Card className="pf-section">
+        <SearchFilterBar
+          noun="deals"
+          placeholder="Search deals by property address or borrower name..."
+          search={search}
+          onSearch={setSearch}
+          filterLabel="Status filter"
+          allLabel="All Statuses"
+          options={DEAL_STATUSES}
+          value={status}
+          onFilter={setStatus}
+        />
+        <H4 className="pf-section">Recent Deals</H4>
+        {deals.isPending ? (
+          <Spinner />
+        ) : deals.isError ? (
+          <NonIdealState icon="error" title="Could not load deals" description={deals.error.message} />
+        ) : deals.data.length === 0 ? (
+          <NonIdealState
+            icon="exchange"
+            title="Deals appear when your agents agree terms"
+            description="When two of your agents agree a rate, term, loan and fee, the deal opens here at application. Seed demo data on the dashboard, or add one with New Deal."
+          />
+        ) : shown.length === 0 ? (
+          <NonIdealState icon="search" title="No deals match" description="Try another search or status." />
+        ) : (
+          <ul className="pf-list">
+            {shown.map((deal) => (
+              <DealRow key={deal.id} deal={deal} onView={() => setViewing(deal.id)} onEdit={() => setEditing(deal)} />
+            ))}
+          </ul>
+        )}
+      </Card>
+      <NewDealDialog isOpen={creating} onClose={() => setCreating(false)} />
+      <DealDetailDialog dealId={viewing} onClose={() => setViewing(null)} />
+      {editing ? <DealEditDialog deal={editing} onClose={() => setEditing(null)} /> : null}
+    </>
+  );
+}

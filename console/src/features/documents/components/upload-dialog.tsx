@@ -1,0 +1,77 @@
+import { Button, Callout, Dialog, DialogBody, DialogFooter, FileInput, FormGroup, HTMLSelect, InputGroup, Intent } from '@blueprintjs/core';
+import { DOCUMENT_TYPES, MAX_DOCUMENT_BYTES, type DealView, type DocumentType } from '@pf/events';
+import { useState, type FormEvent } from 'react';
+import { ApiError } from '../../../lib/api-client';
+import { toastSuccess } from '../../../lib/toaster';
+import { useUpload } from '../api/documents';
+
+const reason = (error: unknown) => (error instanceof ApiError ? (JSON.parse(error.body || '{}').message ?? error.message) : String(error));
+
+/** Upload Document: a PDF, JPEG or PNG of at most 10 MB for one of the user's deals (the server judges the bytes). */
+export function UploadDialog({ isOpen, onClose, deals }: { isOpen: boolean; onClose: () => void; deals: DealView[] }) {
+  const [dealId, setDealId] = useState('');
+  const [type, setType] = useState<DocumentType>('valuation');
+  const [name, setName] = useState('');
+  const [file, setFile] = useState<File | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const upload = useUpload();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!dealId) return setError('dealId: choose the deal the document belongs to');
+    if (!file) return setError('file: choose a PDF, JPEG or PNG file to upload');
+    if (file.size > MAX_DOCUMENT_BYTES) return setError('file: The file is larger than 10 MB, the most a document may be');
+    const form = new FormData();
+    form.append('dealId', dealId);
+    form.append('type', type);
+    if (name.trim()) form.append('name', name.trim());
+    form.append('file', file, file.name);
+    setError(null);
+    try {
+      await upload.mutateAsync(form);
+      toastSuccess('Document uploaded');
+      setFile(null);
+      setName('');
+      onClose();
+    } catch (failure) {
+      setError(reason(failure));
+    }
+  };
+
+  return (
+    <Dialog isOpen={isOpen} onClose={onClose} title="Upload Document" className="pf-wide-dialog">
+      <form onSubmit={submit}>
+        <DialogBody>
+          <FormGroup label="Deal" labelFor="document-deal">
+            <HTMLSelect id="document-deal" fill value={dealId} onChange={(e) => setDealId(e.currentTarget.value)}>
+              <option value="">Choose a deal</option>
+              {deals.filter((deal) => deal.status !== 'cancelled').map((deal) => (
+                <option key={deal.id} value={deal.id}>
+                  {deal.propertyAddress || `${deal.borrowerName} · ${deal.lenderName}`}
+                </option>
+              ))}
+            </HTMLSelect>
+          </FormGroup>
+          <FormGroup label="Type" labelFor="document-type">
+            <HTMLSelect id="document-type" fill value={type} onChange={(e) => setType(e.currentTarget.value as DocumentType)}>
+              {DOCUMENT_TYPES.map((value) => <option key={value} value={value}>{value}</option>)}
+            </HTMLSelect>
+          </FormGroup>
+          <FormGroup label="Name (optional)" labelFor="document-name" helperText="The file's own name is used when empty">
+            <InputGroup id="document-name" value={name} onValueChange={setName} />
+          </FormGroup>
+          <FormGroup label="File" labelFor="document-file" helperText="PDF, JPEG or PNG, at most 10 MB">
+            <FileInput
+              fill
+              text={file ? file.name : 'Choose file...'}
+              inputProps={{ id: 'document-file', accept: 'application/pdf,image/jpeg,image/png' }}
+              onInputChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)}
+            />
+          </FormGroup>
+          {error ? <Callout intent={Intent.DANGER}>{error}</Callout> : null}
+        </DialogBody>
+        <DialogFooter actions={<><Button text="Cancel" onClick={onClose} /><Button type="submit" intent={Intent.PRIMARY} text="Upload" loading={upload.isPending} /></>} />
+      </form>
+    </Dialog>
+  );
+}

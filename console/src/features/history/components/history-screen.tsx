@@ -1,0 +1,110 @@
+import { Button, ButtonGroup, Card, Checkbox, Icon, Slider, Tag } from '@blueprintjs/core';
+import type { HistoryEvent } from '@pf/events';
+import { useMemo, useState } from 'react';
+import { Link } from 'wouter';
+import { PageHeader } from '../../../components/page-header';
+import { useHistoryAt } from '../api/history';
+import { EventList } from './event-list';
+import { StatePanel } from './state-panel';
+import { TakeoverList } from './takeover-list';
+import { Timeline } from './timeline';
+import { FILTER_KINDS, FILTER_LABELS, type FilterKind } from './timeline-model';
+import { useReplay } from './use-replay';
+import { VerifyPanel } from './verify-panel';
+import './history.css';
+import { formatTime } from '../../../lib/display';
+
+const clock = (iso: string) => formatTime(iso);
+
+/** The auditor's screen (issue 12): timeline, scrubber and replay, the moment's thread and offers, takeovers, verify and export. */
+export function HistoryScreen({ conversationId, all }: { conversationId: number; all: readonly HistoryEvent[] }) {
+  const replay = useReplay(all);
+  const { events, index } = replay;
+  const [shown, setShown] = useState<ReadonlySet<FilterKind>>(new Set(FILTER_KINDS));
+  const current = events[index];
+  const moment = useHistoryAt(conversationId, current?.position ?? null);
+  const latest = useHistoryAt(conversationId, events[events.length - 1]?.position ?? null);
+  const title = (all.find((e) => e.type === 'ConversationStarted')?.data as { title?: string } | undefined)?.title;
+  const names = useMemo(() => {
+    const started = all.find((e) => e.type === 'ConversationStarted')?.data as { participants?: { agentId: number; name: string }[] } | undefined;
+    return new Map((started?.participants ?? []).map((p) => [p.agentId, p.name]));
+  }, [all]);
+  const toggle = (kind: FilterKind) =>
+    setShown((before) => {
+      const next = new Set(before);
+      if (next.has(kind)) next.delete(kind);
+      else next.add(kind);
+      return next;
+    });
+
+  return (
+    <>
+      <Link href={`/conversations/${conversationId}`} className="pf-back">
+        <Icon icon="arrow-left" /> Back to the conversation
+      </Link>
+      <PageHeader title={`History: ${title ?? `Conversation #${conversationId}`}`} subtitle="Every recorded event, replayable, from the event store">
+        {replay.live ? (
+          <>
+            <Tag intent="success" icon="feed">Live</Tag>
+            <Button small icon="pause" text="Pause live" onClick={replay.pauseLive} />
+          </>
+        ) : (
+          <>
+            <Tag intent="warning" icon="pause" data-testid="waiting">
+              {replay.waiting === 0 ? 'Paused: no new events yet' : replay.waiting === 1 ? '1 new event waiting' : `${replay.waiting} new events waiting`}
+            </Tag>
+            <Button small icon="play" text="Resume live" intent="primary" onClick={replay.resumeLive} />
+          </>
+        )}
+      </PageHeader>
+      <Card className="pf-section">
+        <div className="pf-history-controls">
+          <ButtonGroup>
+            <Button icon="step-backward" aria-label="Previous event" disabled={index <= 0} onClick={() => replay.pick(index - 1)} />
+            {replay.playing ? (
+              <Button icon="pause" text="Pause" onClick={replay.pause} />
+            ) : (
+              <Button icon="play" text="Play" onClick={replay.play} disabled={events.length < 2} />
+            )}
+            <Button icon="step-forward" aria-label="Next event" disabled={index >= events.length - 1} onClick={() => replay.pick(index + 1)} />
+          </ButtonGroup>
+          <span className="pf-muted" data-testid="moment">
+            Event {index + 1} of {events.length}
+            {current ? ` · ${clock(current.recordedAt)} · position ${current.position}` : ''}
+            {replay.following ? ' · following the latest' : ''}
+          </span>
+          <span className="pf-history-filter" role="group" aria-label="Show kinds of event">
+            {FILTER_KINDS.map((kind) => (
+              <Checkbox key={kind} inline label={FILTER_LABELS[kind]} checked={shown.has(kind)} onChange={() => toggle(kind)} />
+            ))}
+          </span>
+        </div>
+        {events.length > 1 ? (
+          <div className="pf-history-scrubber">
+            <Slider
+              min={0}
+              max={events.length - 1}
+              stepSize={1}
+              value={index}
+              onChange={replay.pick}
+              labelStepSize={Math.max(1, Math.ceil(events.length / 6))}
+              labelRenderer={(i, options) => (options?.isHandleTooltip ? `${clock(events[i]!.recordedAt)}` : String(i + 1))}
+              handleHtmlProps={{ 'aria-label': 'Moment in the history (use the arrow keys)' }}
+            />
+          </div>
+        ) : null}
+        <Timeline events={events} cursor={Math.max(0, index)} shown={shown} onPick={replay.pick} sideName={(id) => names.get(id) ?? `Agent ${id}`} />
+      </Card>
+      <div className="pf-detail-grid pf-section">
+        <StatePanel state={moment.data} />
+        <div className="pf-history-side">
+          <TakeoverList takeovers={latest.data?.takeovers ?? []} events={events} onShowBefore={replay.pick} />
+          <VerifyPanel conversationId={conversationId} />
+        </div>
+      </div>
+      <div className="pf-section">
+        <EventList events={events} index={index} shown={shown} onPick={replay.pick} />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,68 @@
+import { Button, Card, Dialog, DialogBody, H5, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import type { MatchView } from '@pf/events';
+import { useState } from 'react';
+import { useLocation } from 'wouter';
+import { pounds, shortDate } from '../../../components/figure-cards';
+import { useMatches } from '../api/matching';
+import { ScoreTag, VerdictTag } from './score-tag';
+
+function Explanation({ match }: { match: MatchView }) {
+  return (
+    <ul className="pf-list" data-testid="match-explanation">
+      {match.explanation.map((criterion) => (
+        <li key={criterion.criterion} className="pf-list-row">
+          <VerdictTag verdict={criterion.verdict} />
+          <span className="pf-grow"><strong>{criterion.criterion}</strong>: {criterion.detail}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Active Matches (spec §2): the matcher's matches, each following its conversation and deal, with its reasons. */
+export function MatchesTab() {
+  const matches = useMatches();
+  const [, navigate] = useLocation();
+  const [viewing, setViewing] = useState<MatchView | null>(null);
+  if (matches.isPending) return <Spinner />;
+  if (matches.isError) return <NonIdealState icon="error" title="Could not load matches" description={matches.error.message} />;
+  if (matches.data.length === 0) {
+    return <NonIdealState className="pf-section" icon="exchange" title="Matches appear when the matcher pairs your agents" description="The matcher scores every borrower and lender on property value, rate and term, and matches pairs at 70 or more. Add leads or press Match on one." />;
+  }
+  return (
+    <>
+      <div className="pf-grid pf-grid-2 pf-section">
+        {matches.data.map((match) => (
+          <Card key={match.id} data-testid="match-row">
+            <H5 className="pf-card-title">{match.borrower} ↔ {match.lender}</H5>
+            <div className="pf-tags">
+              <ScoreTag score={match.matchScore} />
+              <Tag minimal data-testid="match-stage">{match.stage}</Tag>
+              <Tag minimal>{match.status}</Tag>
+            </div>
+            <p className="pf-muted pf-small">
+              {match.broker ? `Introduced by ${match.broker} · ` : ''}
+              {match.loanAmount !== null ? `${pounds(match.loanAmount)} agreed · ` : ''}Matched {shortDate(match.createdDate)}
+            </p>
+            <Explanation match={match} />
+            <div className="pf-tags pf-section">
+              <Button text="View" icon="eye-open" variant="outlined" onClick={() => setViewing(match)} />
+              <Button text="Track" icon="chat" variant="outlined" disabled={match.conversationId === null} onClick={() => navigate(`/conversations/${match.conversationId}`)} />
+            </div>
+          </Card>
+        ))}
+      </div>
+      <Dialog isOpen={viewing !== null} onClose={() => setViewing(null)} title={viewing ? `${viewing.borrower} ↔ ${viewing.lender}` : ''} className="pf-wide-dialog">
+        <DialogBody>
+          {viewing ? (
+            <>
+              <div className="pf-tags"><ScoreTag score={viewing.matchScore} /><Tag minimal>{viewing.stage}</Tag><Tag minimal>{viewing.status}</Tag></div>
+              <Explanation match={viewing} />
+              {viewing.dealId ? <p className="pf-section">Deal open: see Deals & Transactions. Target completion {shortDate(viewing.estimatedCompletion)}.</p> : null}
+            </>
+          ) : null}
+        </DialogBody>
+      </Dialog>
+    </>
+  );
+}

@@ -1,0 +1,85 @@
+import { Button, FormGroup, HTMLSelect, InputGroup, Intent, TextArea } from '@blueprintjs/core';
+import { LANGUAGES, PROFILE_ROLES, profileInput, TIMEZONES, type ProfileView } from '@pf/events';
+import { useEffect, useState, type FormEvent } from 'react';
+import { ApiError } from '../../../lib/api-client';
+import { toastError, toastSuccess } from '../../../lib/toaster';
+import { useSaveProfile } from '../api/settings';
+
+type Values = Record<keyof ProfileView, string>;
+const TEXT_FIELDS: [keyof ProfileView, string, string][] = [
+  ['firstName', 'First name', 'text'],
+  ['lastName', 'Last name', 'text'],
+  ['email', 'Email', 'email'],
+  ['phone', 'Phone', 'tel'],
+  ['company', 'Company', 'text'],
+  ['address', 'Address', 'text'],
+];
+
+const toValues = (profile: ProfileView): Values =>
+  Object.fromEntries(Object.entries(profile).map(([key, value]) => [key, value ?? ''])) as Values;
+
+/** Settings → Profile (spec §2, §3): validated with the shared schema, saved as an event; the sidebar follows. */
+export function ProfileTab({ profile }: { profile: ProfileView }) {
+  const [values, setValues] = useState<Values>(() => toValues(profile));
+  const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
+  const save = useSaveProfile();
+  useEffect(() => setValues(toValues(profile)), [profile]);
+  const set = (key: keyof ProfileView, value: string) => setValues((current) => ({ ...current, [key]: value }));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const input = { ...values, role: values.role || null };
+    const parsed = profileInput.safeParse(input);
+    if (!parsed.success) {
+      const found: Partial<Record<string, string>> = {};
+      for (const issue of parsed.error.issues) found[String(issue.path[0])] ??= issue.message;
+      return setErrors(found);
+    }
+    setErrors({});
+    try {
+      await save.mutateAsync(input as Parameters<typeof save.mutateAsync>[0]);
+      toastSuccess('Your profile has been saved', 'Profile updated');
+    } catch (error) {
+      toastError(error instanceof ApiError ? error.message : 'Could not save your profile');
+    }
+  };
+
+  const field = (key: keyof ProfileView, label: string, type: string) => (
+    <FormGroup key={key} label={label} labelFor={`profile-${key}`} intent={errors[key] ? Intent.DANGER : Intent.NONE} helperText={errors[key]}>
+      <InputGroup id={`profile-${key}`} type={type} value={values[key]} intent={errors[key] ? Intent.DANGER : Intent.NONE} onValueChange={(v) => set(key, v)} />
+    </FormGroup>
+  );
+
+  return (
+    <form onSubmit={submit} noValidate className="pf-settings-form">
+      <p className="pf-muted pf-small">Change Photo is not available yet. JPG, PNG or GIF. Max size of 5MB.</p>
+      <div className="pf-grid pf-grid-2">{TEXT_FIELDS.map(([key, label, type]) => field(key, label, type))}</div>
+      <div className="pf-grid pf-grid-3">
+        <FormGroup label="Role" labelFor="profile-role">
+          <HTMLSelect id="profile-role" fill value={values.role} onChange={(e) => set('role', e.currentTarget.value)}>
+            <option value="">Not set</option>
+            {PROFILE_ROLES.map((role) => (
+              <option key={role} value={role}>
+                {role.charAt(0).toUpperCase() + role.slice(1)}
+              </option>
+            ))}
+          </HTMLSelect>
+        </FormGroup>
+        <FormGroup label="Timezone" labelFor="profile-timezone" helperText="Every time in the console is shown in this zone">
+          <HTMLSelect id="profile-timezone" fill value={values.timezone} onChange={(e) => set('timezone', e.currentTarget.value)}>
+            {TIMEZONES.map((zone) => <option key={zone}>{zone}</option>)}
+          </HTMLSelect>
+        </FormGroup>
+        <FormGroup label="Language" labelFor="profile-language" helperText="Dates and times are written this way; the console's words stay English">
+          <HTMLSelect id="profile-language" fill value={values.language} onChange={(e) => set('language', e.currentTarget.value)}>
+            {LANGUAGES.map((language) => <option key={language}>{language}</option>)}
+          </HTMLSelect>
+        </FormGroup>
+      </div>
+      <FormGroup label="Bio" labelFor="profile-bio" intent={errors.bio ? Intent.DANGER : Intent.NONE} helperText={errors.bio}>
+        <TextArea id="profile-bio" fill value={values.bio} onChange={(e) => set('bio', e.currentTarget.value)} />
+      </FormGroup>
+      <Button type="submit" intent={Intent.PRIMARY} icon="floppy-disk" loading={save.isPending} text="Save Changes" />
+    </form>
+  );
+}

@@ -1,0 +1,154 @@
+import type { ConversationOutcome, ConversationView, Participant, SideControl } from '../conversation';
+import type { DomainEvent, EventOf } from '../domain-events';
+import type { View } from './view';
+
+/** One side taken over by a person: the owner whose agents are silent, who took it and from which session. */
+export interface ManualSide extends SideHolder {
+  ownerId: string;
+  since: string;
+}
+
+/** A conversation with who takes part (as they were when it started: names and owners do not follow later edits). */
+export interface Conversation {
+  id: number;
+  title: string;
+  status: 'active' | 'completed';
+  outcome: ConversationOutcome | null;
+  /** True while any side is manual (lists count these); per side, see manualSides. */
+  isManualMode: boolean;
+  /** The sides a person has taken over, at most one entry per owner. */
+  manualSides: ManualSide[];
+  matchId: string | null;
+  participants: Participant[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+function conversationIdOf(event: DomainEvent): number | null {
+  switch (event.type) {
+    case 'ConversationStarted':
+    case 'ManualModeChanged':
+    case 'MessageSent':
+    case 'ConversationCompleted':
+    case 'OfferMade':
+    case 'OfferAccepted':
+    case 'OfferRejected':
+      return event.data.conversationId;
+    default:
+      // DealAgreed names a conversation but is the deals view's; the ConversationCompleted after it is this one's.
+      return null;
+  }
+}
+
+/** The participant an agent is in this conversation; an agent that is not one has no part in it. */
+export function participantOf(conversation: Conversation, agentId: number): Participant | undefined {
+  return conversation.participants.find((participant) => participant.agentId === agentId);
+}
+
+/**
+ * The rules, the same for the read models, the gateway and the automation:
+ * - a conversation exists from its first ConversationStarted; a second one changes nothing, and events
+ *   about a conversation never started change nothing;
+ * - `updatedAt` is the time of the last activity a person sees in it: its start, a mode switch, its
+ *   completion, and every message and offer (made, accepted or rejected) of a participant;
+ * - a message or offer from an agent that is not a participant is not part of the conversation: it changes
+ *   nothing here, is not listed among its messages and is pushed to no one (see messageOf).
+ */
+export function evolveConversation(conversation: Conversation | null, event: DomainEvent, recordedAt: string): Conversation | null {
+  if (event.type === 'ConversationStarted') {
+    if (conversation) return conversation;
+    const { conversationId, title, participants, matchId } = event.data;
+    return { id: conversationId, title, status: 'active', outcome: null, isManualMode: false, manualSides: [], matchId, participants, createdAt: recordedAt, updatedAt: recordedAt };
+  }
+  if (!conversation) return null;
+  const touched = { ...conversation, updatedAt: recordedAt };
+  switch (event.type) {
+    case 'ManualModeChanged': {
+      const manualSides = switchSides(conversation.manualSides, conversation, event, (owner, holder) => ({ ownerId: owner, ...holder, since: recordedAt }));
+      return { ...touched, manualSides, isManualMode: manualSides.length > 0 };
+    }
+    case 'ConversationCompleted':
+      return { ...touched, status: 'completed', outcome: event.data.outcome };
+    case 'MessageSent':
+    case 'OfferMade':
+      return participantOf(conversation, event.data.fromAgentId) ? touched : conversation;
+    case 'OfferAccepted':
+    case 'OfferRejected':
+      return participantOf(conversation, event.data.byAgentId) ? touched : conversation;
+    default:
+      return conversation;
+  }
+}
+
+/** Who holds a side taken over: the person and the session (null for a takeover recorded before they were named). */
+export interface SideHolder {
+  byUserId: string | null;
+  sessionId: string | null;
+}
+
+/**
+ * The per-owner manual-sides rule, for every fold of a conversation (this view, and the conversation's decider,
+ * which keeps its sides by owner): a takeover replaces that owner's entry (a second takeover by the same owner
+ * from another session moves control there, to the end of the list); a hand-back removes it. An event without
+ * ownerId (written before control was per side) switches every owner's side, as it did then. `hold` makes the
+ * entry a fold keeps for an owner's side.
+ */
+export function switchSides<S extends { ownerId: string }>(
+  sides: readonly S[],
+  conversation: Pick<Conversation, 'participants'>,
+  event: EventOf<'ManualModeChanged'>,
+  hold: (ownerId: string, holder: SideHolder) => S,
+): S[] {
+  const { ownerId, isManualMode, byUserId, sessionId } = event.data;
+  const owners = ownerId === undefined ? ownersOf(conversation) : [ownerId];
+  const kept = sides.filter((side) => !owners.includes(side.ownerId));
+  if (!isManualMode) return kept;
+  return [...kept, ...owners.map((owner) => hold(owner, { byUserId: byUserId ?? null, sessionId: sessionId ?? null }))];
+}
+
+/** The side an owner's agents form in this conversation, if they are taken over. */
+export function manualSideOf(conversation: Pick<Conversation, 'manualSides'>, ownerId: string): ManualSide | undefined {
+  return conversation.manualSides.find((side) => side.ownerId === ownerId);
+}
+
+/** Whether an agent of this conversation is silenced: its owner's side is taken over by a person. */
+export function isAgentSilenced(conversation: Pick<Conversation, 'manualSides' | 'participants'>, agentId: number): boolean {
+  const owner = conversation.participants.find((participant) => participant.agentId === agentId)?.ownerId;
+  return owner !== undefined && manualSideOf(conversation, owner) !== undefined;
+}
+
+export const conversationsView: View<number, Conversation> = { keyOf: conversationIdOf, evolve: evolveConversation };
+
+/** The owners of its agents, once each: the people who may see it. */
+export function ownersOf(conversation: Pick<Conversation, 'participants'>): string[] {
+  return [...new Set(conversation.participants.map((participant) => participant.ownerId))];
+}
+
+export function canSeeConversation(conversation: Conversation | null | undefined, userId: string): boolean {
+  return conversation?.participants.some((participant) => participant.ownerId === userId) ?? false;
+}
+
+/** A person's display name by user id, or null when unknown (the names live outside the events: personal data). */
+export type NameOf = (userId: string) => string | null;
+
+/** Who controls each side, as one viewer is shown it: session ids only of the viewer's own side. */
+export function controlFor(conversation: Conversation, userId: string, nameOf: NameOf = () => null): SideControl[] {
+  return ownersOf(conversation).map((owner) => {
+    const side = manualSideOf(conversation, owner);
+    const isMine = owner === userId;
+    const agentIds = conversation.participants.filter((p) => p.ownerId === owner).map((p) => p.agentId);
+    if (!side) return { agentIds, isMine, isManual: false, controllerName: null, sessionId: null, since: null };
+    return { agentIds, isMine, isManual: true, controllerName: nameOf(side.byUserId ?? owner), sessionId: isMine ? side.sessionId : null, since: side.since };
+  });
+}
+
+/**
+ * What a user is shown of a conversation: isMine and isManualMode are relative to that user (isManualMode:
+ * their own side is taken over), owners stay on the server.
+ */
+export function conversationViewFor(conversation: Conversation, userId: string, nameOf?: NameOf): ConversationView {
+  const { id, title, status, outcome, createdAt, updatedAt } = conversation;
+  const participants = conversation.participants.map(({ agentId, name, type, ownerId }) => ({ agentId, name, type, isMine: ownerId === userId }));
+  const isManualMode = manualSideOf(conversation, userId) !== undefined;
+  return { id, title, status, outcome, isManualMode, control: controlFor(conversation, userId, nameOf), participants, createdAt, updatedAt };
+}

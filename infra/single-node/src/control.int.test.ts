@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
+import { startSingleNode, type RunningServer } from './server';
+import { ApiClient } from './testing/api-client';
+import { testServerEnv } from './testing/server-env';
+
+interface Message {
+  isAutomated: boolean;
+  fromAgentId: number;
+  content: string;
+}
+
+describe('control per side: two users whose agents are matched', () => {
+  let database: TestDatabase;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    server = await startSingleNode(testServerEnv(database.url, { AUTOMATION: 'on', AGENT_REPLY_DELAY_MS: '150' }));
+  });
+  afterAll(async () => {
+    await server?.close();
+    await database?.drop();
+  });
+
+  it("lets each take over only their own side; the other side's agent keeps negotiating", async () => {
+    const alice = await ApiClient.signIn(server.url);
+    const bob = await ApiClient.signIn(server.url);
+    await alice.put('/api/auth/profile', { firstName: 'Alice', lastName: 'Borrowes' });
+    await bob.put('/api/auth/profile', { firstName: 'Bob', lastName: 'Lendell' });
+    const borrower = (await alice.post('/api/agents', {
+      name: 'Harriet Cole',
+      type: 'borrower',
+      criteria: { propertyValueMin: '£400k', propertyValueMax: '£500k', interestRateMin: '3.5%', interestRateMax: '5.5%', loanTermMin: '20', loanTermMax: '30' },
+    })).body;
+    const lender = (await bob.post('/api/agents', {
+      name: 'Wessex Building Society',
+      type: 'lender',
+      criteria: { propertyValueMin: '£200,000', propertyValueMax: '£800,000', interestRateMin: '4%', interestRateMax: '5.2%', loanTermMin: '10 years', loanTermMax: '35 years' },
+    })).body;
+    await expect.poll(async () => (await bob.get('/api/conversations')).body.length, { timeout: 10_000, interval: 50 }).toBe(1);
+    const [conversation] = (await alice.get('/api/conversations')).body;
+    expect((await bob.get(`/api/conversations/${conversation.id}`)).body.title).toBe(conversation.title);
+
+    // Alice cannot switch Bob's side: 403 naming the rule; she can take over her own.
+    const refused = await alice.patch(`/api/conversations/${conversation.id}`, { isManualMode: true, agentId: lender.id });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('Wessex Building Society belongs to another operator: you can take over or hand back only your own agents');
+    const taken = await alice.patch(`/api/conversations/${conversation.id}`, { isManualMode: true });
+    expect(taken.status).toBe(200);
+    expect(taken.body.isManualMode).toBe(true);
+    expect(taken.body.control.find((c: { isMine: boolean }) => c.isMine)).toMatchObject({ agentIds: [borrower.id], isManual: true, controllerName: 'Alice Borrowes' });
+
+    bob.lastPosition = alice.lastPosition; // Bob reads after Alice's switch (his console would be pushed it)
+    const asBob = (await bob.get(`/api/conversations/${conversation.id}`)).body;
+    expect(asBob.isManualMode).toBe(false);
+    expect(asBob.control).toEqual([
+      { agentIds: [borrower.id], isMine: false, isManual: true, controllerName: 'Alice Borrowes', sessionId: null, since: expect.any(String) },
+      { agentIds: [lender.id], isMine: true, isManual: false, controllerName: null, sessionId: null, since: null },
+    ]);
+
+    // Alice states terms as her side; Bob's agent (still automatic) answers; Alice's agent says nothing.
+    const messages = async (): Promise<Message[]> => (await bob.get(`/api/conversations/${conversation.id}/messages`)).body;
+    const before = (await messages()).length;
+    expect((await alice.post(`/api/conversations/${conversation.id}/messages`, { content: 'We could accept 4.6% over 25 years.' })).status).toBe(201);
+    await expect.poll(async () => (await messages()).slice(before + 1).some((m) => m.isAutomated && m.fromAgentId === lender.id), { timeout: 10_000, interval: 100 }).toBe(true);
+    expect((await messages()).slice(before).filter((m) => m.isAutomated && m.fromAgentId === borrower.id)).toEqual([]);
+    // Bob cannot speak before taking over his side; once both sides are manual, two people talk through their agents.
+    expect((await bob.post(`/api/conversations/${conversation.id}/messages`, { content: 'Hello' })).status).toBe(400);
+    expect((await bob.patch(`/api/conversations/${conversation.id}`, { isManualMode: true })).status).toBe(200);
+    const bobSays = await bob.post(`/api/conversations/${conversation.id}/messages`, { content: 'Hello Alice, 4.8% is our best.' });
+    expect(bobSays.body).toMatchObject({ fromAgentId: lender.id, isAutomated: false });
+
+    // Alice deletes her account: Bob keeps the conversation and its history; her name is gone from it.
+    expect((await alice.request('DELETE', '/api/auth/account', { confirm: 'DELETE' })).status).toBe(200);
+    bob.lastPosition = alice.lastPosition;
+    const kept = (await bob.get(`/api/conversations/${conversation.id}`)).body;
+    expect(kept.control[0]).toMatchObject({ isManual: true, controllerName: null });
+    expect((await messages()).some((m) => m.content === 'We could accept 4.6% over 25 years.')).toBe(true);
+  });
+
+  it('lets exactly one of two sessions of one account take a side at once; the other is told who has it', async () => {
+    const { client: first, device } = await signIn(server.url);
+    await first.post('/api/seed-demo');
+    const [conversation] = (await first.get('/api/conversations')).body;
+    // A second session of the same account: the same browser signing in again with its device identity.
+    const { client: second } = await signIn(server.url, device);
+    expect((await second.get('/api/auth/user')).body.id).toBe((await first.get('/api/auth/user')).body.id);
+    const answers = await Promise.all([first, second].map((c) => c.patch(`/api/conversations/${conversation.id}`, { isManualMode: true })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    const loser = answers.find((a) => a.status === 409)!;
+    expect(loser.body.message).toMatch(/changed by someone else|another session/);
+    const again = await [first, second][answers.indexOf(loser)]!.patch(`/api/conversations/${conversation.id}`, { isManualMode: true });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe('You already have control of your side in another session; hand it back there, or ask for control');
+  });
+});
+
+/** Signs in like a browser, keeping the session and the device identity cookies. */
+async function signIn(baseUrl: string, device?: string): Promise<{ client: ApiClient; device: string }> {
+  const response = await fetch(`${baseUrl}/api/login`, { redirect: 'manual', headers: device ? { cookie: device } : {} });
+  const cookies = response.headers.getSetCookie().map((cookie) => cookie.split(';')[0]!);
+  const client = Object.assign(new ApiClient(baseUrl), { cookie: cookies.find((c) => c.startsWith('pf_session='))! });
+  return { client, device: cookies.find((c) => c.startsWith('pf_device='))! };
+}

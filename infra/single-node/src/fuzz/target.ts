@@ -1,0 +1,51 @@
+import { startSingleNode, type RunningServer } from '../server';
+import { ApiClient } from '../testing/api-client';
+import type { FuzzRoute, FuzzTarget } from './run';
+
+/**
+ * A real single node to fuzz, with every route it declares, a signed-in user with demo data (one
+ * conversation in manual mode, so socket messages and message commands reach the deciders).
+ */
+export async function startFuzzTarget(env: Record<string, string>): Promise<{ server: RunningServer; target: FuzzTarget; client: ApiClient }> {
+  const server = await startSingleNode(env);
+  // Collected by an onRoute hook as the routes were added (infra's registeredRoutes), so routes added later are fuzzed too.
+  // The built console's files (hidden from /docs, one route per file when it is built) take no input: left out, so
+  // a built console does not drown the API in the sample.
+  const routes: FuzzRoute[] = server.routes.filter((route) => !route.schema?.hide).map(({ method, url }) => ({ method, url }));
+  await server.caughtUp;
+  const client = await ApiClient.signIn(server.url);
+  expectStatus(await client.post('/api/seed-demo'), 201);
+  const conversations = (await client.get('/api/conversations')).body as { id: number }[];
+  if (conversations[0]) expectStatus(await client.patch(`/api/conversations/${conversations[0].id}`, { isManualMode: true }), 200);
+  const agents = (await client.get('/api/agents')).body as { id: number }[];
+  return {
+    server,
+    client,
+    target: {
+      url: server.url,
+      routes,
+      cookie: client.cookie,
+      agentIds: agents.map((agent) => agent.id),
+      conversationIds: conversations.map((conversation) => conversation.id),
+      position: client.lastPosition ?? '0:0',
+    },
+  };
+}
+
+function expectStatus(response: { status: number; body: unknown }, status: number): void {
+  if (response.status !== status) throw new Error(`Fuzz set-up expected ${status}, got ${response.status}: ${JSON.stringify(response.body)}`);
+}
+
+/** After the fuzzing: the node still takes a command, and its read models still follow (the projector is alive). */
+export async function stillHealthy(server: RunningServer, client: ApiClient): Promise<string[]> {
+  const problems: string[] = [];
+  const health = await fetch(`${server.url}/healthz`);
+  if (health.status !== 200) problems.push(`/healthz answered ${health.status}`);
+  const created = await client.post('/api/agents', { name: 'After The Fuzz', type: 'lender' });
+  if (created.status !== 201) problems.push(`a valid command answered ${created.status}`);
+  const read = await client.get('/api/agents'); // sends the command's x-position: waits for the projector
+  if (read.status !== 200 || !(read.body as { name: string }[]).some((agent) => agent.name === 'After The Fuzz')) {
+    problems.push(`the read models did not catch up with a command (${read.status})`);
+  }
+  return problems;
+}

@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import WebSocket from 'ws';
+import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
+import { startSingleNode, type RunningServer } from './server';
+import { ApiClient } from './testing/api-client';
+import { testServerEnv } from './testing/server-env';
+
+/** Idempotency-Key on the real single node: the HTTP shell's plugin, rows in real PostgreSQL. */
+describe('idempotent commands (Idempotency-Key)', () => {
+  let database: TestDatabase;
+  let server: RunningServer;
+  let db: pg.Pool;
+  let alice: ApiClient;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    server = await startSingleNode(testServerEnv(database.url));
+    db = new pg.Pool({ connectionString: database.url, max: 2 });
+    alice = await ApiClient.signIn(server.url);
+  });
+  afterAll(async () => {
+    await db?.end();
+    await server?.close();
+    await database?.drop();
+  });
+
+  const send = (client: ApiClient, method: string, path: string, body: unknown, key?: string) =>
+    fetch(`${server.url}${path}`, {
+      method,
+      headers: {
+        cookie: client.cookie,
+        origin: server.url,
+        'content-type': 'application/json',
+        ...(key === undefined ? {} : { 'idempotency-key': key }),
+      },
+      body: JSON.stringify(body),
+    });
+  const count = async (sql: string, values: unknown[] = []) => Number((await db.query(sql, values)).rows[0].n);
+  const agentsNamed = (name: string) => count("select count(*) as n from events where type = 'AgentCreated' and data->>'name' = $1", [name]);
+
+  it('answers a retry with the first answer (status, body, x-position) and stores nothing twice', async () => {
+    const body = { name: 'Retried Borrower', type: 'borrower' };
+    const first = await send(alice, 'POST', '/api/agents', body, 'create-retried-1');
+    const second = await send(alice, 'POST', '/api/agents', body, 'create-retried-1');
+    expect(first.status).toBe(201);
+    expect(second.status).toBe(201);
+    expect(await second.json()).toEqual(await first.json());
+    expect(second.headers.get('x-position')).toBe(first.headers.get('x-position'));
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(await agentsNamed('Retried Borrower')).toBe(1);
+    // Without a key, the same request is a new command.
+    await send(alice, 'POST', '/api/agents', body);
+    expect(await agentsNamed('Retried Borrower')).toBe(2);
+  });
+
+  it('keeps one key per user: another user with the same key runs their own command', async () => {
+    const bob = await ApiClient.signIn(server.url);
+    const body = { name: 'Shared Key Lender', type: 'lender' };
+    expect((await send(alice, 'POST', '/api/agents', body, 'same-key')).status).toBe(201);
+    expect((await send(bob, 'POST', '/api/agents', body, 'same-key')).status).toBe(201);
+    expect(await agentsNamed('Shared Key Lender')).toBe(2);
+  });
+
+  it('answers 422 naming the problem when a key is reused for a different request', async () => {
+    expect((await send(alice, 'POST', '/api/agents', { name: 'First Use', type: 'lender' }, 'reused-key')).status).toBe(201);
+    const reused = await send(alice, 'POST', '/api/agents', { name: 'Second Use', type: 'lender' }, 'reused-key');
+    expect(reused.status).toBe(422);
+    expect((await reused.json()).message).toMatch(/^Idempotency-Key: "reused-key" was already used for a different request/);
+    expect(await agentsNamed('Second Use')).toBe(0);
+    const badKey = await send(alice, 'POST', '/api/agents', { name: 'x', type: 'lender' }, 'a key with spaces');
+    expect(badKey.status).toBe(400);
+    expect((await badKey.json()).message).toMatch(/^idempotency-key: Idempotency-Key must be 1 to 255 visible ASCII characters/);
+  });
+
+  it('carries out two concurrent identical requests once: the second waits for the first and answers the same', async () => {
+    const body = { name: 'Concurrent Broker', type: 'broker' };
+    const answers = await Promise.all([
+      send(alice, 'POST', '/api/agents', body, 'concurrent-1'),
+      send(alice, 'POST', '/api/agents', body, 'concurrent-1'),
+    ]);
+    const [a, b] = await Promise.all(answers.map(async (r) => ({ status: r.status, body: await r.json(), position: r.headers.get('x-position') })));
+    expect(a).toEqual(b);
+    expect(a!.status).toBe(201);
+    expect(await agentsNamed('Concurrent Broker')).toBe(1);
+    expect(answers.filter((r) => r.headers.get('idempotent-replayed') === 'true')).toHaveLength(1);
+  });
+
+  it('keeps 4xx answers of the handler, not those of the schema, and forgets keys once expired', async () => {
+    // Refused by the route's schema before the command runs: nothing is kept, and a retry is refused alike.
+    const invalid = await send(alice, 'POST', '/api/agents', { name: '', type: 'lender' }, 'invalid-1');
+    const again = await send(alice, 'POST', '/api/agents', { name: '', type: 'lender' }, 'invalid-1');
+    expect([invalid.status, again.status]).toEqual([400, 400]);
+    expect(await again.json()).toEqual(await invalid.json());
+    // Refused by the command itself (no such agent): the answer is kept and given again.
+    const missing = await send(alice, 'PUT', '/api/agents/987654', { isActive: false }, 'missing-1');
+    const missingAgain = await send(alice, 'PUT', '/api/agents/987654', { isActive: false }, 'missing-1');
+    expect([missing.status, missingAgain.status]).toEqual([404, 404]);
+    expect(missingAgain.headers.get('idempotent-replayed')).toBe('true');
+
+    const body = { name: 'Expiring Lender', type: 'lender' };
+    expect((await send(alice, 'POST', '/api/agents', body, 'expiring-1')).status).toBe(201);
+    await db.query("update idempotency_keys set expires_at = now() - interval '1 second' where key = 'expiring-1'");
+    const afterExpiry = await send(alice, 'POST', '/api/agents', body, 'expiring-1');
+    expect(afterExpiry.headers.get('idempotent-replayed')).toBeNull();
+    expect(await agentsNamed('Expiring Lender')).toBe(2);
+  });
+
+  it("carries out a socket command sent twice with one requestId once, acknowledging both", async () => {
+    const bob = await ApiClient.signIn(server.url);
+    await bob.post('/api/seed-demo'); // without automation: two conversations under way
+    const [conversation] = (await bob.get('/api/conversations')).body as { id: number }[];
+    expect((await bob.patch(`/api/conversations/${conversation!.id}`, { isManualMode: true })).status).toBe(200);
+    const ws = new WebSocket(`${server.url.replace('http', 'ws')}/ws`, { headers: { cookie: bob.cookie, origin: server.url } });
+    const acks: unknown[] = [];
+    const done = new Promise<void>((resolve) =>
+      ws.on('message', (data) => {
+        const message = JSON.parse(data.toString());
+        if (message.requestId === 'r1') acks.push(message);
+        if (acks.length === 2) resolve();
+      }),
+    );
+    await new Promise((resolve) => ws.once('open', resolve));
+    const frame = JSON.stringify({ type: 'send_message', requestId: 'r1', conversationId: conversation!.id, content: 'Sent once, retried once' });
+    ws.send(frame);
+    ws.send(frame);
+    await done;
+    ws.close();
+    expect(acks).toHaveLength(2);
+    expect(acks[0]).toMatchObject({ type: 'ack' });
+    expect(acks[1]).toEqual(acks[0]);
+    expect(await count("select count(*) as n from events where type = 'MessageSent' and data->>'content' = 'Sent once, retried once'")).toBe(1);
+  });
+});

@@ -1,0 +1,88 @@
+/**
+ * Issue 16, "Done when": after Seed Demo Data, on the whole single node (real PostgreSQL, HTTP, the automated
+ * agents), no agreed deal lends less than the borrower's stated need or more than any of the lender's limits;
+ * conversations carry the match explanation for their header; a borrower talking to two lenders agrees with one
+ * and withdraws politely from the other. The limits are restated here from the criteria text.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCriteria, type AgentView, type ConversationView } from '@pf/events';
+import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
+import { startSingleNode, type RunningServer } from './server';
+import { ApiClient } from './testing/api-client';
+import { testServerEnv } from './testing/server-env';
+
+interface Deal {
+  conversationId: number;
+  borrowerAgentId: number;
+  lenderAgentId: number;
+  propertyValue: number;
+  loanAmount: number;
+  interestRate: number;
+}
+
+describe('deals the agents agree after Seed Demo Data', () => {
+  let database: TestDatabase;
+  let server: RunningServer;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    server = await startSingleNode(testServerEnv(database.url, { AUTOMATION: 'on', AGENT_REPLY_DELAY_MS: '0' }));
+  });
+  afterAll(async () => {
+    await server?.close();
+    await database?.drop();
+  });
+
+  it('never lend below the borrower’s need or beyond a lender’s limit, and explain every match', async () => {
+    const operator = await ApiClient.signIn(server.url);
+    expect((await operator.post('/api/seed-demo')).status).toBe(201);
+    const conversations = async (): Promise<ConversationView[]> => (await operator.get('/api/conversations')).body;
+    await expect
+      .poll(async () => {
+        const list = await conversations();
+        return list.length > 0 && list.every((c) => c.status === 'completed');
+      }, { timeout: 60_000, interval: 250 })
+      .toBe(true);
+    const agents: AgentView[] = (await operator.get('/api/agents')).body;
+    const criteriaOf = (agentId: number) => readCriteria(agents.find((agent) => agent.id === agentId)?.criteria);
+
+    const pool = new pg.Pool({ connectionString: server.databaseUrl, max: 1 });
+    const deals = (await pool.query<{ data: Deal }>("select data from events where type = 'DealAgreed'")).rows.map((row) => row.data);
+    await pool.end();
+    expect(deals.length).toBeGreaterThanOrEqual(3);
+    for (const deal of deals) {
+      const borrower = criteriaOf(deal.borrowerAgentId);
+      const lender = criteriaOf(deal.lenderAgentId);
+      const deposit = borrower.deposit && 'pounds' in borrower.deposit ? borrower.deposit.pounds : 0;
+      const need = borrower.loanAmount.min ?? deal.propertyValue - deposit;
+      expect(deal.loanAmount, `deal in conversation ${deal.conversationId}`).toBeGreaterThanOrEqual(need);
+      expect(deal.loanAmount).toBeLessThanOrEqual((lender.maxLtv ?? 0.8) * deal.propertyValue);
+      if (borrower.annualIncome !== null) expect(deal.loanAmount).toBeLessThanOrEqual(4.5 * borrower.annualIncome);
+      if (borrower.expectedRentMonthly !== null) {
+        expect(borrower.expectedRentMonthly * 12).toBeGreaterThanOrEqual(1.25 * deal.loanAmount * 0.055);
+      }
+      expect(deal.interestRate).toBeGreaterThanOrEqual(lender.interestRate.min ?? 0);
+      expect(deal.interestRate).toBeLessThanOrEqual(Math.min(lender.interestRate.max ?? 100, borrower.interestRate.max ?? 100));
+    }
+
+    const list = await conversations();
+    for (const conversation of list) {
+      expect(conversation.match?.explanation.length, conversation.title).toBeGreaterThanOrEqual(3);
+    }
+    const amelia = list.find((c) => c.title.startsWith('Amelia Hart ↔ Northgate'));
+    expect(amelia?.match?.explanation).toContainEqual({
+      criterion: 'Loan to value',
+      verdict: 'pass',
+      detail: "LTV 80% (£236,000 on £295,000) is within this lender's 90%",
+    });
+
+    // Amelia talks to two lenders at once: one deal, and a polite withdrawal from the other.
+    const hers = list.filter((c) => c.title.startsWith('Amelia Hart ↔'));
+    expect(hers).toHaveLength(2);
+    expect(hers.map((c) => c.outcome).sort()).toEqual(['agreed', 'stopped']);
+    const left = hers.find((c) => c.outcome === 'stopped')!;
+    const thread: { content: string; fromAgentName: string }[] = (await operator.get(`/api/conversations/${left.id}/messages`)).body;
+    expect(thread.at(-1)?.fromAgentName).toBe('Amelia Hart');
+    expect(thread.at(-1)?.content).toMatch(/agreed terms with|accepted an offer from/);
+  });
+});

@@ -1,0 +1,37 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
+import { startSingleNode, type RunningServer } from './server';
+import { ApiClient } from './testing/api-client';
+import { testServerEnv } from './testing/server-env';
+
+/** Issue 10 "Done when": a NUL in any text field gets a 400 naming it (PostgreSQL cannot store it), over HTTP. */
+describe('text PostgreSQL cannot store', () => {
+  let database: TestDatabase;
+  let server: RunningServer;
+  let alice: ApiClient;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    server = await startSingleNode(testServerEnv(database.url));
+    alice = await ApiClient.signIn(server.url);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await database?.drop();
+  });
+
+  it('is refused with a 400 naming the field, and nothing is stored', async () => {
+    const name = await alice.post('/api/agents', { name: 'Amelia\u0000Hart', type: 'borrower' });
+    expect(name.status).toBe(400);
+    expect(name.body.message).toMatch(/^name: .*NUL/);
+    const criterion = await alice.post('/api/agents', { name: 'Amelia Hart', type: 'borrower', criteria: { propertyValueMin: '£250\u0000k' } });
+    expect(criterion.status).toBe(400);
+    expect(criterion.body.message).toMatch(/propertyValueMin.*NUL/);
+    const surrogate = await alice.post('/api/agents', { name: 'Amelia \ud800Hart', type: 'borrower' });
+    expect(surrogate.status).toBe(400);
+    expect(surrogate.body.message).toMatch(/^name: .*unpaired surrogate/);
+    const profile = await alice.put('/api/auth/profile', { firstName: 'Ada\u0000', lastName: 'Lovelace' });
+    expect(profile.status).toBe(400);
+    expect(profile.body.message).toMatch(/firstName.*NUL/);
+    expect((await alice.get('/api/agents')).body).toEqual([]);
+  });
+});

@@ -1,0 +1,95 @@
+import type { Migration } from '../db/migrate';
+
+/**
+ * `event_store_append_group(streams, members)`: a whole group of appends (group-commit.ts) in one statement,
+ * so one round trip and one commit. In order:
+ * 1. the advisory lock of every stream, in the order given (sorted by the caller, so two groups never wait
+ *    on each other in a cycle), before anything that assigns a transaction id: a group waiting for a
+ *    stream's lock gets its id only after the holder committed, so global (transaction id) order agrees
+ *    with stream order, exactly as a lone append's lock does;
+ * 2. each member, in order, on its own: 'seen' if any of its ids is already stored (a retry, answered by
+ *    the caller), 'conflict' (with the version found) if its expected version does not hold against its
+ *    stream's head as the members before it left it, else its events inserted, each linked to the one before
+ *    it in SQL (hash-chain.ts `linkHash`: the content digests come from the caller, the link under the lock);
+ * 3. every written stream's new head (version and hash) in one upsert.
+ * `members`: [{ stream, expected: 'any' | 'no_stream' | '<version>', events: [{ id, type, data, metadata,
+ * digest }] }]; `recorded`: the time every event was hashed with, stored as recorded_at.
+ */
+export const appendFunctionMigration: Migration = {
+  name: 'event-store/003-append-group-function',
+  sql: `
+    create or replace function event_store_append_group(lock_streams text[], members jsonb, recorded timestamptz)
+    returns table (member int, outcome text, version bigint, tx text, pos bigint)
+    language plpgsql as $fn$
+    declare
+      s text;
+      m jsonb;
+      e jsonb;
+      heads jsonb := '{}';
+      cur bigint;
+      head text;
+      link text;
+      expected text;
+      seen boolean;
+      i int := 0;
+    begin
+      foreach s in array lock_streams loop
+        perform pg_advisory_xact_lock(hashtextextended(s, 0));
+      end loop;
+      for m in select value from jsonb_array_elements(members) loop
+        i := i + 1;
+        member := i;
+        tx := null;
+        pos := null;
+        s := m->>'stream';
+        -- One id at a time, by equality: a cached (generic) plan of "event_id in (a set)" can scan all of
+        -- events, the unique index's equality plan never does.
+        seen := false;
+        for e in select value from jsonb_array_elements(m->'events') loop
+          seen := exists (select 1 from events where event_id = (e->>'id')::uuid);
+          exit when seen;
+        end loop;
+        if seen then
+          outcome := 'seen';
+          version := null;
+          return next;
+          continue;
+        end if;
+        if heads ? s then
+          cur := (heads->s->>'version')::bigint;
+          head := heads->s->>'hash';
+        else
+          select st.version, st.hash into cur, head from streams st where st.stream_name = s;
+          if not found then
+            cur := -1;
+            head := null;
+          end if;
+        end if;
+        expected := m->>'expected';
+        -- A case, not or: only a case is sure to leave 'any' and 'no_stream' unconverted to a number.
+        if not (case expected when 'any' then true when 'no_stream' then cur = -1 else cur = expected::bigint end) then
+          outcome := 'conflict';
+          version := cur;
+          return next;
+          continue;
+        end if;
+        for e in select value from jsonb_array_elements(m->'events') loop
+          cur := cur + 1;
+          link := encode(sha256(convert_to(coalesce(head, '') || E'\\n' || cur || E'\\n' || (e->>'digest'), 'UTF8')), 'hex');
+          insert into events (event_id, stream_name, stream_version, type, data, metadata, recorded_at, hash, previous_hash)
+          values ((e->>'id')::uuid, s, cur, e->>'type', e->'data', e->'metadata', recorded, link, head)
+          returning events.position, events.transaction_id::text into pos, tx;
+          head := link;
+        end loop;
+        heads := heads || jsonb_build_object(s, jsonb_build_object('version', cur, 'hash', head));
+        outcome := 'written';
+        version := cur;
+        return next;
+      end loop;
+      insert into streams (stream_name, version, hash)
+      select key, (value->>'version')::bigint, value->>'hash' from jsonb_each(heads)
+      on conflict (stream_name) do update set version = excluded.version, hash = excluded.hash;
+    end
+    $fn$;
+  `,
+};

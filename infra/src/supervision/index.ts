@@ -1,0 +1,4 @@
+export * from './backoff';
+export * from './follow';
+export * from './leadership';
+export * from './supervisor';

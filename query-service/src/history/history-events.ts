@@ -1,0 +1,47 @@
+import { formatPosition, type HistoryEvent, type Participant } from '@pf/events';
+import { contentDigest } from '@pf/infra';
+import type { HistoryRecord } from './load-history';
+import { actorOf, kindOf, summarise, type SummaryContext } from './summaries';
+
+/**
+ * Another owner's agent events show only who the agent is: its criteria and strategy are its owner's limits,
+ * which a counterparty must not learn by reading the history.
+ */
+type Visible = Pick<HistoryEvent, 'data' | 'metadata' | 'redacted' | 'contentDigest'>;
+
+function visibleData(record: HistoryRecord, participants: readonly Participant[], viewerId: string | null): Visible {
+  const { event, recorded } = record;
+  const whole: Visible = { data: recorded.data, metadata: recorded.metadata, redacted: false, contentDigest: null };
+  const agentId = event && recorded.stream.startsWith('agent-') ? (event.data as { agentId?: number }).agentId : undefined;
+  if (!event || agentId === undefined) return whole;
+  const owner = participants.find((p) => p.agentId === agentId);
+  if (!owner || viewerId === null || owner.ownerId === viewerId) return whole;
+  if (event.type === 'AgentCreated' || event.type === 'AgentUpdated') {
+    // The digest is what the hash covers in place of the hidden fields, so the chain still checks offline.
+    return { data: { agentId, name: event.data.name }, metadata: null, redacted: true, contentDigest: contentDigest(recorded) };
+  }
+  return whole;
+}
+
+/** `viewerId` null: the auditor's CLI, which runs with the database's own access and sees everything. */
+export function toHistoryEvents(records: readonly HistoryRecord[], participants: readonly Participant[], viewerId: string | null, personName: (userId: string) => string): HistoryEvent[] {
+  const context: SummaryContext = { participants, personName };
+  return records.map((record) => {
+    const { recorded, event } = record;
+    const actor = actorOf(event, recorded.metadata, context);
+    return {
+      id: recorded.id,
+      position: formatPosition(recorded.position),
+      stream: recorded.stream,
+      streamVersion: recorded.streamVersion,
+      recordedAt: recorded.recordedAt.toISOString(),
+      type: recorded.type,
+      kind: kindOf(recorded.type),
+      actor,
+      summary: summarise(event, recorded.type, actor, context),
+      ...visibleData(record, participants, viewerId),
+      hash: recorded.hash ?? null,
+      previousHash: recorded.previousHash ?? null,
+    };
+  });
+}

@@ -1,0 +1,49 @@
+import { comparePositions, domainEvent, streams, type DomainEvent, type EventOf } from '@pf/events';
+import type { EventStore, RecordedEvent } from '@pf/infra';
+
+/** A stored event with its domain meaning (null for a type this version does not know). */
+export interface HistoryRecord {
+  readonly recorded: RecordedEvent;
+  readonly event: DomainEvent | null;
+}
+
+export interface LoadedHistory {
+  readonly conversationId: number;
+  readonly started: EventOf<'ConversationStarted'>['data'];
+  /** Every event of the conversation and of what it depends on, in global order. */
+  readonly records: readonly HistoryRecord[];
+  /** The streams read, for the verifier. */
+  readonly streams: readonly string[];
+  /** The last version read of each stream (-1 for none), before the agents' later events were left out: what a cached copy is checked against. */
+  readonly versions: ReadonlyMap<string, number>;
+}
+
+function toRecord(recorded: RecordedEvent): HistoryRecord {
+  const parsed = domainEvent.safeParse({ type: recorded.type, data: recorded.data });
+  return { recorded, event: parsed.success ? parsed.data : null };
+}
+
+/**
+ * Reads a conversation's history from the event store (never from the read models): its own stream, the
+ * match it came from, and its participants' agent streams up to its end (the agents as they were while it
+ * ran: criteria changed, paused, resumed). Null when the conversation was never started.
+ */
+export async function loadHistory(store: EventStore, conversationId: number): Promise<LoadedHistory | null> {
+  const conversationStream = streams.conversation(conversationId);
+  const own = await store.readStream(conversationStream);
+  const start = own.find((event) => event.type === 'ConversationStarted');
+  if (!start) return null;
+  const started = (start.data as EventOf<'ConversationStarted'>['data']);
+  const agentStreams = started.participants.map((participant) => streams.agent(participant.agentId));
+  const related = [...(started.matchId ? [streams.match(started.matchId)] : []), ...agentStreams];
+  const read = await Promise.all(related.map((stream) => store.readStream(stream)));
+  const others = read.flat();
+  const lastVersion = (events: readonly RecordedEvent[]) => events[events.length - 1]?.streamVersion ?? -1;
+  const versions = new Map([[conversationStream, lastVersion(own)], ...related.map((stream, i) => [stream, lastVersion(read[i]!)] as const)]);
+
+  const completed = own.find((event) => event.type === 'ConversationCompleted');
+  const last = own[own.length - 1]!;
+  const relevant = others.filter((event) => !completed || comparePositions(event.position, last.position) <= 0);
+  const records = [...own, ...relevant].sort((a, b) => comparePositions(a.position, b.position)).map(toRecord);
+  return { conversationId, started, records, streams: [conversationStream, ...related], versions };
+}

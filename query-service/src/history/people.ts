@@ -1,0 +1,26 @@
+import type pg from 'pg';
+import type { HistoryRecord } from './load-history';
+
+/**
+ * Names of the people who acted, from their accounts (identity, not a read model). A person whose account
+ * is gone is still named by their id.
+ */
+export async function personNames(pool: pg.Pool, records: readonly HistoryRecord[]): Promise<(userId: string) => string> {
+  const ids = [...new Set(records.flatMap(({ recorded }) => (recorded.metadata.actor.kind === 'user' ? [recorded.metadata.actor.userId] : [])))];
+  const names = new Map<string, string>();
+  if (ids.length) {
+    const valid = ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+    const result = await pool.query<{ id: string; first_name: string | null; last_name: string | null }>(
+      'select id::text, first_name, last_name from users where id = any($1::uuid[])',
+      [valid],
+    );
+    for (const row of result.rows) {
+      const name = [row.first_name, row.last_name].filter(Boolean).join(' ');
+      if (name) names.set(row.id, name);
+    }
+  }
+  return (userId) => {
+    const name = names.get(userId);
+    return name ? `${name} (${userId.slice(0, 8)})` : `User ${userId.slice(0, 8)}`;
+  };
+}

@@ -1,0 +1,29 @@
+import type pg from 'pg';
+import { agentsView, type Agent } from '@pf/events';
+import type { RecordedEvent } from '@pf/infra';
+import { foldBatch, json, keysOf, writeRows } from '../fold-batch';
+import { AGENT_COLUMNS, agentFromRow } from './rows';
+
+/** Loads the agents the batch touches, folds the batch with the shared evolve, and writes back the changed ones in one statement. */
+export async function projectAgents(client: pg.ClientBase, batch: readonly RecordedEvent[]): Promise<void> {
+  await writeAgents(client, batch);
+  // A deleted account leaves no agents behind (its agents were deleted just before, in order).
+  const deletedAccounts = batch.filter((e) => e.type === 'AccountDeleted').map((e) => (e.data as { userId: string }).userId);
+  if (deletedAccounts.length > 0) await client.query('delete from rm_agents where owner_id = any($1::text[])', [deletedAccounts]);
+}
+
+async function writeAgents(client: pg.ClientBase, batch: readonly RecordedEvent[]): Promise<void> {
+  const ids = keysOf(agentsView, batch);
+  if (ids.length === 0) return;
+  const stored = new Map<number, Agent>();
+  const loaded = await client.query(`select ${AGENT_COLUMNS} from rm_agents where id = any($1::bigint[])`, [ids]);
+  for (const row of loaded.rows) stored.set(row.id, agentFromRow(row));
+  const changed = foldBatch(agentsView, batch, stored).map((a) => [
+    a.id, a.ownerId, a.name, a.type, a.description, json(a.criteria), a.strategy, a.isActive, a.isDeleted, a.createdAt, a.updatedAt,
+  ]);
+  await writeRows(client, changed, ['bigint', 'text', 'text', 'text', 'text', 'jsonb', 'text', 'boolean', 'boolean', 'timestamptz', 'timestamptz'], (v) =>
+    `insert into rm_agents (${AGENT_COLUMNS})
+     select v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11 from ${v} order by ord
+     on conflict (id) do update set name = excluded.name, description = excluded.description, criteria = excluded.criteria,
+       strategy = excluded.strategy, is_active = excluded.is_active, is_deleted = excluded.is_deleted, updated_at = excluded.updated_at`);
+}

@@ -1,0 +1,63 @@
+import { loanTypeOfCriteria, regionOfCriteria } from '@pf/events';
+import type { FactsState, Touched } from './facts';
+
+/** An agent as the analytics screens name and classify it (a lender's criteria label), as it stands now. */
+export interface AgentFact {
+  agentId: number;
+  type: string;
+  name: string;
+  criteria: unknown;
+}
+
+/** One version of an agent's criteria and when it took effect: a deal or offer is classified by the one in force at its time. */
+export interface CriteriaVersion {
+  at: string;
+  criteria: unknown;
+}
+
+/** The criteria in force for `agentId` at `at` (the latest version at or before it); null when none was. */
+export function criteriaAt(state: FactsState, agentId: number, at: string): unknown {
+  let found: unknown = null;
+  for (const version of state.versions.get(agentId) ?? []) if (version.at <= at) found = version.criteria;
+  return found;
+}
+
+/**
+ * Sets the region and loan type of the borrower's deals and offers from the criteria in force at their time.
+ * Run when a deal or offer is folded and again when a version of its borrower's criteria is: the events of an
+ * agent's stream and those of its deals may arrive in either order (Kafka keeps order per stream only), and
+ * either way the rows end up the same.
+ */
+export function classify(state: FactsState, touched: Touched, borrowerAgentId: number): void {
+  for (const deal of state.deals.values()) {
+    if (deal.borrowerAgentId !== borrowerAgentId) continue;
+    const criteria = criteriaAt(state, borrowerAgentId, deal.agreedAt);
+    const region = regionOfCriteria(criteria);
+    const loanType = loanTypeOfCriteria(criteria);
+    if (deal.region === region && deal.loanType === loanType) continue;
+    state.deals.set(deal.dealId, { ...deal, region, loanType });
+    touched.deals.add(deal.dealId);
+  }
+  for (const offer of state.offers.values()) {
+    if (offer.borrowerAgentId !== borrowerAgentId) continue;
+    const region = regionOfCriteria(criteriaAt(state, borrowerAgentId, offer.at));
+    if (offer.region === region) continue;
+    state.offers.set(offer.offerId, { ...offer, region });
+    touched.offers.add(offer.offerId);
+  }
+}
+
+/** AgentCreated and AgentUpdated: the agent as it now stands, and a new version of its criteria. */
+export function applyAgent(state: FactsState, touched: Touched, agent: Omit<AgentFact, 'type'> & { type?: string }, at: string): void {
+  const known = state.agents.get(agent.agentId);
+  const type = agent.type ?? known?.type;
+  if (type === undefined) return; // an update of an agent never created: nothing to name or classify
+  state.agents.set(agent.agentId, { agentId: agent.agentId, type, name: agent.name, criteria: agent.criteria });
+  touched.agents.add(agent.agentId);
+  const versions = state.versions.get(agent.agentId) ?? [];
+  if (!versions.some((v) => v.at === at)) {
+    state.versions.set(agent.agentId, [...versions, { at, criteria: agent.criteria }].sort((a, b) => a.at.localeCompare(b.at)));
+    touched.versions.add(agent.agentId);
+  }
+  if (type === 'borrower') classify(state, touched, agent.agentId);
+}

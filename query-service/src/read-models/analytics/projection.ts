@@ -1,0 +1,139 @@
+import type pg from 'pg';
+import type { RecordedEvent } from '@pf/infra';
+import { domainEventOf, json, writeRows } from '../fold-batch';
+import { forgetDeletedOwners } from './account-deleted';
+import { dealOf, iso } from './rows';
+import type { CriteriaVersion } from './agent-facts';
+import { applyFact, keysOfBatch, type AgentFact, type BatchKeys, type DealFact, type FactsState, type LeadFact, type NegotiationFact, type OfferFact, type Touched } from './facts';
+
+/** The rows a batch may change: those it names, and every deal and offer of an agent whose criteria it changes. */
+async function load(client: pg.ClientBase, keys: BatchKeys): Promise<FactsState> {
+  const negotiations = new Map<number, NegotiationFact>();
+  if (keys.conversations.length > 0) {
+    const rows = await client.query(`select * from rm_an_negotiations where conversation_id = any($1::bigint[])`, [keys.conversations]);
+    for (const r of rows.rows) {
+      negotiations.set(Number(r.conversation_id), {
+        conversationId: Number(r.conversation_id),
+        startedAt: iso(r.started_at)!,
+        borrowerAgentId: r.borrower_agent_id === null ? null : Number(r.borrower_agent_id),
+        lenderAgentId: r.lender_agent_id === null ? null : Number(r.lender_agent_id),
+        brokerAgentId: r.broker_agent_id === null ? null : Number(r.broker_agent_id),
+        firstOfferAt: iso(r.first_offer_at),
+        completedAt: iso(r.completed_at),
+        outcome: r.outcome,
+      });
+    }
+  }
+  const deals = new Map<string, DealFact>();
+  if (keys.deals.length + keys.reclassify.length > 0) {
+    const rows = await client.query(`select * from rm_an_deals where deal_id = any($1::text[]) or borrower_agent_id = any($2::bigint[])`, [keys.deals, keys.reclassify]);
+    for (const r of rows.rows) deals.set(r.deal_id, dealOf(r));
+  }
+  const offers = new Map<string, OfferFact>();
+  if (keys.offers.length + keys.reclassify.length > 0) {
+    const rows = await client.query(`select * from rm_an_offers where offer_id = any($1::text[]) or borrower_agent_id = any($2::bigint[])`, [keys.offers, keys.reclassify]);
+    for (const r of rows.rows) {
+      const borrowerAgentId = r.borrower_agent_id === null ? null : Number(r.borrower_agent_id);
+      offers.set(r.offer_id, { offerId: r.offer_id, conversationId: Number(r.conversation_id), at: iso(r.at)!, interestRate: Number(r.interest_rate), borrowerAgentId, region: r.region });
+    }
+  }
+  const agentIds = new Set(keys.agents);
+  // A deal's completion is its borrower's Completion in the funnel.
+  for (const d of deals.values()) agentIds.add(d.borrowerAgentId);
+  for (const n of negotiations.values()) if (n.borrowerAgentId !== null) agentIds.add(n.borrowerAgentId);
+  const leads = new Map<number, LeadFact>();
+  const agents = new Map<number, AgentFact>();
+  const versions = new Map<number, CriteriaVersion[]>();
+  if (agentIds.size > 0) {
+    const ids = [...agentIds];
+    const leadRows = await client.query(`select * from rm_an_leads where agent_id = any($1::bigint[])`, [ids]);
+    for (const r of leadRows.rows) {
+      leads.set(Number(r.agent_id), {
+        agentId: Number(r.agent_id),
+        createdAt: iso(r.created_at),
+        qualifiedAt: iso(r.qualified_at),
+        proposedAt: iso(r.proposed_at),
+        agreedAt: iso(r.agreed_at),
+        completedAt: iso(r.completed_at),
+      });
+    }
+    // The criteria as the fold last left them (the fold keeps its own copy: see FactsState).
+    const agentRows = await client.query(`select * from rm_an_agents where agent_id = any($1::bigint[])`, [ids]);
+    for (const r of agentRows.rows) agents.set(Number(r.agent_id), { agentId: Number(r.agent_id), type: r.type, name: r.name, criteria: r.criteria });
+    const versionRows = await client.query(`select * from rm_an_criteria where agent_id = any($1::bigint[]) order by at`, [ids]);
+    for (const r of versionRows.rows) {
+      const id = Number(r.agent_id);
+      versions.set(id, [...(versions.get(id) ?? []), { at: iso(r.at)!, criteria: r.criteria }]);
+    }
+  }
+  return { deals, negotiations, leads, offers, agents, versions };
+}
+
+/** Folds a batch into the analytics facts (facts.ts) and writes back the rows it changed, one statement per table. */
+export async function projectAnalytics(client: pg.ClientBase, batch: readonly RecordedEvent[]): Promise<void> {
+  const events = batch.map(domainEventOf);
+  const keys = keysOfBatch(events);
+  if (keys.conversations.length + keys.agents.length + keys.deals.length + keys.offers.length > 0) await projectFacts(client, batch, events, keys);
+  await forgetDeletedOwners(client, events);
+}
+
+async function projectFacts(client: pg.ClientBase, batch: readonly RecordedEvent[], events: ReturnType<typeof domainEventOf>[], keys: BatchKeys): Promise<void> {
+  const state = await load(client, keys);
+  const touched: Touched = { deals: new Set(), negotiations: new Set(), leads: new Set(), offers: new Set(), agents: new Set(), versions: new Set() };
+  batch.forEach((recorded, index) => applyFact(state, touched, events[index]!, recorded.recordedAt.toISOString()));
+
+  await writeRows(
+    client,
+    [...touched.agents].map((id) => state.agents.get(id)!).map((a) => [a.agentId, a.type, a.name, json(a.criteria)]),
+    ['bigint', 'text', 'text', 'jsonb'],
+    (v) => `insert into rm_an_agents (agent_id, type, name, criteria) select v1, v2, v3, v4 from ${v} order by ord
+            on conflict (agent_id) do update set name = excluded.name, criteria = excluded.criteria`,
+  );
+  await writeRows(
+    client,
+    [...touched.versions].flatMap((id) => state.versions.get(id)!.map((v) => [id, v.at, json(v.criteria)])),
+    ['bigint', 'timestamptz', 'jsonb'],
+    (v) => `insert into rm_an_criteria (agent_id, at, criteria) select v1, v2, v3 from ${v} order by ord on conflict do nothing`,
+  );
+  const deals = [...touched.deals].map((id) => state.deals.get(id)!);
+  await writeRows(
+    client,
+    deals.map((d) => [d.dealId, d.conversationId, d.agreedAt, d.borrowerAgentId, d.lenderAgentId, d.brokerAgentId, d.region, d.loanType, d.propertyValue, d.loanAmount, d.interestRate, d.arrangementFee, d.status, d.stage, JSON.stringify(d.stageTimes), d.completedAt]),
+    ['text', 'bigint', 'timestamptz', 'bigint', 'bigint', 'bigint', 'text', 'text', 'bigint', 'bigint', 'numeric', 'bigint', 'text', 'text', 'jsonb', 'timestamptz'],
+    (v) => `insert into rm_an_deals (deal_id, conversation_id, agreed_at, borrower_agent_id, lender_agent_id, broker_agent_id, region, loan_type,
+              property_value, loan_amount, interest_rate, arrangement_fee, status, stage, stage_times, completed_at)
+            select v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16 from ${v} order by ord
+            on conflict (deal_id) do update set conversation_id = excluded.conversation_id, agreed_at = excluded.agreed_at,
+              borrower_agent_id = excluded.borrower_agent_id, lender_agent_id = excluded.lender_agent_id, broker_agent_id = excluded.broker_agent_id,
+              region = excluded.region, loan_type = excluded.loan_type, property_value = excluded.property_value, loan_amount = excluded.loan_amount,
+              interest_rate = excluded.interest_rate, arrangement_fee = excluded.arrangement_fee, status = excluded.status, stage = excluded.stage,
+              stage_times = excluded.stage_times, completed_at = excluded.completed_at`,
+  );
+  const negotiations = [...touched.negotiations].map((id) => state.negotiations.get(id)!);
+  await writeRows(
+    client,
+    negotiations.map((n) => [n.conversationId, n.startedAt, n.borrowerAgentId, n.lenderAgentId, n.brokerAgentId, n.firstOfferAt, n.completedAt, n.outcome]),
+    ['bigint', 'timestamptz', 'bigint', 'bigint', 'bigint', 'timestamptz', 'timestamptz', 'text'],
+    (v) => `insert into rm_an_negotiations (conversation_id, started_at, borrower_agent_id, lender_agent_id, broker_agent_id, first_offer_at, completed_at, outcome)
+            select v1, v2, v3, v4, v5, v6, v7, v8 from ${v} order by ord
+            on conflict (conversation_id) do update set first_offer_at = excluded.first_offer_at, completed_at = excluded.completed_at, outcome = excluded.outcome`,
+  );
+  const leads = [...touched.leads].map((id) => state.leads.get(id)!);
+  await writeRows(
+    client,
+    leads.map((l) => [l.agentId, l.createdAt, l.qualifiedAt, l.proposedAt, l.agreedAt, l.completedAt]),
+    ['bigint', 'timestamptz', 'timestamptz', 'timestamptz', 'timestamptz', 'timestamptz'],
+    (v) => `insert into rm_an_leads (agent_id, created_at, qualified_at, proposed_at, agreed_at, completed_at)
+            select v1, v2, v3, v4, v5, v6 from ${v} order by ord
+            on conflict (agent_id) do update set created_at = excluded.created_at, qualified_at = excluded.qualified_at, proposed_at = excluded.proposed_at,
+              agreed_at = excluded.agreed_at, completed_at = excluded.completed_at`,
+  );
+  const offers = [...touched.offers].map((id) => state.offers.get(id)!);
+  await writeRows(
+    client,
+    offers.map((o) => [o.offerId, o.conversationId, o.at, o.interestRate, o.borrowerAgentId, o.region]),
+    ['text', 'bigint', 'timestamptz', 'numeric', 'bigint', 'text'],
+    (v) => `insert into rm_an_offers (offer_id, conversation_id, at, interest_rate, borrower_agent_id, region)
+            select v1, v2, v3, v4, v5, v6 from ${v} order by ord on conflict (offer_id) do update set region = excluded.region`,
+  );
+}

@@ -1,0 +1,16 @@
+import type { ReadModel } from '../read-model';
+import { projectConversations } from './projection';
+import { conversationsMigrations } from './schema';
+
+export { findConversation, listConversations, listMessages } from './queries';
+
+/**
+ * Conversations with who takes part and what they said (spec §3): one module, since a message's sender is
+ * read from the participants and a message moves its conversation's updatedAt (the shared conversations view).
+ */
+export const conversationsReadModel: ReadModel = {
+  name: 'conversations',
+  tables: ['rm_conversations', 'rm_participants', 'rm_messages'],
+  migrations: conversationsMigrations,
+  project: projectConversations,
+};

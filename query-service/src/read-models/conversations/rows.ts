@@ -1,0 +1,41 @@
+import { recordedMatchExplanation, type Conversation, type ConversationView } from '@pf/events';
+import { iso } from '../fold-batch';
+
+/** Selects a conversation `c` with its participants (owners included), in the order they were named at the start. */
+export const CONVERSATION_SELECT = `c.id, c.title, c.status, c.outcome, c.is_manual_mode, c.manual_sides, c.match_id, c.created_at, c.updated_at,
+  (select json_agg(json_build_object('agentId', p.agent_id, 'ownerId', p.owner_id, 'name', p.name, 'type', p.type) order by p.ordinal)
+   from rm_participants p where p.conversation_id = c.id) as participants`;
+
+/** A row selected with CONVERSATION_SELECT as the shared conversations view's state. */
+export function conversationFromRow(row: Record<string, any>): Conversation {
+  return {
+    id: row.id,
+    title: row.title,
+    status: row.status,
+    outcome: row.outcome,
+    isManualMode: row.is_manual_mode,
+    manualSides: row.manual_sides ?? [],
+    matchId: row.match_id,
+    participants: row.participants ?? [],
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+/**
+ * Issue 16: the match that opened the conversation, with its per-criterion explanation, for the conversation
+ * header. Read at query time from rm_matches (the matches-found read model), so the folded state stays the
+ * shared view's; only the queries select it, beside CONVERSATION_SELECT.
+ */
+export const MATCH_COLUMN = `(select json_build_object('score', m.score::float8, 'explanation', m.explanation)
+   from rm_matches m where m.match_id = c.match_id) as match`;
+
+/**
+ * A row selected with MATCH_COLUMN: the view with its match (null when no match opened the conversation).
+ * rm_matches keeps the explanation as recorded, so a match from before issue 16 (meets / near / fails) is read
+ * here as pass / warn / fail: the answer's schema speaks only those.
+ */
+export function withMatch(view: ConversationView, row: Record<string, any>): ConversationView {
+  const match = row.match ? { score: row.match.score, explanation: recordedMatchExplanation.parse(row.match.explanation) } : null;
+  return { ...view, match };
+}

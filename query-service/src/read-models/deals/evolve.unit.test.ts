@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { filterDeals, filterDocuments, formatBytes, scoreBand, type DomainEvent } from '@pf/events';
+import { evolveDealDoc, type DealDoc } from './evolve';
+
+const dealId = '6f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f';
+const opened: DomainEvent = {
+  type: 'DealOpened',
+  data: {
+    dealId,
+    source: 'manual',
+    agreedInConversationId: null,
+    borrower: { agentId: 1, ownerId: 'alice', name: 'Alice', type: 'borrower' },
+    lender: { agentId: 2, ownerId: 'alice', name: 'Northern Bank', type: 'lender' },
+    broker: null,
+    propertyAddress: '3 Mill Lane, Leeds',
+    propertyValue: 300000,
+    loanAmount: 240000,
+    ltv: 80,
+    interestRate: 4.2,
+    termYears: 25,
+    arrangementFee: 0,
+    targetCompletion: null,
+  },
+};
+
+describe('a deal row', () => {
+  it('opens at application, active, and keeps a timeline of what changed', () => {
+    let doc = evolveDealDoc(null, opened, '2025-01-01T10:00:00.000Z') as DealDoc;
+    expect(doc).toMatchObject({ status: 'active', stage: 'application', owners: ['alice'], borrowerName: 'Alice', completedAt: null });
+    doc = evolveDealDoc(doc, { type: 'DealStageChanged', data: { dealId, from: 'underwriting', stage: 'completed' } }, '2025-01-05T10:00:00.000Z')!;
+    doc = evolveDealDoc(doc, { type: 'DealEdited', data: { dealId, propertyAddress: '4 Mill Lane, Leeds', targetCompletion: '2025-02-01' } }, '2025-01-06T10:00:00.000Z')!;
+    expect(doc.completedAt).toBe('2025-01-05T10:00:00.000Z');
+    expect(doc.timeline.map((t) => t.text)).toEqual([
+      'Opened with New Deal: £240,000 at 4.2% over 25 years',
+      'Stage moved from underwriting to completed',
+      'Edited: property address set to 4 Mill Lane, Leeds; target completion set to 2025-02-01',
+    ]);
+  });
+});
+
+describe('spec §4 search and filters, §9 score bands', () => {
+  const deals = [
+    { propertyAddress: '14 Harbour Row, Bristol', borrowerName: 'Alice Morgan', status: 'active' as const },
+    { propertyAddress: '3 Mill Lane, Leeds', borrowerName: 'Tom Reid', status: 'completed' as const },
+  ];
+  it('finds deals by address or borrower, any case, and by exact status', () => {
+    expect(filterDeals(deals, 'bristol', 'all')).toEqual([deals[0]]);
+    expect(filterDeals(deals, 'REID', 'all')).toEqual([deals[1]]);
+    expect(filterDeals(deals, '', 'completed')).toEqual([deals[1]]);
+    expect(filterDeals(deals, 'alice', 'completed')).toEqual([]);
+  });
+  it('finds documents by name or deal address, and by exact type', () => {
+    const documents = [
+      { name: 'Survey.pdf', dealAddress: '14 Harbour Row', type: 'valuation' as const },
+      { name: 'Buildings cover.png', dealAddress: '3 Mill Lane', type: 'insurance' as const },
+    ];
+    expect(filterDocuments(documents, 'survey', 'all')).toEqual([documents[0]]);
+    expect(filterDocuments(documents, 'mill', 'all')).toEqual([documents[1]]);
+    expect(filterDocuments(documents, '', 'valuation')).toEqual([documents[0]]);
+  });
+  it('bands scores as spec §9 says', () => {
+    expect([95, 90, 89, 80, 79, 70, 69].map(scoreBand)).toEqual(['green', 'green', 'blue', 'blue', 'yellow', 'yellow', 'red']);
+    expect([512, 2048, 2.5 * 1024 * 1024, 1.2 * 1024 ** 3].map(formatBytes)).toEqual(['512 bytes', '2 KB', '2.5 MB', '1.2 GB']);
+  });
+});

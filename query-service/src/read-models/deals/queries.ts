@@ -1,0 +1,50 @@
+import type pg from 'pg';
+import type { DealDetailView, DealStatsView, DealView } from '@pf/events';
+import type { DealDoc } from './evolve';
+
+function toView(doc: DealDoc): DealView {
+  const { owners: _owners, timeline: _timeline, borrowerAgentId: _b, lenderAgentId: _l, brokerAgentId: _k, ...view } = doc;
+  return view;
+}
+
+/** The user's deals, newest first (the owners of a deal's agents see it). */
+export async function listDeals(pool: pg.Pool, userId: string): Promise<DealView[]> {
+  const result = await pool.query<{ doc: DealDoc }>(
+    `select doc from rm_deal_board where owners @> array[$1]::text[] order by doc->>'dateCreated' desc, id`,
+    [userId],
+  );
+  return result.rows.map((row) => toView(row.doc));
+}
+
+export async function findDeal(pool: pg.Pool, userId: string, dealId: string): Promise<DealDetailView | null> {
+  const result = await pool.query<{ doc: DealDoc }>('select doc from rm_deal_board where id = $1 and owners @> array[$2]::text[]', [
+    dealId,
+    userId,
+  ]);
+  const doc = result.rows[0]?.doc;
+  return doc ? { ...toView(doc), timeline: doc.timeline } : null;
+}
+
+/**
+ * Spec §2's four figures: deals in progress (status active), the value of the loans not cancelled, completed
+ * over finished (completed or cancelled), and the mean days from opening to completion.
+ */
+export async function dealStats(pool: pg.Pool, userId: string): Promise<DealStatsView> {
+  const result = await pool.query(
+    `select count(*) filter (where doc->>'status' = 'active')::int as active,
+            coalesce(sum((doc->>'loanAmount')::numeric) filter (where doc->>'status' <> 'cancelled'), 0)::float8 as value,
+            count(*) filter (where doc->>'status' = 'completed')::int as completed,
+            count(*) filter (where doc->>'status' in ('completed', 'cancelled'))::int as finished,
+            avg(extract(epoch from ((doc->>'completedAt')::timestamptz - (doc->>'dateCreated')::timestamptz)) / 86400)
+              filter (where doc->>'completedAt' is not null)::float8 as days
+     from rm_deal_board where owners @> array[$1]::text[]`,
+    [userId],
+  );
+  const row = result.rows[0]!;
+  return {
+    activeDeals: row.active,
+    totalValue: row.value,
+    completionRate: row.finished > 0 ? Math.round((100 * row.completed) / row.finished) : null,
+    averageDaysToComplete: row.days === null ? null : Math.round(row.days * 10) / 10,
+  };
+}

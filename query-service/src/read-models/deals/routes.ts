@@ -1,0 +1,38 @@
+import { dealDetailView, dealStatsView, dealList, errorAnswers, SIGNED_IN_ERRORS, uuidParams } from '@pf/events';
+import { NotFound, requireUser, type FastifyPluginAsyncZod } from '@pf/infra';
+import type { ReadModelRouteOptions } from '../read-model-routes';
+import { dealStats, findDeal, listDeals } from './queries';
+
+export const dealReadRoutes: FastifyPluginAsyncZod<ReadModelRouteOptions> = async (app, { pool, cache }) => {
+  const errors = errorAnswers(...SIGNED_IN_ERRORS, 503);
+  app.get('/api/deals', { schema: { summary: 'Your deals, newest first', response: { 200: dealList, ...errors } } }, async (request) => {
+    const { id } = requireUser(request);
+    return cache.read(id, request.url, () => listDeals(pool, id));
+  });
+
+  app.get(
+    '/api/deals/stats',
+    { schema: { summary: 'The four figures of Deals & Transactions', response: { 200: dealStatsView, ...errors } } },
+    async (request) => {
+      const { id } = requireUser(request);
+      return cache.read(id, request.url, () => dealStats(pool, id));
+    },
+  );
+
+  app.get(
+    '/api/deals/:id',
+    {
+      schema: {
+        summary: 'One deal with its timeline',
+        params: uuidParams('Deal'),
+        response: { 200: dealDetailView, ...errorAnswers(...SIGNED_IN_ERRORS, 404, 503) },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const deal = await findDeal(pool, user.id, request.params.id);
+      if (!deal) throw new NotFound(`Deal ${request.params.id} not found`);
+      return deal;
+    },
+  );
+};

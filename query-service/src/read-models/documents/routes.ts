@@ -1,0 +1,25 @@
+import { documentStatsView, documentList, errorAnswers, SIGNED_IN_ERRORS } from '@pf/events';
+import { requireUser, type FastifyPluginAsyncZod } from '@pf/infra';
+import type { ReadModelRouteOptions } from '../read-model-routes';
+import { documentStats, listDocuments } from './queries';
+
+export const documentReadRoutes: FastifyPluginAsyncZod<ReadModelRouteOptions> = async (app, { pool, cache }) => {
+  const errors = errorAnswers(...SIGNED_IN_ERRORS, 503);
+  app.get(
+    '/api/documents',
+    { schema: { summary: 'Documents of your deals, newest first', response: { 200: documentList, ...errors } } },
+    async (request) => {
+      const { id } = requireUser(request);
+      return cache.read(id, request.url, () => listDocuments(pool, id));
+    },
+  );
+
+  app.get(
+    '/api/documents/stats',
+    { schema: { summary: 'The four figures of Documents', response: { 200: documentStatsView, ...errors } } },
+    async (request) => {
+      const { id } = requireUser(request);
+      return cache.read(id, request.url, () => documentStats(pool, id));
+    },
+  );
+};

@@ -1,0 +1,52 @@
+import type pg from 'pg';
+import { foldInto, type DomainEvent, type View } from '@pf/events';
+import type { RecordedEvent } from '@pf/infra';
+
+/** Events were validated by the deciders that wrote them, so the read models trust them. */
+export const domainEventOf = (recorded: RecordedEvent) => ({ type: recorded.type, data: recorded.data }) as DomainEvent;
+
+/** The entities of a view that a batch touches, to load before folding it. */
+export function keysOf<K>(view: View<K, unknown>, batch: readonly RecordedEvent[]): K[] {
+  const keys = new Set<K>();
+  for (const recorded of batch) {
+    const key = view.keyOf(domainEventOf(recorded));
+    if (key !== null) keys.add(key);
+  }
+  return [...keys];
+}
+
+/**
+ * Folds a batch, in order, into the entities loaded for it with the view's shared evolve, and returns
+ * those the batch changed (new ones included) as they stand after it. `each` sees every event with the
+ * entity as it stands just after it (a projection derives rows that never change, such as messages, there).
+ */
+export function foldBatch<K, S>(
+  view: View<K, S>,
+  batch: readonly RecordedEvent[],
+  stored: ReadonlyMap<K, S>,
+  each?: (state: S | null, event: DomainEvent, recorded: RecordedEvent, recordedAt: string) => void,
+): S[] {
+  const entities = new Map(stored);
+  for (const recorded of batch) {
+    const event = domainEventOf(recorded);
+    const recordedAt = recorded.recordedAt.toISOString();
+    const state = foldInto(entities, view, event, recordedAt);
+    each?.(state, event, recorded, recordedAt);
+  }
+  return [...entities].filter(([key, state]) => stored.get(key) !== state).map(([, state]) => state);
+}
+
+/**
+ * Runs `sql` over the rows as one relation `v(v1, v2, ..., ord)` built by unnest (one array parameter per
+ * column), so a batch is written in one statement whatever its size; nothing when there are no rows.
+ */
+export async function writeRows(client: pg.ClientBase, rows: readonly unknown[][], types: readonly string[], sql: (relation: string) => string): Promise<void> {
+  if (rows.length === 0) return;
+  const columns = types.map((_, index) => rows.map((row) => row[index]));
+  const args = types.map((type, index) => `$${index + 1}::${type}[]`).join(', ');
+  const names = types.map((_, index) => `v${index + 1}`).join(', ');
+  await client.query(sql(`unnest(${args}) with ordinality as v(${names}, ord)`), columns);
+}
+
+export const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
+export const iso = (value: Date) => value.toISOString();

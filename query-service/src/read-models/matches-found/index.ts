@@ -1,0 +1,11 @@
+import type { ReadModel } from '../read-model';
+import { projectMatchesFound } from './projection';
+import { matchesFoundMigrations } from './schema';
+
+/** Every match the matcher found (MatchFound, as recorded) and the owners taking part in each, which the stats count. */
+export const matchesFoundReadModel: ReadModel = {
+  name: 'matches-found',
+  tables: ['rm_matches', 'rm_match_parties'],
+  migrations: matchesFoundMigrations,
+  project: projectMatchesFound,
+};

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import type { DomainEvent } from '@pf/events';
+import { evolveMatchDoc, type MatchDoc } from './evolve';
+import { toMatchView } from './queries';
+
+const dealId = '6f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f';
+const found: DomainEvent = {
+  type: 'MatchFound',
+  data: {
+    matchId: 'm1',
+    borrowerAgentId: 1,
+    lenderAgentId: 2,
+    brokerAgentId: null,
+    score: 86,
+    explanation: [
+      { criterion: 'Property value', verdict: 'pass', detail: 'Both accept £250,000 to £400,000' },
+      { criterion: 'Interest rate', verdict: 'warn', detail: 'Close: 3% to 4% against 4.2% to 6%' },
+    ],
+  },
+};
+const started: DomainEvent = {
+  type: 'ConversationStarted',
+  data: {
+    conversationId: 7,
+    title: 'Alice ↔ Northern Bank',
+    matchId: 'm1',
+    participants: [
+      { agentId: 1, ownerId: 'alice', name: 'Alice', type: 'borrower' },
+      { agentId: 2, ownerId: 'bob', name: 'Northern Bank', type: 'lender' },
+    ],
+  },
+};
+const fold = (events: DomainEvent[]) => events.reduce<MatchDoc | null>((doc, event) => evolveMatchDoc(doc, event, '2025-01-01T10:00:00.000Z'), null)!;
+
+describe('a match followed through its conversation and deal', () => {
+  it('is negotiating while its conversation is open, with the matcher’s reasons', () => {
+    const view = toMatchView(fold([found, started]));
+    expect(view).toMatchObject({ borrower: 'Alice', lender: 'Northern Bank', matchScore: 86, stage: 'negotiation', status: 'active', conversationId: 7 });
+    expect(view.explanation.map((c) => c.verdict)).toEqual(['pass', 'warn']);
+  });
+
+  it('answers a match recorded before issue 16 (meets / near / fails) in pass / warn / fail', () => {
+    const doc = fold([found, started]);
+    const earlier = doc.explanation.map((c, i) => ({ ...c, verdict: ['meets', 'near'][i] })) as unknown as MatchDoc['explanation'];
+    expect(toMatchView({ ...doc, explanation: earlier }).explanation.map((c) => c.verdict)).toEqual(['pass', 'warn']);
+  });
+
+  it('is closed when the negotiation ends without terms', () => {
+    const ended = fold([found, started, { type: 'ConversationCompleted', data: { conversationId: 7, outcome: 'no_agreement', reason: 'deadline' } }]);
+    expect(toMatchView(ended)).toMatchObject({ stage: 'negotiation', status: 'closed' });
+  });
+
+  it('moves to documentation with its deal, and completes with it', () => {
+    const opened: DomainEvent = {
+      type: 'DealOpened',
+      data: {
+        dealId,
+        source: 'negotiation',
+        agreedInConversationId: 7,
+        borrower: { agentId: 1, ownerId: 'alice', name: 'Alice', type: 'borrower' },
+        lender: { agentId: 2, ownerId: 'bob', name: 'Northern Bank', type: 'lender' },
+        broker: null,
+        propertyAddress: '',
+        propertyValue: 300000,
+        loanAmount: 240000,
+        ltv: 80,
+        interestRate: 4.2,
+        termYears: 25,
+        arrangementFee: 999,
+        targetCompletion: null,
+      },
+    };
+    const agreed = [found, started, { type: 'ConversationCompleted', data: { conversationId: 7, outcome: 'agreed', reason: 'Terms agreed' } } as DomainEvent, opened];
+    expect(toMatchView(fold(agreed))).toMatchObject({ stage: 'documentation', status: 'progressing', loanAmount: 240000, dealId });
+    const completed = fold([...agreed, { type: 'DealStageChanged', data: { dealId, from: 'underwriting', stage: 'completed' } }]);
+    expect(toMatchView(completed)).toMatchObject({ stage: 'completed', status: 'completed' });
+    const cancelled = fold([...agreed, { type: 'DealStatusChanged', data: { dealId, from: 'active', status: 'cancelled' } }]);
+    expect(toMatchView(cancelled)).toMatchObject({ stage: 'documentation', status: 'closed' });
+    const edited = fold([...agreed, { type: 'DealEdited', data: { dealId, propertyAddress: '3 Mill Lane, Leeds', targetCompletion: '2025-06-30' } }]);
+    expect(toMatchView(edited)).toMatchObject({ estimatedCompletion: '2025-06-30', loanAmount: 240000 });
+  });
+});

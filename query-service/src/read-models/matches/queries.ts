@@ -1,0 +1,55 @@
+import type pg from 'pg';
+import { recordedMatchExplanation, type MatchingStatsView, type MatchView } from '@pf/events';
+import { matchProgress, type MatchDoc } from './evolve';
+
+export function toMatchView(doc: MatchDoc): MatchView {
+  const name = (agentId: number) => doc.names[String(agentId)] ?? `Agent #${agentId}`;
+  return {
+    id: doc.matchId,
+    borrower: name(doc.borrowerAgentId),
+    lender: name(doc.lenderAgentId),
+    broker: doc.brokerAgentId === null ? null : name(doc.brokerAgentId),
+    borrowerAgentId: doc.borrowerAgentId,
+    lenderAgentId: doc.lenderAgentId,
+    loanAmount: doc.deal?.loanAmount ?? null,
+    matchScore: doc.score,
+    ...matchProgress(doc),
+    conversationId: doc.conversationId,
+    dealId: doc.dealId,
+    // Stored as recorded: a match from before issue 16 (meets / near / fails) answers as pass / warn / fail.
+    explanation: recordedMatchExplanation.parse(doc.explanation),
+    createdDate: doc.createdAt,
+    estimatedCompletion: doc.deal?.targetCompletion ?? null,
+  };
+}
+
+/** Matches the user's agents are in, newest first. */
+export async function listMatches(pool: pg.Pool, userId: string): Promise<MatchView[]> {
+  const result = await pool.query<{ doc: MatchDoc }>(
+    `select doc from rm_match_board where owners @> array[$1]::text[] order by doc->>'createdAt' desc, id`,
+    [userId],
+  );
+  return result.rows.map((row) => toMatchView(row.doc));
+}
+
+/**
+ * Spec §2's four figures for Matching & Leads: active leads (the user's agents not paused), successful matches
+ * (terms agreed), success rate (agreed over finished negotiations of matches) and the mean match score.
+ */
+export async function matchingStats(pool: pg.Pool, userId: string): Promise<MatchingStatsView> {
+  const result = await pool.query(
+    `select (select count(*) from rm_lead_board where owners @> array[$1]::text[] and (doc->>'isActive')::boolean)::int as leads,
+            count(*) filter (where doc->>'outcome' = 'agreed')::int as agreed,
+            count(*) filter (where doc->>'outcome' in ('agreed', 'no_agreement'))::int as finished,
+            avg((doc->>'score')::numeric)::float8 as score
+     from rm_match_board where owners @> array[$1]::text[]`,
+    [userId],
+  );
+  const row = result.rows[0]!;
+  return {
+    activeLeads: row.leads,
+    successfulMatches: row.agreed,
+    successRate: row.finished > 0 ? Math.round((100 * row.agreed) / row.finished) : null,
+    averageMatchScore: row.score === null ? null : Math.round(row.score),
+  };
+}

@@ -1,0 +1,25 @@
+import { errorAnswers, matchingStatsView, matchList, SIGNED_IN_ERRORS } from '@pf/events';
+import { requireUser, type FastifyPluginAsyncZod } from '@pf/infra';
+import type { ReadModelRouteOptions } from '../read-model-routes';
+import { listMatches, matchingStats } from './queries';
+
+export const matchReadRoutes: FastifyPluginAsyncZod<ReadModelRouteOptions> = async (app, { pool, cache }) => {
+  const errors = errorAnswers(...SIGNED_IN_ERRORS, 503);
+  app.get(
+    '/api/matches',
+    { schema: { summary: 'Matches your agents are in, with the matcher’s reasons', response: { 200: matchList, ...errors } } },
+    async (request) => {
+      const { id } = requireUser(request);
+      return cache.read(id, request.url, () => listMatches(pool, id));
+    },
+  );
+
+  app.get(
+    '/api/matches/stats',
+    { schema: { summary: 'The four figures of Matching & Leads', response: { 200: matchingStatsView, ...errors } } },
+    async (request) => {
+      const { id } = requireUser(request);
+      return cache.read(id, request.url, () => matchingStats(pool, id));
+    },
+  );
+};

@@ -1,0 +1,170 @@
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+import { DEFAULT_NOTIFICATION_PREFERENCES, type NotificationPreferences } from '@pf/events';
+import type { RecordedEvent } from '@pf/infra';
+import { domainEventOf, writeRows } from '../fold-batch';
+import { namesOf, notificationsOf, type Candidate, type Party } from './derive';
+import { isSubjectEvent, subjectIdOf, subjectNotifications, subjectOpened, type Subject } from './lifecycle';
+
+/** Derived from the event and the person, so a rebuild gives every notification the id it had. */
+export const notificationId = (eventId: string, userId: string) => createHash('sha256').update(`${eventId}|${userId}`).digest('hex').slice(0, 24);
+
+interface Pending extends Candidate {
+  id: string;
+  createdAt: string;
+  readAt: string | null;
+}
+
+/**
+ * Folds a batch into notifications: each event's candidates (derive.ts) for the people whose preferences let
+ * that kind through at that point of the stream, and the reads (one, or all up to that point) in order.
+ */
+export async function projectNotifications(client: pg.ClientBase, batch: readonly RecordedEvent[]): Promise<void> {
+  const events = batch.map(domainEventOf);
+  const agentIds = new Set<number>();
+  const conversationIds = new Set<number>();
+  const users = new Set<string>();
+  const subjectIds = new Set<string>();
+  let relevant = false;
+  for (const event of events) {
+    if (isSubjectEvent(event)) {
+      subjectIds.add(subjectIdOf(event));
+      relevant = true;
+    }
+    const names = namesOf(event);
+    names.agents.forEach((id) => agentIds.add(id));
+    names.conversations.forEach((id) => conversationIds.add(id));
+    if (names.agents.length + names.conversations.length > 0) relevant = true;
+    if (event.type === 'NotificationPreferencesChanged' || event.type === 'NotificationRead' || event.type === 'AllNotificationsRead' || event.type === 'AccountDeleted') {
+      relevant = true;
+      users.add(event.data.userId);
+    }
+  }
+  if (!relevant) return;
+
+  // The agents and conversations read models run first, so these rows include this batch.
+  const agents = new Map<number, Party>();
+  if (agentIds.size > 0) {
+    const rows = await client.query(`select id, owner_id, name from rm_agents where id = any($1::bigint[])`, [[...agentIds]]);
+    for (const r of rows.rows) agents.set(Number(r.id), { agentId: Number(r.id), ownerId: r.owner_id, name: r.name });
+  }
+  const conversations = new Map<number, { title: string; parties: Party[] }>();
+  if (conversationIds.size > 0) {
+    const rows = await client.query(
+      `select c.id, c.title, p.agent_id, p.owner_id, p.name from rm_conversations c join rm_participants p on p.conversation_id = c.id
+       where c.id = any($1::bigint[]) order by p.ordinal`,
+      [[...conversationIds]],
+    );
+    for (const r of rows.rows) {
+      const entry = conversations.get(Number(r.id)) ?? { title: r.title as string, parties: [] as Party[] };
+      entry.parties.push({ agentId: Number(r.agent_id), ownerId: r.owner_id, name: r.name });
+      conversations.set(Number(r.id), entry);
+    }
+  }
+  const look = { agent: (id: number) => agents.get(id) ?? null, conversation: (id: number) => conversations.get(id) ?? null };
+  const subjects = new Map<string, Subject>();
+  if (subjectIds.size > 0) {
+    const rows = await client.query(`select id, title, owner_ids, uploader_id from rm_notification_subjects where id = any($1::text[])`, [[...subjectIds]]);
+    for (const r of rows.rows) subjects.set(r.id, { id: r.id, title: r.title, ownerIds: r.owner_ids, uploaderId: r.uploader_id });
+  }
+  const openedSubjects: Subject[] = [];
+  // In order: a deal opened earlier in the batch is known to a change later in it.
+  const candidates = events.map((event, index) => {
+    if (!isSubjectEvent(event)) return notificationsOf(event, batch[index]!.metadata, look);
+    const opened = subjectOpened(event);
+    if (opened && !subjects.has(opened.id)) {
+      subjects.set(opened.id, opened);
+      openedSubjects.push(opened);
+    }
+    return subjectNotifications(event, subjects.get(subjectIdOf(event)) ?? null, batch[index]!.metadata);
+  });
+  candidates.flat().forEach((c) => users.add(c.userId));
+
+  const preferences = new Map<string, NotificationPreferences>();
+  if (users.size > 0) {
+    const rows = await client.query(`select user_id, preferences from rm_notification_preferences where user_id = any($1::text[])`, [[...users]]);
+    for (const r of rows.rows) preferences.set(r.user_id, r.preferences);
+  }
+  const changedPreferences = new Set<string>();
+  const pending = new Map<string, Pending>();
+  const readStored: { id: string | null; userId: string; at: string }[] = [];
+  const deleted = new Set<string>();
+
+  batch.forEach((recorded, index) => {
+    const event = events[index]!;
+    const at = recorded.recordedAt.toISOString();
+    if (event.type === 'NotificationPreferencesChanged') {
+      preferences.set(event.data.userId, event.data.preferences);
+      changedPreferences.add(event.data.userId);
+      return;
+    }
+    if (event.type === 'AccountDeleted') {
+      // Delete Account: the person leaves every read model; nothing more is created for them.
+      deleted.add(event.data.userId);
+      for (const [id, mine] of pending) if (mine.userId === event.data.userId) pending.delete(id);
+      preferences.delete(event.data.userId);
+      changedPreferences.delete(event.data.userId);
+      return;
+    }
+    if (event.type === 'NotificationRead') {
+      const mine = pending.get(event.data.notificationId);
+      if (mine && mine.userId === event.data.userId) mine.readAt ??= at;
+      else readStored.push({ id: event.data.notificationId, userId: event.data.userId, at });
+      return;
+    }
+    if (event.type === 'AllNotificationsRead') {
+      for (const mine of pending.values()) if (mine.userId === event.data.userId) mine.readAt ??= at;
+      readStored.push({ id: null, userId: event.data.userId, at });
+      return;
+    }
+    for (const candidate of candidates[index]!) {
+      if (deleted.has(candidate.userId)) continue;
+      const wanted = preferences.get(candidate.userId) ?? DEFAULT_NOTIFICATION_PREFERENCES;
+      if (!wanted[candidate.kind]) continue; // switched off: nothing is created
+      const id = notificationId(recorded.id, candidate.userId);
+      pending.set(id, { ...candidate, id, createdAt: at, readAt: null });
+    }
+  });
+
+  if (deleted.size > 0) {
+    await client.query(`delete from rm_notifications where user_id = any($1::text[])`, [[...deleted]]);
+    await client.query(`delete from rm_notification_preferences where user_id = any($1::text[])`, [[...deleted]]);
+  }
+  // Reads first: they concern rows stored before this batch (those of this batch were marked above).
+  for (const read of readStored) {
+    await client.query(
+      `update rm_notifications set read_at = $3 where user_id = $1 and read_at is null and ($2::text is null or id = $2)`,
+      [read.userId, read.id, read.at],
+    );
+  }
+  await writeRows(
+    client,
+    [...pending.values()].map((n) => [n.id, n.userId, n.kind, n.type, n.title, n.message, n.priority, n.link, n.createdAt, n.readAt]),
+    ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'timestamptz', 'timestamptz'],
+    (v) => `insert into rm_notifications (id, user_id, kind, type, title, message, priority, link, created_at, read_at)
+            select v1, v2, v3, v4, v5, v6, v7, v8, v9, v10 from ${v} order by ord on conflict do nothing`,
+  );
+  await writeRows(
+    client,
+    openedSubjects.map((o) => [o.id, o.title, `{${o.ownerIds.map((id) => JSON.stringify(id)).join(',')}}`, o.uploaderId]),
+    ['text', 'text', 'text', 'text'],
+    (v) => `insert into rm_notification_subjects (id, title, owner_ids, uploader_id)
+            select v1, v2, v3::text[], v4 from ${v} order by ord on conflict do nothing`,
+  );
+  if (deleted.size > 0) {
+    // The deals and documents they shared stay the others'; the deleted person is no longer among them.
+    await client.query(
+      `update rm_notification_subjects set owner_ids = array(select o from unnest(owner_ids) o where o <> all($1::text[])),
+         uploader_id = case when uploader_id = any($1::text[]) then null else uploader_id end
+       where owner_ids && $1::text[] or uploader_id = any($1::text[])`,
+      [[...deleted]],
+    );
+  }
+  await writeRows(
+    client,
+    [...changedPreferences].map((userId) => [userId, JSON.stringify(preferences.get(userId))]),
+    ['text', 'jsonb'],
+    (v) => `insert into rm_notification_preferences (user_id, preferences) select v1, v2 from ${v} order by ord
+            on conflict (user_id) do update set preferences = excluded.preferences`,
+  );
+}

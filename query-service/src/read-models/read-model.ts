@@ -1,0 +1,18 @@
+import type pg from 'pg';
+import type { Migration, RecordedEvent } from '@pf/infra';
+
+/**
+ * One read model: its tables, how they are created, and how a batch of events changes them. The projector
+ * and the rebuild run every registered read model over the same batch in one transaction, so they all stand
+ * at the same checkpoint. A read model lives in its own folder (`read-models/<name>/`) with its projection,
+ * its queries and its tests; its meaning per event is a pure `evolve` (shared from `@pf/events` where the
+ * gateway or the automation fold the same view).
+ */
+export interface ReadModel {
+  readonly name: string;
+  /** Every table it owns, emptied by a rebuild. Names start with `rm_`. */
+  readonly tables: readonly string[];
+  readonly migrations: readonly Migration[];
+  /** Applies a batch (in global order) inside the caller's transaction. Events it does not know are ignored. */
+  project(client: pg.ClientBase, batch: readonly RecordedEvent[]): Promise<void>;
+}

@@ -1,0 +1,24 @@
+import type { Migration } from '@pf/infra';
+import { READ_MODELS_PROJECTION } from '../projector/checkpoint';
+
+/**
+ * The shape of the projector's read models. Bump it whenever what they hold for events already stored changes
+ * (a new read model, a new column filled from old events, a fold that now reads an event differently): the
+ * migration below then empties their tables and moves the projector's checkpoint back to the start, once per
+ * database, so the projector replays every event into them as it starts. An upgraded database fills its new
+ * screens by itself instead of showing them empty until someone runs `npm run rebuild`.
+ *
+ * 2: the boards of Deals & Transactions, Documents and Matching & Leads, notifications and conversation
+ * status (issues 13 and 14), and the lead and match boards folded on the shared views (issue 11).
+ */
+export const READ_MODELS_SHAPE = 2;
+
+export function replayReadModelsMigration(tables: readonly string[]): Migration {
+  return {
+    name: `query-service/read-models/replay-${READ_MODELS_SHAPE}`,
+    sql: `
+      truncate ${tables.join(', ')};
+      delete from checkpoints where name = '${READ_MODELS_PROJECTION}';
+    `,
+  };
+}

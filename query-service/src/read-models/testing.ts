@@ -1,0 +1,49 @@
+import { afterAll, beforeAll } from 'vitest';
+import type pg from 'pg';
+import type { DomainEvent } from '@pf/events';
+import { createPool, migrate, type RecordedEvent } from '@pf/infra';
+import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
+import { READ_MODEL_TABLES, readModelMigrations } from '.';
+
+/** Tests only: a fresh database with every read model's tables, emptied by `reset`. */
+export function readModelDatabase() {
+  let database: TestDatabase;
+  const handle = {
+    pool: null as unknown as pg.Pool,
+    reset: () => handle.pool.query(`truncate ${READ_MODEL_TABLES.join(', ')}`),
+  };
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    handle.pool = createPool(database.url, 2);
+    await migrate(handle.pool, readModelMigrations);
+  });
+  afterAll(async () => {
+    await handle.pool?.end();
+    await database?.drop();
+  });
+  return handle;
+}
+
+/**
+ * Tests only: events as the store would hand them over, in global order, each in its aggregate's stream
+ * with the next stream version. Recorded one minute apart unless `recordedAt` says otherwise.
+ */
+export function recorded(events: DomainEvent[], recordedAt = (index: number) => new Date(Date.UTC(2026, 0, 1, 12, index))): RecordedEvent[] {
+  const streamVersions = new Map<string, number>();
+  return events.map((event, index) => {
+    const data = event.data as Record<string, unknown>;
+    const stream = 'conversationId' in data ? `conversation-${data.conversationId}` : 'agentId' in data ? `agent-${data.agentId}` : `other-${index}`;
+    const version = (streamVersions.get(stream) ?? -1) + 1;
+    streamVersions.set(stream, version);
+    return {
+      id: `event-${index}`,
+      type: event.type,
+      stream,
+      streamVersion: version,
+      position: { commit: BigInt(index + 1), prepare: BigInt(index + 1) },
+      recordedAt: recordedAt(index),
+      data: event.data,
+      metadata: { actor: { kind: 'system', name: 'test' }, correlationId: 'c', causationId: null },
+    };
+  });
+}

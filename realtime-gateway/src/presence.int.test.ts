@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServerMessage } from '@pf/events';
+import { startHarness, type Harness } from './testing/gateway-harness';
+import { connect, type TestSocket } from './testing/socket-client';
+import { PRESENCE_CHANNEL } from './presence-signal';
+
+/**
+ * Presence and control requests over real sockets, real PostgreSQL NOTIFY and two gateway copies. Heartbeats
+ * and typing are shortened so that expiry is seen within a test; no assertion is about how long anything took.
+ */
+let harness: Harness;
+beforeAll(async () => {
+  harness = await startHarness({ presenceHeartbeatMs: 200, typingShownMs: 600 });
+});
+afterAll(() => harness?.close());
+
+type Presence = Extract<ServerMessage, { type: 'presence' }>;
+const presenceOf = (conversationId: number, check: (message: Presence) => boolean) => (message: ServerMessage): message is Presence =>
+  message.type === 'presence' && message.conversationId === conversationId && check(message);
+/** The next message matching, among those received from now on (TestSocket.next also looks at earlier ones). */
+function fromNow(socket: TestSocket) {
+  const start = socket.received.length;
+  return <T extends ServerMessage>(check: (message: ServerMessage) => message is T) =>
+    socket.next((m): m is T => socket.received.indexOf(m) >= start && check(m));
+}
+const names = (people: { name: string; isYou: boolean }[]) => people.map((p) => `${p.name}${p.isYou ? ' (you)' : ''}`);
+
+async function namedPair() {
+  const alice = await harness.signIn();
+  const bob = await harness.signIn();
+  await harness.name(alice.userId, 'Alice', 'Borrowes');
+  await harness.name(bob.userId, 'Bob', 'Lendell');
+  const { conversationId } = await harness.conversationOf(alice.userId, bob.userId);
+  return { alice, bob, conversationId };
+}
+
+describe('presence', () => {
+  it('shows the owners following a conversation who else views it and who is typing, by name, and nobody else', async () => {
+    const { alice, bob, conversationId } = await namedPair();
+    const mallory = await harness.signIn();
+    const [aliceSocket, bobSocket, stranger] = await Promise.all([harness.socketFor(alice.cookie), harness.socketFor(bob.cookie), harness.socketFor(mallory.cookie)]);
+    await bobSocket.request({ type: 'subscribe', conversationId });
+    await bobSocket.next(presenceOf(conversationId, (m) => m.viewers.length === 0));
+    await aliceSocket.request({ type: 'subscribe', conversationId });
+    const seenByBob = await bobSocket.next(presenceOf(conversationId, (m) => m.viewers.length === 1));
+    expect(seenByBob).toMatchObject({ viewers: [{ name: 'Alice Borrowes', isYou: false }], typers: [] });
+    // Alice is shown Bob, never herself.
+    expect(names((await aliceSocket.next(presenceOf(conversationId, (m) => m.viewers.length === 1))).viewers)).toEqual(['Bob Lendell']);
+
+    expect(await aliceSocket.request({ type: 'typing', conversationId })).toMatchObject({ type: 'ack' });
+    const typing = await bobSocket.next(presenceOf(conversationId, (m) => m.typers.length === 1));
+    expect(names(typing.typers)).toEqual(['Alice Borrowes']);
+    // Typing runs out without a further signal; sending the message ends it at once.
+    await fromNow(bobSocket)(presenceOf(conversationId, (m) => m.typers.length === 0 && m.viewers.length === 1));
+    let next = fromNow(bobSocket);
+    await aliceSocket.request({ type: 'typing', conversationId });
+    await next(presenceOf(conversationId, (m) => m.typers.length === 1));
+    next = fromNow(bobSocket);
+    expect(await aliceSocket.request({ type: 'send_message', conversationId, content: 'Hello Bob' })).toMatchObject({ type: 'ack' });
+    await next(presenceOf(conversationId, (m) => m.typers.length === 0));
+
+    next = fromNow(bobSocket);
+    expect(await aliceSocket.request({ type: 'unsubscribe', conversationId })).toMatchObject({ type: 'ack' });
+    await next(presenceOf(conversationId, (m) => m.viewers.length === 0));
+
+    // A stranger cannot follow it, so hears nothing of it, and cannot say they are typing in it.
+    expect(await stranger.request({ type: 'subscribe', conversationId })).toMatchObject({ type: 'error' });
+    expect(await stranger.request({ type: 'typing', conversationId })).toMatchObject({
+      type: 'error',
+      message: `Follow conversation ${conversationId} first (subscribe)`,
+    });
+    expect(stranger.received.filter((m) => m.type === 'presence')).toEqual([]);
+  });
+
+  it('shares viewers across gateway copies, and forgets those of a copy that stopped announcing them', async () => {
+    const { alice, bob, conversationId } = await namedPair();
+    const copy = await harness.anotherCopy();
+    const elsewhere: TestSocket = await connect(copy.wsUrl, { cookie: alice.cookie, origin: copy.origin });
+    try {
+      const bobSocket = await harness.socketFor(bob.cookie);
+      await bobSocket.request({ type: 'subscribe', conversationId });
+      await elsewhere.request({ type: 'subscribe', conversationId });
+      await bobSocket.next(presenceOf(conversationId, (m) => names(m.viewers).join() === 'Alice Borrowes'));
+
+      // A copy that crashed sends no "left": its last announcement simply runs out.
+      await harness.pool.query('select pg_notify($1, $2)', [
+        PRESENCE_CHANNEL,
+        JSON.stringify({ kind: 'viewing', ttlMs: 400, entries: [{ socket: 'crashed-copy/1', conversationId, userId: bob.userId, sessionId: 'gone', name: 'Bob Lendell' }] }),
+      ]);
+      const withGhost = await bobSocket.next(presenceOf(conversationId, (m) => m.viewers.length === 2));
+      expect(names(withGhost.viewers)).toEqual(['Alice Borrowes', 'Bob Lendell (you)']);
+      await fromNow(bobSocket)(presenceOf(conversationId, (m) => names(m.viewers).join() === 'Alice Borrowes'));
+      // Alice's copy keeps announcing her: she is still shown after several heartbeats.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const latest = bobSocket.received.filter((m): m is Presence => m.type === 'presence' && m.conversationId === conversationId).at(-1)!;
+      expect(names(latest.viewers)).toEqual(['Alice Borrowes']);
+
+      const gone = fromNow(bobSocket);
+      await elsewhere.close();
+      await gone(presenceOf(conversationId, (m) => m.viewers.length === 0));
+    } finally {
+      await elsewhere.close();
+    }
+  });
+});
+
+describe('control requests between two sessions of one account', () => {
+  it('tells the session holding the side who asks for it; refuses a request when nobody else holds it', async () => {
+    const { alice, bob, conversationId } = await namedPair();
+    const aliceAgain = await harness.signIn(alice.deviceToken);
+    expect(aliceAgain.userId).toBe(alice.userId);
+    const [holder, asker, bobSocket] = await Promise.all([harness.socketFor(alice.cookie), harness.socketFor(aliceAgain.cookie), harness.socketFor(bob.cookie)]);
+    for (const socket of [holder, asker, bobSocket]) await socket.request({ type: 'subscribe', conversationId });
+
+    expect(await asker.request({ type: 'request_control', conversationId })).toMatchObject({
+      type: 'error',
+      message: 'Nobody has taken over your side: take it over instead',
+    });
+    expect(await holder.request({ type: 'manual_override', conversationId, enabled: true })).toMatchObject({ type: 'ack' });
+    expect(await holder.request({ type: 'request_control', conversationId })).toMatchObject({
+      type: 'error',
+      message: 'You already have control of your side here',
+    });
+    // The other session sees its own account in the thread, as itself elsewhere.
+    await asker.next(presenceOf(conversationId, (m) => names(m.viewers).join() === 'Alice Borrowes (you),Bob Lendell'));
+
+    expect(await asker.request({ type: 'request_control', conversationId })).toMatchObject({ type: 'ack' });
+    const asked = await holder.next((m) => m.type === 'control_requested');
+    expect(asked).toMatchObject({ conversationId, byName: 'Alice Borrowes', bySessionId: aliceAgain.sessionId });
+    // Bob's side is not in question: he is not told, nor is the asking session itself.
+    await holder.request({ type: 'typing', conversationId });
+    await bobSocket.next(presenceOf(conversationId, (m) => names(m.typers).join() === 'Alice Borrowes'));
+    expect(bobSocket.received.some((m) => m.type === 'control_requested')).toBe(false);
+    expect(asker.received.some((m) => m.type === 'control_requested')).toBe(false);
+  });
+});
