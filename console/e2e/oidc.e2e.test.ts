@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { startTestProvider, type TestProvider } from '../../infra/single-node/src/testing/oidc-provider';
 import { startE2eServer, type E2eServer } from './server';
 
@@ -14,11 +14,16 @@ const PEOPLE = {
 
 let provider: TestProvider;
 let server: E2eServer;
+/** Opened by hand (one per person), so closed by hand: their pages' live sockets must not outlast the test. */
+const contexts: BrowserContext[] = [];
 
 test.beforeAll(async () => {
   provider = await startTestProvider(PEOPLE);
   server = await startE2eServer(provider.settings);
   provider.register(`${server.url}/api/auth/callback`);
+});
+test.afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((context) => context.close()));
 });
 test.afterAll(async () => {
   await server?.stop();
@@ -39,6 +44,7 @@ async function signInAtProvider(page: Page, login: string, consent: 'Continue' |
 
 async function newPage(browser: Browser): Promise<Page> {
   const context = await browser.newContext({ baseURL: server.url });
+  contexts.push(context);
   return context.newPage();
 }
 

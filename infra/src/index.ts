@@ -18,6 +18,7 @@ export * from './http/context';
 export * from './http/command-client';
 export * from './realtime/typing';
 export * from './bootstrap/service-context';
+export * from './bootstrap/shutdown';
 export * from './event-store/create-event-store';
 export * from './bootstrap/standalone';
 export * from './kafka/analytics-source';

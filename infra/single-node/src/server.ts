@@ -15,6 +15,7 @@ import {
   parseConfig,
   registeredRoutes,
   sessionPlugin,
+  shutDownInOrder,
   type RegisteredRoute,
 } from '@pf/infra';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '@pf/infra/embedded';
@@ -91,14 +92,15 @@ export async function startSingleNode(env: Record<string, string | undefined> = 
     databaseUrl,
     caughtUp: Promise.all([queryJobs.caughtUp, gateway.ready]).then(() => undefined),
     routes: registeredRoutes(app),
-    async close() {
-      await automation?.close();
-      await dealOpener.close();
-      await gateway.close();
-      await app.close();
-      await queryJobs.close();
-      await context.close();
-      await embedded?.stop();
-    },
+    close: () =>
+      shutDownInOrder(log, [
+        ['the automation', () => automation?.close()],
+        ['the deal opener', () => dealOpener.close()],
+        ['the realtime gateway', () => gateway.close()],
+        ['the HTTP server', () => app.close()],
+        ['the read side\'s followers', () => queryJobs.close()],
+        ['the service context', () => context.close()],
+        ['the embedded PostgreSQL', () => embedded?.stop()],
+      ]),
   };
 }

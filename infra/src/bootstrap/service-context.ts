@@ -10,6 +10,7 @@ import { eventStoreMigrations } from '../event-store/postgres-schema';
 import { createEventStore } from '../event-store/create-event-store';
 import type { ServiceContext } from '../http/context';
 import { Supervisor } from '../supervision/supervisor';
+import { shutDownInOrder } from './shutdown';
 
 export interface OpenedContext extends ServiceContext {
   readonly databaseUrl: string;
@@ -45,10 +46,11 @@ export async function openServiceContext(
     store,
     sessions,
     supervisor,
-    async close() {
-      await supervisor.stopAll();
-      await store.close();
-      await pool.end();
-    },
+    close: () =>
+      shutDownInOrder(log, [
+        ['the followers of the event stream', () => supervisor.stopAll()],
+        ['the event store', () => store.close()],
+        ['the database pool', () => pool.end()],
+      ]),
   };
 }

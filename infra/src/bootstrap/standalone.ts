@@ -7,6 +7,7 @@ import { sessionPlugin } from '../auth/plugin';
 import { healthRoutes } from '../http/health';
 import { idempotencyPlugin } from '../http/idempotency';
 import { openServiceContext, type OpenedContext } from './service-context';
+import { shutDownInOrder } from './shutdown';
 
 export interface Mounted {
   /** Resolves when the service can take requests (GET /readyz answers 503 until then). */
@@ -39,9 +40,11 @@ export async function runStandalone(
   await app.listen({ port: config.PORT, host: config.HOST });
 
   const stop = async () => {
-    await mounted.close?.();
-    await app.close();
-    await context.close();
+    await shutDownInOrder(log, [
+      [`the ${name}'s own work`, () => mounted.close?.()],
+      ['the HTTP server', () => app.close()],
+      ['the service context', () => context.close()],
+    ]);
     process.exit(0);
   };
   process.once('SIGINT', () => void stop());
