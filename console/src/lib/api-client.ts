@@ -33,7 +33,17 @@ export function isNotFound(error: unknown): boolean {
   return error instanceof ApiError && error.status === 404;
 }
 
+/** An answer with the `x-position` of the command behind it (null for a read, or a command that changed nothing). */
+export interface Positioned<T> {
+  readonly data: T;
+  readonly position: string | null;
+}
+
 async function request<Schema extends z.ZodType>(method: string, path: string, schema: Schema, body?: unknown): Promise<z.output<Schema>> {
+  return (await send(method, path, schema, body)).data;
+}
+
+async function send<Schema extends z.ZodType>(method: string, path: string, schema: Schema, body?: unknown): Promise<Positioned<z.output<Schema>>> {
   const headers: Record<string, string> = { accept: 'application/json' };
   // A form (a file upload) sets its own multipart content type with its boundary.
   const isForm = body instanceof FormData;
@@ -46,7 +56,8 @@ async function request<Schema extends z.ZodType>(method: string, path: string, s
     credentials: 'include',
     body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
   });
-  notePosition(response.headers.get('x-position'));
+  const position = response.headers.get('x-position');
+  notePosition(position);
   if (!response.ok) throw new ApiError(response.status, await response.text(), response.statusText);
   const text = await response.text();
   let json: unknown;
@@ -57,7 +68,7 @@ async function request<Schema extends z.ZodType>(method: string, path: string, s
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw new ContractError(method, path, describeZodError(parsed.error));
-  return parsed.data;
+  return { data: parsed.data, position };
 }
 
 /**
@@ -71,6 +82,8 @@ export const api = {
   postForm: <Schema extends z.ZodType>(path: string, schema: Schema, form: FormData) => request('POST', path, schema, form),
   put: <Schema extends z.ZodType>(path: string, schema: Schema, body: unknown) => request('PUT', path, schema, body),
   patch: <Schema extends z.ZodType>(path: string, schema: Schema, body: unknown) => request('PATCH', path, schema, body),
+  /** PATCH, with the position the change was written at (to tell its answer from a later push). */
+  patchPositioned: <Schema extends z.ZodType>(path: string, schema: Schema, body: unknown) => send('PATCH', path, schema, body),
   delete: <Schema extends z.ZodType>(path: string, schema: Schema) => request('DELETE', path, schema),
   request: <Schema extends z.ZodType>(method: string, path: string, schema: Schema, body?: unknown) => request(method, path, schema, body),
 };

@@ -1,5 +1,6 @@
 import { withKnownMatch, type AgentView, type ConversationView, type MessageView, type ServerPush } from '@pf/events';
 import type { QueryClient } from '@tanstack/react-query';
+import { takeView } from '../position';
 import { queryKeys } from '../query-keys';
 
 function byUpdatedDesc(a: { updatedAt: string }, b: { updatedAt: string }): number {
@@ -28,6 +29,8 @@ export function applyPush(queryClient: QueryClient, push: ServerPush): void {
     }
     case 'conversation_updated': {
       const conversation = push.conversation;
+      // Our own command's answer may already have shown a later state of it (position.ts takeView).
+      if (!takeView(`conversation:${conversation.id}`, push.position)) return;
       queryClient.setQueryData<ConversationView>(queryKeys.conversation(conversation.id), (known) => withKnownMatch(conversation, known));
       void queryClient.invalidateQueries({ queryKey: queryKeys.history(conversation.id), exact: true });
       queryClient.setQueryData<ConversationView[]>(queryKeys.conversations, (list) =>

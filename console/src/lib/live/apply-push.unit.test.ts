@@ -1,6 +1,7 @@
 import type { AgentView, ConversationView, MessageView } from '@pf/events';
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
+import { resetPosition, takeView } from '../position';
 import { queryKeys } from '../query-keys';
 import { applyPush } from './apply-push';
 
@@ -68,6 +69,20 @@ describe('applyPush', () => {
       [1, true],
       [2, false],
     ]);
+  });
+
+  it('keeps a later view of a conversation over a push from an earlier position', () => {
+    resetPosition();
+    const client = new QueryClient();
+    // Our own command's answer (position 20:1) showed the side taken over by the other session...
+    const later = conversation(5, '2026-01-03', true);
+    expect(takeView('conversation:5', '20:1')).toBe(true);
+    client.setQueryData(queryKeys.conversation(5), later);
+    // ...and the push of the hand-back before it (19:1) arrives afterwards: it must not undo what is known.
+    applyPush(client, { type: 'conversation_updated', conversation: conversation(5, '2026-01-02', false), position: '19:1', previousPosition: null });
+    expect(client.getQueryData(queryKeys.conversation(5))).toEqual(later);
+    applyPush(client, { type: 'conversation_updated', conversation: conversation(5, '2026-01-04', false), position: '21:1', previousPosition: '20:1' });
+    expect(client.getQueryData<ConversationView>(queryKeys.conversation(5))?.isManualMode).toBe(false);
   });
 
   it('updates, adds and removes agents', () => {

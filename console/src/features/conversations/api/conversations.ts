@@ -34,8 +34,9 @@ export function useMessages(id: number | null) {
   return useQuery({ ...getMessagesQueryOptions(id ?? 0), enabled: id !== null });
 }
 
+/** The conversation after the switch, and the position the switch was written at. */
 export function setManualMode(id: number, isManualMode: boolean) {
-  return api.patch(`/api/conversations/${id}`, conversationView, { isManualMode });
+  return api.patchPositioned(`/api/conversations/${id}`, conversationView, { isManualMode });
 }
 
 export function postMessage(id: number, content: string, fromAgentId?: number) {

@@ -4,6 +4,7 @@ import { useMachine } from '@xstate/react';
 import { useEffect, useRef, useState } from 'react';
 import { fromPromise } from 'xstate';
 import { ApiError } from '../../../lib/api-client';
+import { takeView } from '../../../lib/position';
 import { queryKeys } from '../../../lib/query-keys';
 import { toastError, toastSuccess } from '../../../lib/toaster';
 import { getConversationQueryOptions, setManualMode } from '../api/conversations';
@@ -19,7 +20,9 @@ export function useModeSwitch(conversation: ConversationView, mySessionId: strin
     modeMachine.provide({
       actors: {
         setMode: fromPromise(async ({ input }: { input: { conversationId: number; isManualMode: boolean } }) => {
-          const updated = await setManualMode(input.conversationId, input.isManualMode);
+          const { data: updated, position } = await setManualMode(input.conversationId, input.isManualMode);
+          // A push of a later change may have come first (another session took the side at once): keep it.
+          if (!takeView(`conversation:${updated.id}`, position)) return;
           queryClient.setQueryData<ConversationView>(queryKeys.conversation(updated.id), (known) => withKnownMatch(updated, known));
           queryClient.setQueryData<ConversationView[]>(queryKeys.conversations, (list) =>
             list?.map((entry) => (entry.id === updated.id ? withKnownMatch(updated, entry) : entry)),
