@@ -22,6 +22,10 @@ import { measureWsPush } from './scenarios/ws-push';
 
 /** npm run bench [-- --quick]: every figure of issue 7 in one run on this machine. */
 const quick = process.argv.includes('--quick');
+/** `--only roundtrip,append`: just those scenarios (api, roundtrip, ws, console, append, replay, negotiation). */
+const onlyArgument = process.argv.indexOf('--only');
+const only = onlyArgument === -1 ? null : new Set((process.argv[onlyArgument + 1] ?? '').split(','));
+const wanted = (scenario: string) => only === null || only.has(scenario);
 const counts = quick
   ? { seconds: 3, sockets: 1000, messages: 10, small: 1000, large: 20_000, statsRequests: 100, lcpRuns: 2, pairs: 300 }
   : { seconds: 10, sockets: 1000, messages: 40, small: 1000, large: 200_000, statsRequests: 300, lcpRuns: 5, pairs: 2000 };
@@ -58,35 +62,49 @@ try {
   await writeFile(agentsFile, JSON.stringify(agents.body));
   const baseline = await startChild('baseline', { DATABASE_URL: apiDatabase, AGENTS_JSON_FILE: agentsFile });
 
-  log('api_read_ratio');
-  Object.assign(results, await measureApiRead({ productUrl: product.url, cookie: reader.cookie, baselineUrl: baseline.url, connections: 10, seconds: counts.seconds }));
-  log('command_roundtrip');
-  Object.assign(results, await measureRoundtrips({ productUrl: product.url, baselineUrl: baseline.url, pool: context.pool, store: context.store, sessions: context.sessions, clients: 50, seconds: counts.seconds }));
+  if (wanted('api')) {
+    log('api_read_ratio');
+    Object.assign(results, await measureApiRead({ productUrl: product.url, cookie: reader.cookie, baselineUrl: baseline.url, connections: 10, seconds: counts.seconds }));
+  }
+  if (wanted('roundtrip')) {
+    log('command_roundtrip');
+    Object.assign(results, await measureRoundtrips({ productUrl: product.url, baselineUrl: baseline.url, pool: context.pool, store: context.store, sessions: context.sessions, clients: 50, seconds: counts.seconds }));
+  }
   await baseline.close();
-  log(`ws_push (${counts.sockets} sockets)`);
   const watcher = await benchUser(context.sessions);
-  Object.assign(results, await measureWsPush({ productUrl: product.url, user: watcher, sockets: counts.sockets, messages: counts.messages }));
-  log('console');
-  Object.assign(results, await measureConsole({ productUrl: product.url, dist, user: watcher, runs: counts.lcpRuns }));
+  if (wanted('ws')) {
+    log(`ws_push (${counts.sockets} sockets)`);
+    Object.assign(results, await measureWsPush({ productUrl: product.url, user: watcher, sockets: counts.sockets, messages: counts.messages }));
+  }
+  if (wanted('console')) {
+    log('console');
+    Object.assign(results, await measureConsole({ productUrl: product.url, dist, user: watcher, runs: counts.lcpRuns }));
+  }
   await product.close();
   await context.close();
   context = null;
 
-  log('append_events_per_s');
-  context = await openContext(await server.createDatabase('append'));
-  Object.assign(results, await measureAppend(context.store, { writers: 8, seconds: counts.seconds }));
-  await context.close();
-  context = null;
+  if (wanted('append')) {
+    log('append_events_per_s');
+    context = await openContext(await server.createDatabase('append'));
+    Object.assign(results, await measureAppend(context.store, { writers: 8, seconds: counts.seconds }));
+    await context.close();
+    context = null;
+  }
 
-  log(`rebuild and stats (${counts.small.toLocaleString('en-GB')} → ${counts.large.toLocaleString('en-GB')} events)`);
-  const replayDatabase = await server.createDatabase('replay');
-  context = await openContext(replayDatabase);
-  Object.assign(results, await measureReplay({ context, start: () => startChild('single-node', singleNodeEnv(replayDatabase)), small: counts.small, large: counts.large, requests: counts.statsRequests }));
-  await context.close();
-  context = null;
+  if (wanted('replay')) {
+    log(`rebuild and stats (${counts.small.toLocaleString('en-GB')} → ${counts.large.toLocaleString('en-GB')} events)`);
+    const replayDatabase = await server.createDatabase('replay');
+    context = await openContext(replayDatabase);
+    Object.assign(results, await measureReplay({ context, start: () => startChild('single-node', singleNodeEnv(replayDatabase)), small: counts.small, large: counts.large, requests: counts.statsRequests }));
+    await context.close();
+    context = null;
+  }
 
-  log('negotiations_per_s');
-  results.negotiations_per_s = round(measureNegotiationsPerSecond(counts.pairs, 1), 0);
+  if (wanted('negotiation')) {
+    log('negotiations_per_s');
+    results.negotiations_per_s = round(measureNegotiationsPerSecond(counts.pairs, 1), 0);
+  }
 } finally {
   await context?.close();
   await server.close();
@@ -99,7 +117,7 @@ const machine = {
   node: process.version,
   postgres: `${postgresVersion} (${server.kind === 'embedded' ? 'embedded' : 'DATABASE_URL'})`,
 };
-const report = { date: new Date().toISOString(), quick, seconds: round((performance.now() - began) / 1000, 1), machine, results };
+const report = { date: new Date().toISOString(), quick, only: only ? [...only] : null, seconds: round((performance.now() - began) / 1000, 1), machine, results };
 await writeFile(path.join(root, 'bench/results.json'), `${JSON.stringify(report, null, 2)}\n`);
 process.stdout.write(`\n${markdownTable(results)}\n\n${JSON.stringify(machine)}; ${report.seconds} s${quick ? ' (quick)' : ''}\n`);
 process.exit(0);

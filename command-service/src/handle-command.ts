@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DomainEvent, EventMetadata, Position } from '@pf/events';
-import { ConcurrencyConflict, PreconditionFailed, type EventStore, type RecordedEvent } from '@pf/infra';
+import { ConcurrencyConflict, PreconditionFailed, type EventStore } from '@pf/infra';
+import { streamCacheOf } from './stream-cache';
 
 /** A decider (emmett style): pure decide and evolve, the initial state, nothing else. */
 export interface Decider<Command, State, Event extends DomainEvent> {
@@ -16,11 +17,6 @@ export interface Handled<State, Event> {
   readonly position: Position | null;
   /** The aggregate's version after the command (its stream's last event, from 0); null when it has no events. */
   readonly version: number | null;
-  /**
-   * The stream as it was read to decide (before this command's events): a caller that answers with a view
-   * of the stream reads only what came after it instead of the whole stream again.
-   */
-  readonly recorded: readonly RecordedEvent[];
 }
 
 export interface CommandOptions {
@@ -44,7 +40,7 @@ export function foldEvents<State, Event extends DomainEvent>(
 }
 
 /**
- * Load the stream, decide, append with the version we decided on: a concurrent change to the same
+ * Load the stream (through the command side's stream cache: only what is new is read), decide, append with the version we decided on: a concurrent change to the same
  * aggregate never loses an update. It makes the append fail with ConcurrencyConflict, and the command is decided
  * again on what stands then, unless the caller named a version to hold to (If-Match, or decidedAt).
  * `eventId` lets a process manager derive ids from the causing event, so a redelivery stores nothing twice;
@@ -82,20 +78,20 @@ async function decideAndAppend<Command, State, Event extends DomainEvent>(
   options: CommandOptions,
 ): Promise<Handled<State, Event>> {
   const { eventId = () => randomUUID(), expectedVersion, decidedAt } = options;
-  const recorded = await store.readStream(stream);
+  const recorded = await streamCacheOf(store).read(stream);
   const current = recorded.length === 0 ? null : recorded[recorded.length - 1]!.streamVersion;
   if (decidedAt !== undefined && decidedAt !== current) throw new ConcurrencyConflict(stream, String(decidedAt), current === null ? 'no stream' : String(current));
   if (expectedVersion !== undefined && expectedVersion !== current) throw staleVersion(stream, expectedVersion, current === null ? 'it does not exist' : `it is now at version ${current}`);
   const state = foldEvents(decider as Decider<unknown, State, Event>, recorded);
   const events = decider.decide(command, state);
-  if (events.length === 0) return { events, state, position: null, version: current, recorded };
+  if (events.length === 0) return { events, state, position: null, version: current };
   try {
     const result = await store.append(
       stream,
       events.map((event, index) => ({ id: eventId(index), type: event.type, data: event.data, metadata })),
       current ?? 'no_stream',
     );
-    return { events, state: events.reduce(decider.evolve, state), position: result.position, version: result.nextExpectedVersion, recorded };
+    return { events, state: events.reduce(decider.evolve, state), position: result.position, version: result.nextExpectedVersion };
   } catch (error) {
     // A change that landed between our read and our append: for a client that named its version, that
     // version is now stale, which is what 412 says; without If-Match it stays 409.

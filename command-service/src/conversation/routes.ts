@@ -15,28 +15,21 @@ import {
   type ConversationView,
   type MessageView,
 } from '@pf/events';
-import { AccountStore, type EventStore, type FastifyPluginAsyncZod, type RecordedEvent, type ServiceContext } from '@pf/infra';
+import { AccountStore, type EventStore, type FastifyPluginAsyncZod, type ServiceContext } from '@pf/infra';
 import { handleCommand } from '../handle-command';
 import { answered, expectedVersion, signedIn } from '../http-helpers';
 import { nextId } from '../ids';
+import { streamCacheOf } from '../stream-cache';
 import { conversationDecider } from './conversation';
 
 /**
  * The conversation as it stands after a switch, folded with the shared view (so "since" is the takeover's
- * recorded time), with the names of the people in control. `known` is the stream as the command read it:
- * only what was stored after it (the switch itself, as recorded) is read again.
+ * recorded time), with the names of the people in control. The stream is read through the command side's
+ * cache, which holds what the command itself read: only the switch as recorded comes from the store.
  */
-async function currentView(
-  store: EventStore,
-  accounts: AccountStore,
-  conversationId: number,
-  userId: string,
-  known: readonly RecordedEvent[],
-): Promise<ConversationView> {
-  const after = known.length === 0 ? 0 : known[known.length - 1]!.streamVersion + 1;
-  const newer = await store.readStream(streams.conversation(conversationId), after);
+async function currentView(store: EventStore, accounts: AccountStore, conversationId: number, userId: string): Promise<ConversationView> {
   let conversation: Conversation | null = null;
-  for (const recorded of [...known, ...newer]) {
+  for (const recorded of await streamCacheOf(store).read(streams.conversation(conversationId))) {
     conversation = evolveConversation(conversation, { type: recorded.type, data: recorded.data } as DomainEvent, recorded.recordedAt.toISOString());
   }
   if (!conversation) throw new Error('A conversation view needs a conversation');
@@ -73,7 +66,7 @@ export const conversationRoutes: FastifyPluginAsyncZod<ServiceContext> = async (
         metadata,
         expectedVersion(request.headers),
       );
-      return answered(reply, handled).send(await currentView(store, accounts, conversationId, user.id, handled.recorded));
+      return answered(reply, handled).send(await currentView(store, accounts, conversationId, user.id));
     },
   );
 
