@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { DomainEvent, EventMetadata, Position } from '@pf/events';
-import { ConcurrencyConflict, PreconditionFailed, type EventStore } from '@pf/infra';
-import { streamCacheOf } from './stream-cache';
+import { ConcurrencyConflict, PreconditionFailed, type AppendResult, type EventStore } from '@pf/infra';
+import { streamCacheOf, type StoredFact } from './stream-cache';
+
+export type { StoredFact } from './stream-cache';
 
 /** A decider (emmett style): pure decide and evolve, the initial state, nothing else. */
 export interface Decider<Command, State, Event extends DomainEvent> {
@@ -17,6 +19,12 @@ export interface Handled<State, Event> {
   readonly position: Position | null;
   /** The aggregate's version after the command (its stream's last event, from 0); null when it has no events. */
   readonly version: number | null;
+  /**
+   * The stream as it stands after the command (what was read to decide, then this command's events with the
+   * time the store recorded them), for an answer folded with a view; null when the store did not say when it
+   * recorded them (the caller then reads the stream).
+   */
+  readonly history: readonly StoredFact[] | null;
 }
 
 export interface CommandOptions {
@@ -40,11 +48,17 @@ export function foldEvents<State, Event extends DomainEvent>(
 }
 
 /**
- * Load the stream (through the command side's stream cache: only what is new is read), decide, append with the version we decided on: a concurrent change to the same
- * aggregate never loses an update. It makes the append fail with ConcurrencyConflict, and the command is decided
- * again on what stands then, unless the caller named a version to hold to (If-Match, or decidedAt).
+ * Decide on the stream and append with the version decided on: a concurrent change to the same aggregate never
+ * loses an update. It makes the append fail with ConcurrencyConflict, and the command is decided again on what
+ * stands then, unless the caller named a version to hold to (If-Match, or decidedAt).
  * `eventId` lets a process manager derive ids from the causing event, so a redelivery stores nothing twice;
  * `expectedVersion` (from If-Match) makes a client's stale view fail with PreconditionFailed (412).
+ *
+ * The stream comes from the command side's cache (stream-cache.ts). The first attempt decides on the events
+ * this process already holds, without reading: it stands only if its append at that version is stored, which
+ * proves nothing was appended meanwhile. Anything else (a conflict, a refusal, nothing to do, a version that
+ * differs from the one named) is decided again on the stream as read from the store, so every answer other
+ * than a stored append is given on what the store holds.
  */
 export async function handleCommand<Command, State, Event extends DomainEvent>(
   store: EventStore,
@@ -55,6 +69,15 @@ export async function handleCommand<Command, State, Event extends DomainEvent>(
   options: CommandOptions | ((index: number) => string) = {},
 ): Promise<Handled<State, Event>> {
   const settled = typeof options === 'function' ? { eventId: options } : options;
+  const cache = streamCacheOf(store);
+  const held = cache.held(stream);
+  if (held) {
+    const handled = await decideAndAppend(store, stream, decider, command, metadata, settled, held, 'held').catch((error: unknown) => {
+      if (error instanceof NotDecidedOnHeld || error instanceof ConcurrencyConflict) return null;
+      throw error;
+    });
+    if (handled) return handled;
+  }
   // Without a version to hold to (If-Match, or the one a process manager decided on), a conflict only means
   // someone else wrote to the stream between our read and our append (an agent's move while an operator takes
   // over): the command is decided again on what stands then. A decision that no longer holds is refused by
@@ -62,12 +85,15 @@ export async function handleCommand<Command, State, Event extends DomainEvent>(
   const attempts = settled.expectedVersion === undefined && settled.decidedAt === undefined ? 8 : 1;
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await decideAndAppend(store, stream, decider, command, metadata, settled);
+      return await decideAndAppend(store, stream, decider, command, metadata, settled, await cache.read(stream), 'read');
     } catch (error) {
       if (!(error instanceof ConcurrencyConflict) || attempt >= attempts) throw error;
     }
   }
 }
+
+/** The events held were not enough to answer on: decide again on the stream as the store has it. */
+class NotDecidedOnHeld extends Error {}
 
 async function decideAndAppend<Command, State, Event extends DomainEvent>(
   store: EventStore,
@@ -76,28 +102,59 @@ async function decideAndAppend<Command, State, Event extends DomainEvent>(
   command: Command,
   metadata: EventMetadata,
   options: CommandOptions,
+  recorded: readonly StoredFact[],
+  source: 'held' | 'read',
 ): Promise<Handled<State, Event>> {
   const { eventId = () => randomUUID(), expectedVersion, decidedAt } = options;
-  const recorded = await streamCacheOf(store).read(stream);
+  const onHeld = source === 'held';
   const current = recorded.length === 0 ? null : recorded[recorded.length - 1]!.streamVersion;
+  if (onHeld && ((decidedAt !== undefined && decidedAt !== current) || (expectedVersion !== undefined && expectedVersion !== current))) throw new NotDecidedOnHeld();
   if (decidedAt !== undefined && decidedAt !== current) throw new ConcurrencyConflict(stream, String(decidedAt), current === null ? 'no stream' : String(current));
   if (expectedVersion !== undefined && expectedVersion !== current) throw staleVersion(stream, expectedVersion, current === null ? 'it does not exist' : `it is now at version ${current}`);
-  const state = foldEvents(decider as Decider<unknown, State, Event>, recorded);
-  const events = decider.decide(command, state);
-  if (events.length === 0) return { events, state, position: null, version: current };
+  let state: State;
+  let events: Event[];
   try {
-    const result = await store.append(
+    state = foldEvents(decider as Decider<unknown, State, Event>, recorded);
+    events = decider.decide(command, state);
+  } catch (error) {
+    if (onHeld) throw new NotDecidedOnHeld();
+    throw error;
+  }
+  if (events.length === 0) {
+    if (onHeld) throw new NotDecidedOnHeld();
+    return { events, state, position: null, version: current, history: recorded };
+  }
+  let result: AppendResult;
+  try {
+    result = await store.append(
       stream,
       events.map((event, index) => ({ id: eventId(index), type: event.type, data: event.data, metadata })),
       current ?? 'no_stream',
     );
-    return { events, state: events.reduce(decider.evolve, state), position: result.position, version: result.nextExpectedVersion };
   } catch (error) {
     // A change that landed between our read and our append: for a client that named its version, that
     // version is now stale, which is what 412 says; without If-Match it stays 409.
-    if (error instanceof ConcurrencyConflict && expectedVersion !== undefined) throw staleVersion(stream, expectedVersion, 'it changed while this request was decided');
+    if (error instanceof ConcurrencyConflict && expectedVersion !== undefined && !onHeld) throw staleVersion(stream, expectedVersion, 'it changed while this request was decided');
     throw error;
   }
+  // Our events right after what we decided on (not a retry answered with events stored earlier), at a known time.
+  const follows = result.nextExpectedVersion === (current ?? -1) + events.length;
+  if (onHeld && !follows) throw new NotDecidedOnHeld();
+  const { recordedAt } = result;
+  const facts = recordedAt && follows ? storedFacts(events, current, recordedAt) : null;
+  if (facts) streamCacheOf(store).appended(stream, current, facts);
+  const history = facts ? [...recorded, ...facts] : null;
+  return { events, state: events.reduce(decider.evolve, state), position: result.position, version: result.nextExpectedVersion, history };
+}
+
+/** Our events as the store now holds them: their data as its JSON gives it back, the versions after `current`. */
+function storedFacts(events: readonly DomainEvent[], current: number | null, recordedAt: Date): StoredFact[] {
+  return events.map((event, index) => ({
+    type: event.type,
+    data: JSON.parse(JSON.stringify(event.data)) as unknown,
+    recordedAt,
+    streamVersion: (current ?? -1) + 1 + index,
+  }));
 }
 
 function staleVersion(stream: string, expected: number, found: string): PreconditionFailed {

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEventStore, createLogger, openServiceContext, parseConfig, type EventStore, type OpenedContext, type RecordedEvent } from '@pf/infra';
+import type { DomainEvent } from '@pf/events';
+import { createEventStore, createLogger, openServiceContext, parseConfig, PreconditionFailed, type EventStore, type OpenedContext } from '@pf/infra';
 import { createTestDatabase } from '@pf/infra/testing';
 import { commandMigrations } from './index';
-import { StreamCache } from './stream-cache';
+import { handleCommand, type Decider } from './handle-command';
+import { StreamCache, type StoredFact } from './stream-cache';
 
 const metadata = { actor: { kind: 'system' as const, name: 'test' }, correlationId: randomUUID(), causationId: null };
 const note = (text: string) => ({ id: randomUUID(), type: 'Noted', data: { text }, metadata });
@@ -20,7 +22,7 @@ function countingStore(store: EventStore) {
   return { store: counting, reads };
 }
 
-const texts = (events: readonly RecordedEvent[]) => events.map((event) => (event.data as { text: string }).text);
+const texts = (events: readonly StoredFact[]) => events.map((event) => (event.data as { text: string }).text);
 
 describe('the command side reads each stream once, then only what is new (real PostgreSQL)', () => {
   let context: OpenedContext;
@@ -89,4 +91,89 @@ describe('the command side reads each stream once, then only what is new (real P
     expect(texts(await cache.read('long'))).toEqual(['1', '2', '3']);
     expect(cache.size()).toEqual({ streams: 0, events: 0 });
   });
+
+  it('holds what this process appended, so the next read asks only for what came after it', async () => {
+    const { store, reads } = countingStore(context.store);
+    const cache = new StreamCache(store);
+    await context.store.append('held-1', [note('a')], 'no_stream');
+    await cache.read('held-1');
+    const result = await context.store.append('held-1', [note('b')], 0);
+    cache.appended('held-1', 0, [{ type: 'Noted', data: { text: 'b' }, recordedAt: result.recordedAt!, streamVersion: 1 }]);
+    expect(texts(cache.held('held-1')!)).toEqual(['a', 'b']);
+    // Appended after a version it does not end at: not held (it would leave a gap).
+    cache.appended('held-1', 5, [{ type: 'Noted', data: { text: 'z' }, recordedAt: new Date(), streamVersion: 6 }]);
+    expect(texts(await cache.read('held-1'))).toEqual(['a', 'b']);
+    expect(reads.at(-1)).toEqual({ stream: 'held-1', from: 2, answered: 0 });
+  });
 });
+
+/** A counter that never passes its limit: decide refuses what would, and an addition of nothing changes nothing. */
+const counter: Decider<{ n: number; limit: number }, number, DomainEvent> = {
+  initialState: 0,
+  decide: ({ n, limit }, total) => {
+    if (total + n > limit) throw new Error(`${total} + ${n} passes ${limit}`);
+    return n === 0 ? [] : [{ type: 'Added', data: { n } } as unknown as DomainEvent];
+  },
+  evolve: (total, event) => total + (event.data as unknown as { n: number }).n,
+};
+
+describe('handleCommand decides on the events it holds, and on the store whenever that is not enough (real PostgreSQL)', () => {
+  let context: OpenedContext;
+  let drop: () => Promise<void>;
+  let elsewhere: EventStore;
+  beforeAll(async () => {
+    const database = await createTestDatabase();
+    drop = database.drop;
+    context = await openServiceContext(parseConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' }), createLogger('silent'), database.url, commandMigrations);
+    elsewhere = createEventStore({}, context.pool, context.databaseUrl);
+  });
+  afterAll(async () => {
+    await elsewhere?.close();
+    await context?.close();
+    await drop?.();
+  });
+  const add = (store: EventStore, stream: string, n: number, limit = 100, options = {}) => handleCommand(store, stream, counter, { n, limit }, metadata, options);
+  const added = (stored: readonly { data: unknown }[]) => stored.map((event) => (event.data as { n: number }).n);
+
+  it('reads nothing for a second command when nothing else was appended, and answers with the stream as stored', async () => {
+    const { store, reads } = countingStore(context.store);
+    await add(store, 'counter-1', 1);
+    const readsBefore = reads.length;
+    const second = await add(store, 'counter-1', 2);
+    expect(reads.length).toBe(readsBefore);
+    expect(second.state).toBe(3);
+    expect(second.history?.map((fact) => [fact.streamVersion, fact.data])).toEqual([[0, { n: 1 }], [1, { n: 2 }]]);
+    expect(added(await context.store.readStream('counter-1'))).toEqual([1, 2]);
+  });
+
+  it('decides again on the store when another process appended meanwhile: nothing is lost', async () => {
+    const { store } = countingStore(context.store);
+    await add(store, 'counter-2', 1);
+    await elsewhere.append('counter-2', [{ id: randomUUID(), type: 'Added', data: { n: 10 }, metadata }], 0);
+    const handled = await add(store, 'counter-2', 2);
+    expect(handled.state).toBe(13);
+    expect(handled.version).toBe(2);
+    expect(added(await context.store.readStream('counter-2'))).toEqual([1, 10, 2]);
+  });
+
+  it('refuses only on the stream as stored: a refusal or a no-op on what it holds is decided again', async () => {
+    const { store } = countingStore(context.store);
+    await add(store, 'counter-3', 5, 10);
+    // Elsewhere the total falls back to 0; on what this process holds (5), adding 8 would pass 10.
+    await elsewhere.append('counter-3', [{ id: randomUUID(), type: 'Added', data: { n: -5 }, metadata }], 0);
+    expect((await add(store, 'counter-3', 8, 10)).state).toBe(8);
+    // And a real refusal is still given, with the decider's own words.
+    await expect(add(store, 'counter-3', 5, 10)).rejects.toThrow('8 + 5 passes 10');
+  });
+
+  it('takes If-Match against the stream as stored, not as held', async () => {
+    const { store } = countingStore(context.store);
+    await add(store, 'counter-4', 1);
+    await elsewhere.append('counter-4', [{ id: randomUUID(), type: 'Added', data: { n: 1 }, metadata }], 0);
+    // The client saw version 1 (from the read side): held is at 0, the store at 1. It goes through.
+    expect((await add(store, 'counter-4', 1, 100, { expectedVersion: 1 })).version).toBe(2);
+    // A stale version is 412 whichever copy says so.
+    await expect(add(store, 'counter-4', 1, 100, { expectedVersion: 1 })).rejects.toBeInstanceOf(PreconditionFailed);
+  });
+});
+

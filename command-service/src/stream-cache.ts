@@ -1,20 +1,31 @@
 import type { EventStore, RecordedEvent } from '@pf/infra';
 
-/** How many events the command side keeps in memory, over all streams (about 1 KB each). */
+/** How many events the command side keeps in memory, over all streams. */
 export const STREAM_CACHE_EVENTS = 20_000;
 
+/** What a decider or a view folds from a stored event, and where it stands in its stream. */
+export interface StoredFact {
+  readonly type: string;
+  readonly data: unknown;
+  readonly recordedAt: Date;
+  readonly streamVersion: number;
+}
+
+const factOf = (event: RecordedEvent): StoredFact => ({ type: event.type, data: event.data, recordedAt: event.recordedAt, streamVersion: event.streamVersion });
+
 /**
- * The events of the streams this process decided on lately, so that a command reads from the store only what
- * was stored after them (usually nothing) instead of the whole stream again. Stored events never change and a
- * stream's versions have no gaps, so what is kept is always a true prefix of the stream; whatever another
- * process appended is still read from the store before each decision, and the append still names the version
- * it decided on. Least recently used streams leave first, once the total passes `maxEvents`.
+ * The events of the streams this process decided on lately: what it read of them, and what it appended to
+ * them itself. Stored events never change and a stream's versions have no gaps, so what is kept is always a
+ * true prefix of the stream. Whether it is the whole stream is another matter (another process may have
+ * appended since): `read` asks the store for anything after it; `held` answers without asking, for a decision
+ * whose append names the version it was decided on, so that the store refuses it if the stream moved on.
+ * Least recently used streams leave first, once the total passes `maxEvents`.
  *
  * Only the command side reads through it: an auditor's history and the tamper check read the store itself.
  */
 export class StreamCache {
-  /** In order of use, least recent first (a Map keeps insertion order; a read moves the stream to the end). */
-  private readonly streams = new Map<string, readonly RecordedEvent[]>();
+  /** In order of use, least recent first (a Map keeps insertion order; a use moves the stream to the end). */
+  private readonly streams = new Map<string, readonly StoredFact[]>();
   private total = 0;
 
   constructor(
@@ -23,19 +34,33 @@ export class StreamCache {
   ) {}
 
   /** Every event of the stream, in order: what is kept, and what the store has after it. */
-  async read(stream: string): Promise<readonly RecordedEvent[]> {
+  async read(stream: string): Promise<readonly StoredFact[]> {
     const known = this.streams.get(stream) ?? [];
     const next = known.length === 0 ? 0 : known[known.length - 1]!.streamVersion + 1;
     const newer = await this.store.readStream(stream, next);
     // Kept events that do not run on into what the store answers (a store reset under a running process):
     // the store's whole stream, not the kept one.
-    const follows = known.length === 0 ? newer.length === 0 || newer[0]!.streamVersion === 0 : newer.length === 0 || newer[0]!.streamVersion === next;
-    const events = follows ? (newer.length === 0 ? known : [...known, ...newer]) : await this.store.readStream(stream);
+    const follows = newer.length === 0 || newer[0]!.streamVersion === next;
+    const events = !follows ? (await this.store.readStream(stream)).map(factOf) : newer.length === 0 ? known : [...known, ...newer.map(factOf)];
     this.keep(stream, events);
     return events;
   }
 
-  private keep(stream: string, events: readonly RecordedEvent[]): void {
+  /** The events kept of the stream, without asking the store whether there are more; undefined if none are. */
+  held(stream: string): readonly StoredFact[] | undefined {
+    const known = this.streams.get(stream);
+    if (known) this.keep(stream, known);
+    return known;
+  }
+
+  /** Events this process has just appended after version `after` (null: the stream was new). */
+  appended(stream: string, after: number | null, events: readonly StoredFact[]): void {
+    const known = this.streams.get(stream) ?? [];
+    const last = known.length === 0 ? null : known[known.length - 1]!.streamVersion;
+    if (last === after) this.keep(stream, [...known, ...events]);
+  }
+
+  private keep(stream: string, events: readonly StoredFact[]): void {
     this.total -= this.streams.get(stream)?.length ?? 0;
     this.streams.delete(stream);
     if (events.length === 0 || events.length > this.maxEvents) return;
@@ -48,7 +73,7 @@ export class StreamCache {
     }
   }
 
-  /** For tests and /readyz-style reporting: streams and events held. */
+  /** Streams and events held (for tests). */
   size(): { streams: number; events: number } {
     return { streams: this.streams.size, events: this.total };
   }

@@ -19,7 +19,7 @@ import { afterPosition, waitUntilApplied } from './read-wait';
 import { readModelRoutes } from './read-models';
 import { ReadCache } from './read-models/read-cache';
 import { listAgents } from './read-models/agents';
-import { findConversation, listConversations, listMessages } from './read-models/conversations';
+import { findConversation, findConversationWithVersion, listConversations, listMessages } from './read-models/conversations';
 import { userStats } from './read-models/stats/queries';
 import { streamVersion } from './read-models/versions';
 import { notificationReadRoutes } from './read-models/notifications/routes';
@@ -119,11 +119,11 @@ export const readRoutes: FastifyPluginAsyncZod<ServiceContext & { progress: Read
     async (request, reply) => {
       const user = requireUser(request);
       const id = request.params.id;
-      const version = await streamVersion(pool, streams.conversation(id)); // before the row: see /api/agents/:id
-      const conversation = await findConversation(pool, user.id, id);
-      if (!conversation) throw new NotFound(`Conversation ${id} not found`);
-      withVersion(reply, version);
-      return conversation;
+      // The version and the row in one statement, one snapshot: the version is never newer than the row.
+      const found = await findConversationWithVersion(pool, user.id, id);
+      if (!found) throw new NotFound(`Conversation ${id} not found`);
+      withVersion(reply, found.version);
+      return found.view;
     },
   );
 

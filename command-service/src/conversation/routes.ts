@@ -15,8 +15,8 @@ import {
   type ConversationView,
   type MessageView,
 } from '@pf/events';
-import { AccountStore, type EventStore, type FastifyPluginAsyncZod, type ServiceContext } from '@pf/infra';
-import { handleCommand } from '../handle-command';
+import { AccountStore, displayName, type EventStore, type FastifyPluginAsyncZod, type ServiceContext, type SessionUser } from '@pf/infra';
+import { handleCommand, type StoredFact } from '../handle-command';
 import { answered, expectedVersion, signedIn } from '../http-helpers';
 import { nextId } from '../ids';
 import { streamCacheOf } from '../stream-cache';
@@ -24,17 +24,26 @@ import { conversationDecider } from './conversation';
 
 /**
  * The conversation as it stands after a switch, folded with the shared view (so "since" is the takeover's
- * recorded time), with the names of the people in control. The stream is read through the command side's
- * cache, which holds what the command itself read: only the switch as recorded comes from the store.
+ * recorded time), with the names of the people in control: from the stream as the command left it, or, when
+ * the store did not say when it recorded the switch, the stream read again (through the command side's cache).
  */
-async function currentView(store: EventStore, accounts: AccountStore, conversationId: number, userId: string): Promise<ConversationView> {
+async function currentView(
+  store: EventStore,
+  accounts: AccountStore,
+  conversationId: number,
+  user: SessionUser,
+  history: readonly StoredFact[] | null,
+): Promise<ConversationView> {
   let conversation: Conversation | null = null;
-  for (const recorded of await streamCacheOf(store).read(streams.conversation(conversationId))) {
-    conversation = evolveConversation(conversation, { type: recorded.type, data: recorded.data } as DomainEvent, recorded.recordedAt.toISOString());
+  for (const fact of history ?? (await streamCacheOf(store).read(streams.conversation(conversationId)))) {
+    conversation = evolveConversation(conversation, { type: fact.type, data: fact.data } as DomainEvent, fact.recordedAt.toISOString());
   }
   if (!conversation) throw new Error('A conversation view needs a conversation');
-  const names = await accounts.displayNames(conversation.manualSides.flatMap((side) => (side.byUserId ? [side.byUserId] : [])));
-  return conversationViewFor(conversation, userId, (id) => names.get(id) ?? null);
+  // The signed-in person's own name comes with their session; only other people's are looked up.
+  const others = conversation.manualSides.flatMap((side) => (side.byUserId && side.byUserId !== user.id ? [side.byUserId] : []));
+  const names = await accounts.displayNames(others);
+  names.set(user.id, displayName(user.firstName, user.lastName));
+  return conversationViewFor(conversation, user.id, (id) => names.get(id) ?? null);
 }
 
 /** The body of POST /api/conversations/:id/messages: the socket's send_message without the id in the path. */
@@ -66,7 +75,7 @@ export const conversationRoutes: FastifyPluginAsyncZod<ServiceContext> = async (
         metadata,
         expectedVersion(request.headers),
       );
-      return answered(reply, handled).send(await currentView(store, accounts, conversationId, user.id));
+      return answered(reply, handled).send(await currentView(store, accounts, conversationId, user, handled.history));
     },
   );
 

@@ -58,6 +58,8 @@ describe('control per side: two users whose agents are matched', () => {
       { agentIds: [borrower.id], isMine: false, isManual: true, controllerName: 'Alice Borrowes', sessionId: null, since: expect.any(String) },
       { agentIds: [lender.id], isMine: true, isManual: false, controllerName: null, sessionId: null, since: null },
     ]);
+    // The command's answer (folded without reading back its own event) and the read side agree on the time.
+    expect(asBob.control[0].since).toBe(taken.body.control.find((c: { isMine: boolean }) => c.isMine).since);
 
     // Alice states terms as her side; Bob's agent (still automatic) answers; Alice's agent says nothing.
     const messages = async (): Promise<Message[]> => (await bob.get(`/api/conversations/${conversation.id}/messages`)).body;

@@ -56,7 +56,7 @@ export async function writeGroup(db: pg.Pool | pg.ClientBase, group: readonly Qu
     for (const row of rows) {
       const member = sent[row.member - 1]!;
       if (row.outcome === 'written') {
-        const result = { nextExpectedVersion: Number(row.version), position: { commit: BigInt(row.tx!), prepare: BigInt(row.pos!) } };
+        const result = { nextExpectedVersion: Number(row.version), position: { commit: BigInt(row.tx!), prepare: BigInt(row.pos!) }, recordedAt };
         settled.set(member, { kind: 'written', member, result });
       } else if (row.outcome === 'conflict') {
         const current = Number(row.version);

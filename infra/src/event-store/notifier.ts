@@ -17,6 +17,8 @@ export class Notifier {
   private readonly listeners = new Set<() => void>();
   private closed = false;
   private connecting: Promise<void> | null = null;
+  /** How many wake-ups there have been (local appends, and notifications from other processes). */
+  wakes = 0;
 
   constructor(private readonly connectionString: string) {}
 
@@ -64,6 +66,7 @@ export class Notifier {
 
   /** Wakes this process's subscriptions at once (an append here need not wait for PostgreSQL to deliver its NOTIFY). */
   wake(): void {
+    this.wakes += 1;
     for (const listener of this.listeners) listener();
   }
 

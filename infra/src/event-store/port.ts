@@ -39,6 +39,12 @@ export interface AppendResult {
   readonly nextExpectedVersion: number;
   /** The global position of the last event appended (or found, for a retried append). */
   readonly position: Position;
+  /**
+   * The recorded time of the events appended (for a retried append, as first recorded), where the store sets
+   * it itself (PostgreSQL: one time for the append; absent for EventStoreDB). Lets a command answer with a
+   * view of the stream without reading back what it has just written.
+   */
+  readonly recordedAt?: Date;
 }
 
 export type BatchHandler = (batch: readonly RecordedEvent[]) => Promise<void>;

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { START, type EventMetadata, type Position } from '@pf/events';
+import { comparePositions, START, type EventMetadata, type Position } from '@pf/events';
 import { Invalid } from '../errors';
 import { GroupCommit, type QueuedAppend } from './group-commit';
 import { writeGroup, type Settled } from './group-transaction';
@@ -63,6 +63,8 @@ export class PostgresEventStore implements EventStore {
   private announceAgain = false;
 
   private readonly groups: GroupCommit;
+  /** The read of the log's tail in flight, which other followers' reads may share (readAll). */
+  private tailRead: { readonly after: Position; readonly limit: number; readonly wakes: number; readonly events: Promise<RecordedEvent[]> } | null = null;
 
   /** `lanes`: how many group transactions this store keeps in flight at once. */
   constructor(
@@ -162,7 +164,33 @@ export class PostgresEventStore implements EventStore {
     return row ? { version: Number(row.version), hash: row.hash } : null;
   }
 
+  /**
+   * Every follower in this process (projector, gateway, analytics, automation, deal opener...) reads the tail
+   * of the log when woken, at the same moment and from about the same position. A read asked for while
+   * another one is in flight, from a position at or after that one's, and with no wake-up since it was asked
+   * (so nothing appended since that it could miss: a later append wakes the follower, which reads again), is
+   * answered from it instead of being a query of its own: its events after the asked position, if it has any,
+   * or if it was not cut short by its limit.
+   */
   async readAll(after: Position, limit: number): Promise<RecordedEvent[]> {
+    const shared = this.tailRead;
+    if (shared && shared.wakes === this.notifier.wakes && comparePositions(after, shared.after) >= 0) {
+      const events = await shared.events.catch(() => null);
+      if (events) {
+        const mine = events.filter((event) => comparePositions(event.position, after) > 0);
+        if (mine.length > 0 || events.length < shared.limit) return mine.slice(0, limit);
+      }
+    }
+    const read = { after, limit, wakes: this.notifier.wakes, events: this.queryAll(after, limit) };
+    this.tailRead = read;
+    try {
+      return await read.events;
+    } finally {
+      if (this.tailRead === read) this.tailRead = null;
+    }
+  }
+
+  private async queryAll(after: Position, limit: number): Promise<RecordedEvent[]> {
     const result = await this.pool.query<EventRow>(
       `select ${COLUMNS} from events
        where (transaction_id, position) > ($1::text::xid8, $2::bigint)

@@ -91,13 +91,14 @@ async function appendIn(client: pg.PoolClient, stream: string, events: readonly 
   return {
     nextExpectedVersion: next,
     position: { commit: BigInt(last.tx), prepare: BigInt(last.position) },
+    recordedAt: now,
   };
 }
 
 /** A retried append: if every id is already stored in this stream, answer as the first append did. */
 export async function findExisting(db: pg.PoolClient | pg.Pool, stream: string, events: readonly NewEvent[]): Promise<AppendResult | null> {
-  const found = await db.query<{ stream_name: string; stream_version: number; position: number; tx: string }>(
-    `select stream_name, stream_version, position, transaction_id::text as tx from events
+  const found = await db.query<{ stream_name: string; stream_version: number; position: number; tx: string; recorded_at: Date }>(
+    `select stream_name, stream_version, position, transaction_id::text as tx, recorded_at from events
      where event_id = any($1::uuid[]) order by position`,
     [events.map((event) => event.id)],
   );
@@ -109,5 +110,6 @@ export async function findExisting(db: pg.PoolClient | pg.Pool, stream: string, 
   return {
     nextExpectedVersion: last.stream_version,
     position: { commit: BigInt(last.tx), prepare: BigInt(last.position) },
+    recordedAt: last.recorded_at,
   };
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import type pg from 'pg';
 import type { DomainEvent } from '@pf/events';
-import { createPool, migrate, type RecordedEvent } from '@pf/infra';
+import { authMigrations, createPool, migrate, type RecordedEvent } from '@pf/infra';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { READ_MODEL_TABLES, readModelMigrations } from '.';
 
@@ -15,7 +15,8 @@ export function readModelDatabase() {
   beforeAll(async () => {
     database = await createTestDatabase();
     handle.pool = createPool(database.url, 2);
-    await migrate(handle.pool, readModelMigrations);
+    // The accounts too: the read side names the people in control of a conversation from them at read time.
+    await migrate(handle.pool, [...authMigrations, ...readModelMigrations]);
   });
   afterAll(async () => {
     await handle.pool?.end();

@@ -2,7 +2,7 @@ import type { ReadModel } from '../read-model';
 import { projectConversations } from './projection';
 import { conversationsMigrations } from './schema';
 
-export { findConversation, listConversations, listMessages } from './queries';
+export { findConversation, findConversationWithVersion, listConversations, listMessages } from './queries';
 
 /**
  * Conversations with who takes part and what they said (spec §3): one module, since a message's sender is

@@ -1,10 +1,26 @@
 import { recordedMatchExplanation, type Conversation, type ConversationView } from '@pf/events';
+import { displayName } from '@pf/infra';
 import { iso } from '../fold-batch';
 
 /** Selects a conversation `c` with its participants (owners included), in the order they were named at the start. */
 export const CONVERSATION_SELECT = `c.id, c.title, c.status, c.outcome, c.is_manual_mode, c.manual_sides, c.match_id, c.created_at, c.updated_at,
   (select json_agg(json_build_object('agentId', p.agent_id, 'ownerId', p.owner_id, 'name', p.name, 'type', p.type) order by p.ordinal)
    from rm_participants p where p.conversation_id = c.id) as participants`;
+
+/**
+ * The people in control of `c`'s sides, as `[[id, first name, last name], ...]`: read in the same statement
+ * as the conversation (one round trip, one snapshot), never stored, so a deleted account's name is gone.
+ */
+export const CONTROLLERS_COLUMN = `(select json_agg(json_build_array(u.id, u.first_name, u.last_name)) from users u
+   where u.id = any(array(
+     select by_user::uuid from (select side->>'byUserId' as by_user from jsonb_array_elements(c.manual_sides) side) sides
+     where by_user ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'))) as controllers`;
+
+/** The names of a row's CONTROLLERS_COLUMN, by user id, as the accounts show them. */
+export function controllerNames(row: Record<string, any>): Map<string, string> {
+  const people = (row.controllers ?? []) as [string, string | null, string | null][];
+  return new Map(people.map(([id, firstName, lastName]) => [id, displayName(firstName, lastName)]));
+}
 
 /** A row selected with CONVERSATION_SELECT as the shared conversations view's state. */
 export function conversationFromRow(row: Record<string, any>): Conversation {
