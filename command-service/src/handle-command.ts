@@ -114,7 +114,7 @@ async function decideAndAppend<Command, State, Event extends DomainEvent>(
   let state: State;
   let events: Event[];
   try {
-    state = foldEvents(decider as Decider<unknown, State, Event>, recorded);
+    state = streamCacheOf(store).fold(stream, recorded, decider, decider.initialState, (folded, fact) => decider.evolve(folded, fact as unknown as Event));
     events = decider.decide(command, state);
   } catch (error) {
     if (onHeld) throw new NotDecidedOnHeld();

@@ -107,6 +107,49 @@ describe('the command side reads each stream once, then only what is new (real P
   });
 });
 
+describe('folds taken up where they left off (real PostgreSQL)', () => {
+  let context: OpenedContext;
+  let drop: () => Promise<void>;
+  beforeAll(async () => {
+    const database = await createTestDatabase();
+    drop = database.drop;
+    context = await openServiceContext(parseConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' }), createLogger('silent'), database.url, commandMigrations);
+  });
+  afterAll(async () => {
+    await context?.close();
+    await drop?.();
+  });
+
+  it('folds each event once per key while the stream only grows, and gives the same state as a fold from the start', async () => {
+    const cache = new StreamCache(context.store);
+    const seen: string[] = [];
+    const key = {};
+    const join = (state: string, fact: StoredFact) => {
+      seen.push((fact.data as { text: string }).text);
+      return state + (fact.data as { text: string }).text;
+    };
+    await context.store.append('fold-1', [note('a'), note('b')], 'no_stream');
+    expect(cache.fold('fold-1', await cache.read('fold-1'), key, '', join)).toBe('ab');
+    await context.store.append('fold-1', [note('c')], 1);
+    expect(cache.fold('fold-1', await cache.read('fold-1'), key, '', join)).toBe('abc');
+    expect(cache.fold('fold-1', await cache.read('fold-1'), key, '', join)).toBe('abc');
+    expect(seen).toEqual(['a', 'b', 'c']);
+    // Another key folds from the start.
+    expect(cache.fold('fold-1', await cache.read('fold-1'), {}, '>', join)).toBe('>abc');
+  });
+
+  it('folds from the start again once the stream has left the cache', async () => {
+    const cache = new StreamCache(context.store, 3);
+    const key = {};
+    const count = (state: number) => state + 1;
+    await context.store.append('fold-2', [note('a'), note('b')], 'no_stream');
+    await context.store.append('fold-3', [note('a'), note('b')], 'no_stream');
+    expect(cache.fold('fold-2', await cache.read('fold-2'), key, 0, count)).toBe(2);
+    await cache.read('fold-3'); // fold-2 leaves
+    expect(cache.fold('fold-2', await cache.read('fold-2'), key, 0, count)).toBe(2);
+  });
+});
+
 /** A counter that never passes its limit: decide refuses what would, and an addition of nothing changes nothing. */
 const counter: Decider<{ n: number; limit: number }, number, DomainEvent> = {
   initialState: 0,

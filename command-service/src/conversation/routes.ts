@@ -34,10 +34,11 @@ async function currentView(
   user: SessionUser,
   history: readonly StoredFact[] | null,
 ): Promise<ConversationView> {
-  let conversation: Conversation | null = null;
-  for (const fact of history ?? (await streamCacheOf(store).read(streams.conversation(conversationId)))) {
-    conversation = evolveConversation(conversation, { type: fact.type, data: fact.data } as DomainEvent, fact.recordedAt.toISOString());
-  }
+  const stream = streams.conversation(conversationId);
+  const cache = streamCacheOf(store);
+  const conversation = cache.fold<Conversation | null>(stream, history ?? (await cache.read(stream)), evolveConversation, null, (folded, fact) =>
+    evolveConversation(folded, { type: fact.type, data: fact.data } as DomainEvent, fact.recordedAt.toISOString()),
+  );
   if (!conversation) throw new Error('A conversation view needs a conversation');
   // The signed-in person's own name comes with their session; only other people's are looked up.
   const others = conversation.manualSides.flatMap((side) => (side.byUserId && side.byUserId !== user.id ? [side.byUserId] : []));
