@@ -1,5 +1,5 @@
 import { START, streams, type DealParty, type EventOf, type Position } from '@pf/events';
-import { loadCheckpoint, runOf, saveCheckpoint, type RecordedEvent, type ServiceContext } from '@pf/infra';
+import { BACKGROUND_BATCH_INTERVAL_MS, loadCheckpoint, runOf, saveCheckpoint, type RecordedEvent, type ServiceContext } from '@pf/infra';
 import { foldEvents, handleCommand } from '../handle-command';
 import { conversationDecider } from '../conversation/conversation';
 import { deterministicId } from '../process-managers/deterministic-id';
@@ -78,7 +78,8 @@ export function startDealOpener(context: ServiceContext): { close(): Promise<voi
             await saveCheckpoint(context.pool, CHECKPOINT, last);
             position = last;
           },
-          { onError },
+          // Opening a deal a tenth of a second later is nothing; a checkpoint per small batch is a write each.
+          { onError, minIntervalMs: BACKGROUND_BATCH_INTERVAL_MS },
         ),
       );
     },

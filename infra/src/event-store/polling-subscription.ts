@@ -49,6 +49,20 @@ export function pollingSubscription(source: Source): Subscription {
       wakeUp = null;
     });
 
+  /** Waits ms, whatever is appended meanwhile; only closing ends it early. */
+  let interrupt: (() => void) | null = null;
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (stopped) return resolve();
+      const timer = setTimeout(resolve, ms);
+      interrupt = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    }).finally(() => {
+      interrupt = null;
+    });
+
   const run = async () => {
     const target = await source.head();
     if (comparePositions(position, target) >= 0) markCaughtUp();
@@ -59,10 +73,14 @@ export function pollingSubscription(source: Source): Subscription {
       const batch = await source.read(position, batchSize);
       if (stopped) break;
       if (batch.length > 0) {
+        const began = Date.now();
         retries = RETRY_AFTER_WAKE_MS.length;
         await source.handler(batch);
         position = batch[batch.length - 1]!.position;
         if (comparePositions(position, target) >= 0) markCaughtUp();
+        // At the head (a batch not cut short by its size), let the next one gather for the rest of the interval.
+        const spare = (source.options.minIntervalMs ?? 0) - (Date.now() - began);
+        if (spare > 0 && batch.length < batchSize) await pause(spare);
       } else {
         markCaughtUp();
         if (woken) retries = 0;
@@ -84,6 +102,7 @@ export function pollingSubscription(source: Source): Subscription {
       stopped = true;
       unregister();
       wakeUp?.();
+      interrupt?.();
       await done.catch(() => undefined);
     },
   };

@@ -49,8 +49,18 @@ export interface AppendResult {
 
 export type BatchHandler = (batch: readonly RecordedEvent[]) => Promise<void>;
 
+/** SubscribeOptions.minIntervalMs of the followers no one waits on event by event (their figures move in steps of this). */
+export const BACKGROUND_BATCH_INTERVAL_MS = 100;
+
 export interface SubscribeOptions {
   readonly batchSize?: number;
+  /**
+   * For followers no one waits on event by event (analytics, the deal opener): at the head of the log, the
+   * next read waits until this long after the last batch began, so a busy log is taken in fewer, larger
+   * batches (one transaction and one checkpoint each). Catching up is never slowed. The PostgreSQL store's
+   * subscription honours it; EventStoreDB's pushes as events come.
+   */
+  readonly minIntervalMs?: number;
   /** Called when the handler or the store fails; the subscription stops after it. */
   readonly onError?: (error: unknown) => void;
 }

@@ -3,7 +3,7 @@ import type { Kafka } from 'kafkajs';
 import type { Config } from '../config';
 import { inTransaction } from '../db/pool';
 import { migrate } from '../db/migrate';
-import type { EventStore, RecordedEvent } from '../event-store/port';
+import { BACKGROUND_BATCH_INTERVAL_MS, type EventStore, type RecordedEvent } from '../event-store/port';
 import type { Logger } from '../logger';
 import { loadCheckpoint, saveCheckpoint } from '../db/checkpoints';
 import { parseMessage } from './envelope';
@@ -116,7 +116,7 @@ async function fromEventStore(options: AnalyticsSourceOptions, handler: Analytic
       await applyOnce(options.pool, options.name, batch, handler, last);
       options.onApplied?.(last);
     },
-    { batchSize: options.batchSize ?? 500, onError: options.onError },
+    { batchSize: options.batchSize ?? 500, minIntervalMs: BACKGROUND_BATCH_INTERVAL_MS, onError: options.onError },
   );
   return { kind: 'event-store', caughtUp: subscription.caughtUp, close: () => subscription.close() };
 }
