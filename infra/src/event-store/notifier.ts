@@ -2,6 +2,10 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 
 export const EVENTS_CHANNEL = 'events_appended';
+/** The application name of every store's listening connection (how stores find each other's listeners). */
+const LISTENER_NAME = 'event-notifier';
+/** How often a store looks up whether another one listens. */
+const OTHERS_CHECK_MS = 2000;
 
 /**
  * One LISTEN connection per store, shared by its subscriptions. A lost connection is re-opened;
@@ -19,6 +23,10 @@ export class Notifier {
   private connecting: Promise<void> | null = null;
   /** How many wake-ups there have been (local appends, and notifications from other processes). */
   wakes = 0;
+  /** Whether another process listens on this database (then appends NOTIFY it), as last looked up. */
+  private others = true;
+  private othersCheckedAt = 0;
+  private checkingOthers = false;
 
   constructor(private readonly connectionString: string) {}
 
@@ -37,7 +45,7 @@ export class Notifier {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.connectionString, application_name: 'event-notifier' });
+    const client = new pg.Client({ connectionString: this.connectionString, application_name: LISTENER_NAME });
     client.on('notification', (message) => {
       if (message.payload !== this.token) this.wake();
     });
@@ -59,9 +67,38 @@ export class Notifier {
 
   private drop(client: pg.Client): void {
     if (this.client === client) this.client = null;
+    this.others = true;
     client.removeAllListeners('notification');
     void client.end().catch(() => undefined);
     if (!this.closed && this.listeners.size > 0) setTimeout(() => void this.ensureConnected(), 1000).unref();
+  }
+
+  /**
+   * Whether any other session listens for appends on this database (another process, or another store in
+   * this one): only then is a NOTIFY worth sending, since this store's own followers are woken in process.
+   * Looked up on the listening connection at most every OTHERS_CHECK_MS; until the first answer, and while
+   * the connection is down, it says yes. A listener that starts meanwhile is only told by its next poll
+   * (POLL_MS), a wake-up a few hundred milliseconds late at worst, never an event lost.
+   */
+  othersMayListen(): boolean {
+    const client = this.client;
+    if (!client) return true;
+    if (!this.checkingOthers && Date.now() - this.othersCheckedAt >= OTHERS_CHECK_MS) {
+      this.checkingOthers = true;
+      client
+        .query<{ others: boolean }>(
+          `select exists (select 1 from pg_stat_activity
+             where datname = current_database() and application_name = $1 and pid <> pg_backend_pid()) as others`,
+          [LISTENER_NAME],
+        )
+        .then((result) => {
+          this.others = result.rows[0]?.others ?? true;
+          this.othersCheckedAt = Date.now();
+        })
+        .catch(() => (this.others = true))
+        .finally(() => (this.checkingOthers = false));
+    }
+    return this.others;
   }
 
   /** Wakes this process's subscriptions at once (an append here need not wait for PostgreSQL to deliver its NOTIFY). */

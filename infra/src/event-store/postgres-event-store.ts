@@ -125,11 +125,14 @@ export class PostgresEventStore implements EventStore {
    * NOTIFY. Sent after the commit, not in the transaction: a notifying commit takes a database-wide lock
    * until it is flushed, which serialises every append (pgbench here: 8,820 commits/s, 4,307 with NOTIFY).
    * At most one NOTIFY is in flight; appends meanwhile are covered by the next one. It carries the
-   * notifier's token, so this store's own listener does not wake its followers a second time. A NOTIFY
+   * notifier's token, so this store's own listener does not wake its followers a second time. None at all when
+   * no other session listens on the database (Notifier.othersMayListen: a single node). A NOTIFY
    * lost in a crash only delays followers to their next poll.
    */
   private announce(): void {
     this.notifier.wake();
+    // No other listener on this database (a single node): its own followers were just woken; nobody else to tell.
+    if (!this.notifier.othersMayListen()) return;
     if (this.announcing) {
       this.announceAgain = true;
       return;

@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type pg from 'pg';
+import { START } from '@pf/events';
+import { createPool } from '../db/pool';
+import { migrate } from '../db/migrate';
+import { createTestDatabase, type TestDatabase } from '../testing/database';
+import { PostgresEventStore } from './postgres-event-store';
+import { eventStoreMigrations } from './postgres-schema';
+import type { RecordedEvent } from './port';
+
+const metadata = { actor: { kind: 'system' as const, name: 'test' }, correlationId: randomUUID(), causationId: null };
+const noted = () => ({ id: randomUUID(), type: 'Noted', data: {}, metadata });
+
+/** A store sends NOTIFY only while another session listens on its database; its own followers are woken in process. */
+describe('NOTIFY only when someone else listens (real PostgreSQL)', () => {
+  let database: TestDatabase;
+  let pool: pg.Pool;
+  let notifies = 0;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    pool = createPool(database.url, 10);
+    await migrate(pool, eventStoreMigrations);
+    const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+    (pool as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args: unknown[]) => {
+      if (typeof args[0] === 'string' && args[0].includes('pg_notify')) notifies += 1;
+      return query(...args);
+    };
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await database?.drop();
+  });
+
+  it('stops notifying when it is the only listener, and a second store in another process is woken once it listens', async () => {
+    const alone = new PostgresEventStore(pool, database.url);
+    const seen: string[] = [];
+    const own = alone.subscribe(START, async (batch: readonly RecordedEvent[]) => void seen.push(...batch.map((e) => e.stream)));
+    await own.caughtUp;
+    // Once it has looked (every 2 s), its appends send no NOTIFY, and its own follower still gets each one.
+    await expect
+      .poll(
+        async () => {
+          const before = notifies;
+          await alone.append(`alone-${randomUUID()}`, [noted()], 'no_stream');
+          return notifies - before;
+        },
+        { timeout: 10_000, interval: 500 },
+      )
+      .toBe(0);
+    await expect.poll(() => seen.length).toBeGreaterThan(0);
+
+    // Another store with its own listening connection (as another process would have): NOTIFY again.
+    const elsewherePool = createPool(database.url, 2);
+    const elsewhere = new PostgresEventStore(elsewherePool, database.url);
+    const theirs: string[] = [];
+    const subscription = elsewhere.subscribe(START, async (batch: readonly RecordedEvent[]) => void theirs.push(...batch.map((e) => e.stream)));
+    await subscription.caughtUp;
+    await expect
+      .poll(
+        async () => {
+          const before = notifies;
+          await alone.append(`shared-${randomUUID()}`, [noted()], 'no_stream');
+          return notifies - before;
+        },
+        { timeout: 10_000, interval: 500 },
+      )
+      .toBeGreaterThan(0);
+    await expect.poll(() => theirs.some((stream) => stream.startsWith('shared-'))).toBe(true);
+
+    await subscription.close();
+    await own.close();
+    await elsewhere.close();
+    await alone.close();
+    await elsewherePool.end();
+  });
+});
