@@ -3,6 +3,7 @@ import { comparePositions, type Position } from '@pf/events';
 import { loadCheckpoint, lockCheckpoint, runOf, type EventStore, type FollowerSpec, type RecordedEvent } from '@pf/infra';
 import { projectReadModels } from '../read-models';
 import { READ_MODELS_PROJECTION } from './checkpoint';
+import { ProjectorMemory } from './memory';
 import type { ReadModelProgress } from './progress';
 
 /**
@@ -21,17 +22,23 @@ import type { ReadModelProgress } from './progress';
  * and the projector applies them again from the checkpoint, so each event still counts exactly once. The
  * write-then-read round trip thus waits for one flush (the append's), not two.
  */
-export async function projectBatch(pool: pg.Pool, batch: readonly RecordedEvent[], name = READ_MODELS_PROJECTION): Promise<Position> {
+export async function projectBatch(
+  pool: pg.Pool,
+  batch: readonly RecordedEvent[],
+  name = READ_MODELS_PROJECTION,
+  memory = new ProjectorMemory(),
+): Promise<Position> {
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
     const checkpoint = await beginWithCheckpointLocked(client, name);
+    memory.begin(checkpoint);
     const fresh = batch.filter((event) => comparePositions(event.position, checkpoint) > 0);
     if (fresh.length === 0) {
       await client.query('commit');
       return checkpoint;
     }
-    await projectReadModels(client, fresh);
+    await projectReadModels(client, fresh, memory);
     const last = fresh[fresh.length - 1]!.position;
     await client.query(
       `insert into checkpoints (name, commit_position, prepare_position)
@@ -40,8 +47,10 @@ export async function projectBatch(pool: pg.Pool, batch: readonly RecordedEvent[
          set commit_position = excluded.commit_position, prepare_position = excluded.prepare_position, updated_at = now();
        commit`,
     );
+    memory.committed(last);
     return last;
   } catch (error) {
+    memory.forget();
     // A connection whose rollback failed is dead or in an unknown state: destroy it, never hand it out again.
     await client.query('rollback').catch((rollbackFailed: Error) => (broken = rollbackFailed));
     throw error;
@@ -72,8 +81,10 @@ export function projectorFollower(pool: pg.Pool, store: EventStore, progress: Re
     async start() {
       const from = await loadCheckpoint(pool, READ_MODELS_PROJECTION);
       progress.advance(from);
+      // Rows this run writes, known without reading them back while no one else writes (memory.ts).
+      const memory = new ProjectorMemory();
       return runOf((onError) =>
-        store.subscribe(from, async (batch) => progress.advance(await projectBatch(pool, batch)), { batchSize: 1000, onError }),
+        store.subscribe(from, async (batch) => progress.advance(await projectBatch(pool, batch, READ_MODELS_PROJECTION, memory)), { batchSize: 1000, onError }),
       );
     },
   };

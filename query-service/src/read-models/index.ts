@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { FastifyPluginAsync } from 'fastify';
 import type { RecordedEvent } from '@pf/infra';
+import type { ProjectorMemory } from '../projector/memory';
 import { agentsReadModel } from './agents';
 import { conversationsReadModel } from './conversations';
 import { dealReadRoutes, dealsReadModel } from './deals';
@@ -41,8 +42,8 @@ export const readModels: readonly ReadModel[] = [
 export const READ_MODEL_TABLES: readonly string[] = readModels.flatMap((model) => model.tables);
 export const readModelMigrations = readModels.flatMap((model) => model.migrations);
 
-export async function projectReadModels(client: pg.ClientBase, batch: readonly RecordedEvent[]): Promise<void> {
-  for (const model of readModels) await model.project(client, batch);
+export async function projectReadModels(client: pg.ClientBase, batch: readonly RecordedEvent[], memory?: ProjectorMemory): Promise<void> {
+  for (const model of readModels) await model.project(client, batch, memory);
 }
 
 /** The GET routes of the read models that serve their own (deals, documents, leads, matches). */

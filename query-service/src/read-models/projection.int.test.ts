@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import type { DomainEvent } from '@pf/events';
-import type { RecordedEvent } from '@pf/infra';
+import { checkpointMigrations, migrate, type RecordedEvent } from '@pf/infra';
+import { ProjectorMemory } from '../projector/memory';
+import { projectBatch } from '../projector/projector';
 import { projectReadModels, READ_MODEL_TABLES } from '.';
 import { readModelDatabase, recorded } from './testing';
 
@@ -86,6 +88,33 @@ describe('the read models’ projections', () => {
       for (const size of [2, 3, 5, 8, events.length]) expect({ size, rows: await project(size) }).toEqual({ size, rows: oneByOne });
     } finally {
       client.release();
+    }
+  });
+
+  it('write the same rows when the projector folds from what it remembers, and when two copies take turns', async () => {
+    await migrate(database.pool, checkpointMigrations);
+    const reference = async () => {
+      await database.reset();
+      const client = await database.pool.connect();
+      try {
+        await projectReadModels(client, events);
+      } finally {
+        client.release();
+      }
+      return snapshot(database.pool);
+    };
+    const expected = await reference();
+    const run = async (size: number, copies: ProjectorMemory[]) => {
+      await database.reset();
+      await database.pool.query('delete from checkpoints');
+      for (let start = 0, turn = 0; start < events.length; start += size, turn++) {
+        await projectBatch(database.pool, events.slice(start, start + size), 'projection:test', copies[turn % copies.length]);
+      }
+      return snapshot(database.pool);
+    };
+    for (const size of [1, 2, 5]) {
+      expect({ size, rows: await run(size, [new ProjectorMemory()]) }).toEqual({ size, rows: expected });
+      expect({ size, copies: 2, rows: await run(size, [new ProjectorMemory(), new ProjectorMemory()]) }).toEqual({ size, copies: 2, rows: expected });
     }
   });
 });

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Migration, RecordedEvent } from '@pf/infra';
+import type { ProjectorMemory } from '../projector/memory';
 
 /**
  * One read model: its tables, how they are created, and how a batch of events changes them. The projector
@@ -13,6 +14,9 @@ export interface ReadModel {
   /** Every table it owns, emptied by a rebuild. Names start with `rm_`. */
   readonly tables: readonly string[];
   readonly migrations: readonly Migration[];
-  /** Applies a batch (in global order) inside the caller's transaction. Events it does not know are ignored. */
-  project(client: pg.ClientBase, batch: readonly RecordedEvent[]): Promise<void>;
+  /**
+   * Applies a batch (in global order) inside the caller's transaction. Events it does not know are ignored.
+   * `memory`: the running projector's knowledge of rows it wrote (absent in a rebuild: then read them).
+   */
+  project(client: pg.ClientBase, batch: readonly RecordedEvent[], memory?: ProjectorMemory): Promise<void>;
 }

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { conversationsView, messageOf, type Conversation } from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
 import { foldBatch, keysOf, writeRows } from '../fold-batch';
+import type { ProjectorMemory } from '../../projector/memory';
 import { CONVERSATION_SELECT, conversationFromRow } from './rows';
 
 /**
@@ -9,12 +10,20 @@ import { CONVERSATION_SELECT, conversationFromRow } from './rows';
  * evolve, and writes back in three statements: the changed conversations, the participants of the new
  * ones, and the messages (a message never changes: inserted once, ordered by its stream version).
  */
-export async function projectConversations(client: pg.ClientBase, batch: readonly RecordedEvent[]): Promise<void> {
+export async function projectConversations(client: pg.ClientBase, batch: readonly RecordedEvent[], memory?: ProjectorMemory): Promise<void> {
   const ids = keysOf(conversationsView, batch);
   if (ids.length === 0) return;
   const stored = new Map<number, Conversation>();
-  const loaded = await client.query(`select ${CONVERSATION_SELECT} from rm_conversations c where c.id = any($1::bigint[])`, [ids]);
-  for (const row of loaded.rows) stored.set(row.id, conversationFromRow(row));
+  // What the projector wrote itself it knows without reading (projector/memory.ts); the rest is loaded.
+  const unknown = ids.filter((id) => {
+    const known = memory?.conversation(id);
+    if (known) stored.set(id, known);
+    return !known;
+  });
+  if (unknown.length > 0) {
+    const loaded = await client.query(`select ${CONVERSATION_SELECT} from rm_conversations c where c.id = any($1::bigint[])`, [unknown]);
+    for (const row of loaded.rows) stored.set(row.id, conversationFromRow(row));
+  }
 
   const messages: unknown[][] = [];
   const changed = foldBatch(conversationsView, batch, stored, (conversation, event, recorded, recordedAt) => {
@@ -22,6 +31,8 @@ export async function projectConversations(client: pg.ClientBase, batch: readonl
     if (m) messages.push([m.id, m.conversationId, recorded.streamVersion, m.fromAgentId, m.toAgentId, m.fromAgentName, m.fromAgentType, m.content, m.isAutomated, m.createdAt]);
   });
 
+  memory?.stage(stored.values());
+  memory?.stage(changed);
   const rows = changed.map((c) => [c.id, c.title, c.status, c.outcome, c.isManualMode, c.matchId, c.createdAt, c.updatedAt, JSON.stringify(c.manualSides)]);
   await writeRows(client, rows, ['bigint', 'text', 'text', 'text', 'boolean', 'text', 'timestamptz', 'timestamptz', 'jsonb'], (v) =>
     `insert into rm_conversations (id, title, status, outcome, is_manual_mode, match_id, created_at, updated_at, manual_sides)

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { DEFAULT_NOTIFICATION_PREFERENCES, type NotificationPreferences } from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
 import { domainEventOf, writeRows } from '../fold-batch';
+import type { ProjectorMemory } from '../../projector/memory';
 import { namesOf, notificationsOf, type Candidate, type Party } from './derive';
 import { isSubjectEvent, subjectIdOf, subjectNotifications, subjectOpened, type Subject } from './lifecycle';
 
@@ -19,7 +20,7 @@ interface Pending extends Candidate {
  * Folds a batch into notifications: each event's candidates (derive.ts) for the people whose preferences let
  * that kind through at that point of the stream, and the reads (one, or all up to that point) in order.
  */
-export async function projectNotifications(client: pg.ClientBase, batch: readonly RecordedEvent[]): Promise<void> {
+export async function projectNotifications(client: pg.ClientBase, batch: readonly RecordedEvent[], memory?: ProjectorMemory): Promise<void> {
   const events = batch.map(domainEventOf);
   const agentIds = new Set<number>();
   const conversationIds = new Set<number>();
@@ -49,6 +50,13 @@ export async function projectNotifications(client: pg.ClientBase, batch: readonl
     for (const r of rows.rows) agents.set(Number(r.id), { agentId: Number(r.id), ownerId: r.owner_id, name: r.name });
   }
   const conversations = new Map<number, { title: string; parties: Party[] }>();
+  // Those the projector knows (the conversations read model ran first, so as this batch leaves them).
+  for (const id of conversationIds) {
+    const known = memory?.conversation(id);
+    if (!known) continue;
+    conversations.set(id, { title: known.title, parties: known.participants.map(({ agentId, ownerId, name }) => ({ agentId, ownerId, name })) });
+    conversationIds.delete(id);
+  }
   if (conversationIds.size > 0) {
     const rows = await client.query(
       `select c.id, c.title, p.agent_id, p.owner_id, p.name from rm_conversations c join rm_participants p on p.conversation_id = c.id
