@@ -5,7 +5,7 @@ import { inTransaction } from '../db/pool';
 import { migrate } from '../db/migrate';
 import { BACKGROUND_BATCH_INTERVAL_MS, type EventStore, type RecordedEvent } from '../event-store/port';
 import type { Logger } from '../logger';
-import { loadCheckpoint, saveCheckpoint } from '../db/checkpoints';
+import { loadCheckpoint, lockCheckpoint, saveCheckpoint } from '../db/checkpoints';
 import { parseMessage } from './envelope';
 import { createKafka } from './kafka-relay-service';
 import { analyticsSourceMigrations } from './schema';
@@ -59,6 +59,9 @@ export async function applyOnce(
   checkpoint?: RecordedEvent['position'],
 ): Promise<RecordedEvent[]> {
   return inTransaction(pool, async (client) => {
+    // The checkpoint row first, as a rebuild takes it before emptying the facts: the two then take turns. Claiming
+    // first left a batch holding the claims a rebuild deletes while waiting for the tables it empties (a deadlock).
+    await lockCheckpoint(client, analyticsCheckpointName(consumer));
     const claimed = await client.query<{ event_id: string }>(
       `insert into analytics_processed_events (consumer, event_id)
        select $1, id from unnest($2::uuid[]) as ids(id)
