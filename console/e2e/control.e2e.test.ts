@@ -16,8 +16,12 @@ test('two sessions of one account take over at once: exactly one has control, th
   // Each session sees the other one viewing: the same account, elsewhere.
   for (const p of [page, second]) await expect(p.getByTestId('presence-viewers')).toHaveText('You (another session) are viewing');
 
+  // At once: both switches clicked in the same moment, before either page can be pushed the other's takeover.
+  // (Playwright's click waits for each element to be stable first; that gap is longer than a takeover's push
+  // takes now, and a session that sees its side already taken over toggles it back instead.)
   const manualSwitch = (p: typeof page) => p.getByText('Manual Mode', { exact: true });
-  await Promise.all([manualSwitch(page).click(), manualSwitch(second).click()]);
+  const switches = await Promise.all([manualSwitch(page).elementHandle(), manualSwitch(second).elementHandle()]);
+  await Promise.all(switches.map((handle) => handle!.evaluate((element) => (element as HTMLElement).click())));
   const composer = (p: typeof page) => p.getByPlaceholder('Type your message as your agent…');
   await expect.poll(async () => (await composer(page).count()) + (await composer(second).count())).toBe(1);
   const [winner, loser] = (await composer(page).count()) === 1 ? [page, second] : [second, page];
