@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import {
   comparePositions,
+  evolveConversation,
   formatPosition,
+  streams,
+  type Conversation,
   parsePosition,
   USER_MESSAGES,
   type ClientMessage,
@@ -87,9 +90,15 @@ function following(connection: Connection, conversationId: number, requestId: st
  */
 async function requestControl(ctx: HandlerContext, connection: Connection, conversationId: number, requestId: string | undefined) {
   if (!following(connection, conversationId, requestId)) return;
-  // The side may have changed a moment ago: look at it as the store has it now.
-  await ctx.follower.waitFor(await ctx.store.headPosition(), ctx.catchUpWaitMs);
-  const side = ctx.follower.index.conversations.get(conversationId)?.manualSides.find((held) => held.ownerId === connection.user.id);
+  // The side may have changed a moment ago: look at it as the store has it now. The conversation's own stream,
+  // folded with the shared view: the log's head (and so this copy's index) can lag a takeover just committed
+  // while an older transaction elsewhere is still open.
+  let conversation: Conversation | null = null;
+  for (const recorded of await ctx.store.readStream(streams.conversation(conversationId))) {
+    const event = readEvent(recorded);
+    if (event) conversation = evolveConversation(conversation, event, recorded.recordedAt.toISOString());
+  }
+  const side = conversation?.manualSides.find((held) => held.ownerId === connection.user.id);
   if (!side || side.sessionId === connection.user.sessionId) {
     const message = side ? 'You already have control of your side here' : 'Nobody has taken over your side: take it over instead';
     connection.send({ type: 'error', requestId: requestId ?? null, message });
