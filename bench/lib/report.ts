@@ -34,7 +34,14 @@ function met(value: number, target: NonNullable<Target['target']>): boolean {
 export function markdownTable(results: Record<string, any>): string {
   const lines = ['| key | what | value | target | met |', '|---|---|---:|---|---|'];
   for (const row of TARGETS) {
-    const value = row.value(results);
+    // A run of some scenarios only (--only) has no value for the others.
+    let value: number | undefined;
+    try {
+      value = row.value(results);
+    } catch {
+      value = undefined;
+    }
+    if (typeof value !== 'number') continue;
     const target = row.target ? `${row.target.op} ${row.target.limit.toLocaleString('en-GB')}` : '';
     const verdict = row.target ? (met(value, row.target) ? 'yes' : 'no') : '';
     lines.push(`| ${row.key} | ${row.label} | ${value.toLocaleString('en-GB')} ${row.unit} | ${target} | ${verdict} |`);
