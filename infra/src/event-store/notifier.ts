@@ -28,7 +28,11 @@ export class Notifier {
   private othersCheckedAt = 0;
   private checkingOthers = false;
 
-  constructor(private readonly connectionString: string) {}
+  /** `pool`: where the store looks up other listeners (the listening connection itself only ever LISTENs). */
+  constructor(
+    private readonly connectionString: string,
+    private readonly pool?: pg.Pool,
+  ) {}
 
   onWake(listener: () => void): () => void {
     this.listeners.add(listener);
@@ -76,20 +80,21 @@ export class Notifier {
   /**
    * Whether any other session listens for appends on this database (another process, or another store in
    * this one): only then is a NOTIFY worth sending, since this store's own followers are woken in process.
-   * Looked up on the listening connection at most every OTHERS_CHECK_MS; until the first answer, and while
-   * the connection is down, it says yes. A listener that starts meanwhile is only told by its next poll
+   * Looked up on the pool (by the listening connection's backend pid) at most every OTHERS_CHECK_MS; until
+   * the first answer, and while the connection is down, it says yes. A listener that starts meanwhile is only told by its next poll
    * (POLL_MS), a wake-up a few hundred milliseconds late at worst, never an event lost.
    */
   othersMayListen(): boolean {
     const client = this.client;
-    if (!client) return true;
+    const pid = (client as unknown as { processID?: number } | null)?.processID;
+    if (!client || !this.pool || typeof pid !== 'number') return true;
     if (!this.checkingOthers && Date.now() - this.othersCheckedAt >= OTHERS_CHECK_MS) {
       this.checkingOthers = true;
-      client
+      this.pool
         .query<{ others: boolean }>(
           `select exists (select 1 from pg_stat_activity
-             where datname = current_database() and application_name = $1 and pid <> pg_backend_pid()) as others`,
-          [LISTENER_NAME],
+             where datname = current_database() and application_name = $1 and pid <> $2) as others`,
+          [LISTENER_NAME, pid],
         )
         .then((result) => {
           this.others = result.rows[0]?.others ?? true;

@@ -72,7 +72,7 @@ export class PostgresEventStore implements EventStore {
     connectionString: string,
     lanes = 2,
   ) {
-    this.notifier = new Notifier(connectionString);
+    this.notifier = new Notifier(connectionString, pool);
     this.groups = new GroupCommit(lanes, (group) => this.commitGroup(group));
   }
 
