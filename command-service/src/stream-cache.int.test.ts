@@ -22,20 +22,22 @@ function countingStore(store: EventStore) {
   return { store: counting, reads };
 }
 
+/** One database for the file: each test uses streams of its own. */
+let context: OpenedContext;
+let drop: () => Promise<void>;
+beforeAll(async () => {
+  const database = await createTestDatabase();
+  drop = database.drop;
+  context = await openServiceContext(parseConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' }), createLogger('silent'), database.url, commandMigrations);
+});
+afterAll(async () => {
+  await context?.close();
+  await drop?.();
+});
+
 const texts = (events: readonly StoredFact[]) => events.map((event) => (event.data as { text: string }).text);
 
 describe('the command side reads each stream once, then only what is new (real PostgreSQL)', () => {
-  let context: OpenedContext;
-  let drop: () => Promise<void>;
-  beforeAll(async () => {
-    const database = await createTestDatabase();
-    drop = database.drop;
-    context = await openServiceContext(parseConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' }), createLogger('silent'), database.url, commandMigrations);
-  });
-  afterAll(async () => {
-    await context?.close();
-    await drop?.();
-  });
 
   it('answers the whole stream every time, reading from the store only the events after those it holds', async () => {
     const { store, reads } = countingStore(context.store);
@@ -108,17 +110,6 @@ describe('the command side reads each stream once, then only what is new (real P
 });
 
 describe('folds taken up where they left off (real PostgreSQL)', () => {
-  let context: OpenedContext;
-  let drop: () => Promise<void>;
-  beforeAll(async () => {
-    const database = await createTestDatabase();
-    drop = database.drop;
-    context = await openServiceContext(parseConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' }), createLogger('silent'), database.url, commandMigrations);
-  });
-  afterAll(async () => {
-    await context?.close();
-    await drop?.();
-  });
 
   it('folds each event once per key while the stream only grows, and gives the same state as a fold from the start', async () => {
     const cache = new StreamCache(context.store);
@@ -161,20 +152,9 @@ const counter: Decider<{ n: number; limit: number }, number, DomainEvent> = {
 };
 
 describe('handleCommand decides on the events it holds, and on the store whenever that is not enough (real PostgreSQL)', () => {
-  let context: OpenedContext;
-  let drop: () => Promise<void>;
   let elsewhere: EventStore;
-  beforeAll(async () => {
-    const database = await createTestDatabase();
-    drop = database.drop;
-    context = await openServiceContext(parseConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' }), createLogger('silent'), database.url, commandMigrations);
-    elsewhere = createEventStore({}, context.pool, context.databaseUrl);
-  });
-  afterAll(async () => {
-    await elsewhere?.close();
-    await context?.close();
-    await drop?.();
-  });
+  beforeAll(() => void (elsewhere = createEventStore({}, context.pool, context.databaseUrl)));
+  afterAll(async () => elsewhere?.close());
   const add = (store: EventStore, stream: string, n: number, limit = 100, options = {}) => handleCommand(store, stream, counter, { n, limit }, metadata, options);
   const added = (stored: readonly { data: unknown }[]) => stored.map((event) => (event.data as { n: number }).n);
 

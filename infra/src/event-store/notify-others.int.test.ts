@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type pg from 'pg';
+import { describe, expect, it } from 'vitest';
 import { START } from '@pf/events';
 import { createPool } from '../db/pool';
-import { migrate } from '../db/migrate';
-import { createTestDatabase, type TestDatabase } from '../testing/database';
+import { eventStoreDatabase } from '../testing/event-store-database';
 import { PostgresEventStore } from './postgres-event-store';
-import { eventStoreMigrations } from './postgres-schema';
 import type { RecordedEvent } from './port';
 
 const metadata = { actor: { kind: 'system' as const, name: 'test' }, correlationId: randomUUID(), causationId: null };
@@ -14,26 +11,11 @@ const noted = () => ({ id: randomUUID(), type: 'Noted', data: {}, metadata });
 
 /** A store sends NOTIFY only while another session listens on its database; its own followers are woken in process. */
 describe('NOTIFY only when someone else listens (real PostgreSQL)', () => {
-  let database: TestDatabase;
-  let pool: pg.Pool;
-  let notifies = 0;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    pool = createPool(database.url, 10);
-    await migrate(pool, eventStoreMigrations);
-    const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
-    (pool as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args: unknown[]) => {
-      if (typeof args[0] === 'string' && args[0].includes('pg_notify')) notifies += 1;
-      return query(...args);
-    };
-  });
-  afterAll(async () => {
-    await pool?.end();
-    await database?.drop();
-  });
+  const database = eventStoreDatabase();
 
   it('stops notifying when it is the only listener, and a second store in another process is woken once it listens', async () => {
-    const alone = new PostgresEventStore(pool, database.url);
+    const notifies = database.count((sql) => sql.includes('pg_notify'));
+    const alone = database.store;
     const seen: string[] = [];
     const own = alone.subscribe(START, async (batch: readonly RecordedEvent[]) => void seen.push(...batch.map((e) => e.stream)));
     await own.caughtUp;
@@ -41,9 +23,9 @@ describe('NOTIFY only when someone else listens (real PostgreSQL)', () => {
     await expect
       .poll(
         async () => {
-          const before = notifies;
+          const before = notifies();
           await alone.append(`alone-${randomUUID()}`, [noted()], 'no_stream');
-          return notifies - before;
+          return notifies() - before;
         },
         { timeout: 10_000, interval: 500 },
       )
@@ -59,9 +41,9 @@ describe('NOTIFY only when someone else listens (real PostgreSQL)', () => {
     await expect
       .poll(
         async () => {
-          const before = notifies;
+          const before = notifies();
           await alone.append(`shared-${randomUUID()}`, [noted()], 'no_stream');
-          return notifies - before;
+          return notifies() - before;
         },
         { timeout: 10_000, interval: 500 },
       )
@@ -71,7 +53,6 @@ describe('NOTIFY only when someone else listens (real PostgreSQL)', () => {
     await subscription.close();
     await own.close();
     await elsewhere.close();
-    await alone.close();
     await elsewherePool.end();
   });
 });
