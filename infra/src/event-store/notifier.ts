@@ -81,8 +81,8 @@ export class Notifier {
    * Whether any other session listens for appends on this database (another process, or another store in
    * this one): only then is a NOTIFY worth sending, since this store's own followers are woken in process.
    * Looked up on the pool (by the listening connection's backend pid) at most every OTHERS_CHECK_MS; until
-   * the first answer, and while the connection is down, it says yes. A listener that starts meanwhile is only told by its next poll
-   * (POLL_MS), a wake-up a few hundred milliseconds late at worst, never an event lost.
+   * the first answer, and while the connection is down, it says yes. A listener that starts meanwhile is only
+   * told by its next poll (POLL_MS), a wake-up a few hundred milliseconds late at worst, never an event lost.
    */
   othersMayListen(): boolean {
     const client = this.client;

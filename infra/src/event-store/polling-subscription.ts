@@ -27,40 +27,30 @@ export function pollingSubscription(source: Source): Subscription {
   const batchSize = source.options.batchSize ?? 500;
   let position = source.after;
   let stopped = false;
-  let wakeUp: (() => void) | null = null;
   let pendingWake = false;
+  /** Ends the wait in progress early (closing does; an append does when the wait is for one). */
+  let endWait: (() => void) | null = null;
+  let waitingForAppend = false;
   const unregister = source.onWake(() => {
     pendingWake = true;
-    wakeUp?.();
+    if (waitingForAppend) endWait?.();
   });
 
   let markCaughtUp: () => void = () => undefined;
   const caughtUp = new Promise<void>((resolve) => (markCaughtUp = resolve));
 
-  const sleep = (ms: number) =>
+  /** Waits ms, or until closed; `untilAppended`: or until something is appended (or already was). */
+  const wait = (ms: number, untilAppended: boolean) =>
     new Promise<void>((resolve) => {
-      if (pendingWake || stopped) return resolve();
+      if (stopped || (untilAppended && pendingWake)) return resolve();
       const timer = setTimeout(resolve, ms);
-      wakeUp = () => {
+      waitingForAppend = untilAppended;
+      endWait = () => {
         clearTimeout(timer);
         resolve();
       };
     }).finally(() => {
-      wakeUp = null;
-    });
-
-  /** Waits ms, whatever is appended meanwhile; only closing ends it early. */
-  let interrupt: (() => void) | null = null;
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (stopped) return resolve();
-      const timer = setTimeout(resolve, ms);
-      interrupt = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    }).finally(() => {
-      interrupt = null;
+      endWait = null;
     });
 
   const run = async () => {
@@ -80,11 +70,11 @@ export function pollingSubscription(source: Source): Subscription {
         if (comparePositions(position, target) >= 0) markCaughtUp();
         // At the head (a batch not cut short by its size), let the next one gather for the rest of the interval.
         const spare = (source.options.minIntervalMs ?? 0) - (Date.now() - began);
-        if (spare > 0 && batch.length < batchSize) await pause(spare);
+        if (spare > 0 && batch.length < batchSize) await wait(spare, false);
       } else {
         markCaughtUp();
         if (woken) retries = 0;
-        await sleep(RETRY_AFTER_WAKE_MS[retries++] ?? POLL_MS);
+        await wait(RETRY_AFTER_WAKE_MS[retries++] ?? POLL_MS, true);
       }
     }
   };
@@ -101,8 +91,7 @@ export function pollingSubscription(source: Source): Subscription {
     async close() {
       stopped = true;
       unregister();
-      wakeUp?.();
-      interrupt?.();
+      endWait?.();
       await done.catch(() => undefined);
     },
   };
