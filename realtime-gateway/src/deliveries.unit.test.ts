@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DomainEvent } from '@pf/events';
+import { dealOpened, SAMPLE_DEAL_ID } from '@pf/events/testing';
 import { deliveriesFor, type Delivery } from './deliveries';
 import { applyEvent, canSeeConversation, emptyIndex, type ViewIndex } from './view-index';
 
@@ -198,29 +199,11 @@ describe('deliveries', () => {
 
   it('tells the owners of a deal’s agents about the deal and its documents (and every console only that the platform’s figures moved)', () => {
     const party = (agentId: number, ownerId: string, type: 'borrower' | 'lender') => ({ agentId, ownerId, name: `Agent ${agentId}`, type });
-    const dealId = '6f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f';
+    const dealId = SAMPLE_DEAL_ID;
     const documentId = '7a1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f';
     const index = given(agent(1, 'alice'), agent(2, 'bob', 'lender'));
     const opened = summary(
-      when(index, {
-        type: 'DealOpened',
-        data: {
-          dealId,
-          source: 'negotiation',
-          agreedInConversationId: 7,
-          borrower: party(1, 'alice', 'borrower'),
-          lender: party(2, 'bob', 'lender'),
-          broker: null,
-          propertyAddress: '',
-          propertyValue: 300000,
-          loanAmount: 240000,
-          ltv: 80,
-          interestRate: 4.2,
-          termYears: 25,
-          arrangementFee: 999,
-          targetCompletion: null,
-        },
-      }),
+      when(index, dealOpened({ borrower: party(1, 'alice', 'borrower'), lender: party(2, 'bob', 'lender') })),
     );
     expect(opened.map(({ user, body }) => [user, body])).toEqual([
       ['alice', { type: 'views_changed', views: ['deals', 'matches', 'leads', 'documents', 'notifications'] }],

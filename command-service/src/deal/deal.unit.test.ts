@@ -1,29 +1,11 @@
 import { describe, it } from 'vitest';
-import type { EventOf } from '@pf/events';
+import { dealOpened, SAMPLE_DEAL_ID } from '@pf/events/testing';
 import { Invalid, NotFound } from '@pf/infra';
 import { deciderSpec } from '../testing/decider-spec';
 import { dealDecider, type DealEvent } from './deal';
 
-const dealId = '6f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f';
-const opened: EventOf<'DealOpened'> = {
-  type: 'DealOpened',
-  data: {
-    dealId,
-    source: 'negotiation',
-    agreedInConversationId: 7,
-    borrower: { agentId: 1, ownerId: 'alice', name: 'Alice', type: 'borrower' },
-    lender: { agentId: 2, ownerId: 'bob', name: 'Northern Bank', type: 'lender' },
-    broker: null,
-    propertyAddress: '',
-    propertyValue: 300000,
-    loanAmount: 240000,
-    ltv: 80,
-    interestRate: 4.2,
-    termYears: 25,
-    arrangementFee: 999,
-    targetCompletion: null,
-  },
-};
+const dealId = SAMPLE_DEAL_ID;
+const opened = dealOpened();
 const stage = (from: string, to: string) => ({ type: 'DealStageChanged', data: { dealId, from, stage: to } }) as DealEvent;
 const status = (from: string, to: string) => ({ type: 'DealStatusChanged', data: { dealId, from, status: to } }) as DealEvent;
 const spec = deciderSpec(dealDecider);

@@ -1,28 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { DomainEvent, EventOf } from '../domain-events';
+import type { DomainEvent } from '../domain-events';
+import { dealOpened, SAMPLE_DEAL_ID } from '../testing/fixtures';
 import { dealOwnersOf, dealsView, type Deal } from './deals';
 import { GIVEN_AT, viewSpec, WHEN_AT } from './view-spec';
 
-const dealId = '6f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f';
-const opened: EventOf<'DealOpened'> = {
-  type: 'DealOpened',
-  data: {
-    dealId,
-    source: 'negotiation',
-    agreedInConversationId: 7,
-    borrower: { agentId: 1, ownerId: 'alice', name: 'Alice', type: 'borrower' },
-    lender: { agentId: 2, ownerId: 'bob', name: 'Northern Bank', type: 'lender' },
-    broker: { agentId: 3, ownerId: 'alice', name: 'Alice Broker', type: 'broker' },
-    propertyAddress: '',
-    propertyValue: 300_000,
-    loanAmount: 240_000,
-    ltv: 80,
-    interestRate: 4.2,
-    termYears: 25,
-    arrangementFee: 999,
-    targetCompletion: null,
-  },
-};
+const dealId = SAMPLE_DEAL_ID;
+const opened = dealOpened({ broker: { agentId: 3, ownerId: 'alice', name: 'Alice Broker', type: 'broker' } });
 const deal: Deal = {
   id: dealId,
   source: 'negotiation',

@@ -1,27 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { filterDeals, filterDocuments, formatBytes, scoreBand, type DomainEvent } from '@pf/events';
+import { filterDeals, filterDocuments, formatBytes, scoreBand } from '@pf/events';
+import { dealOpened, SAMPLE_DEAL_ID } from '@pf/events/testing';
 import { evolveDealDoc, type DealDoc } from './evolve';
 
-const dealId = '6f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f';
-const opened: DomainEvent = {
-  type: 'DealOpened',
-  data: {
-    dealId,
-    source: 'manual',
-    agreedInConversationId: null,
-    borrower: { agentId: 1, ownerId: 'alice', name: 'Alice', type: 'borrower' },
-    lender: { agentId: 2, ownerId: 'alice', name: 'Northern Bank', type: 'lender' },
-    broker: null,
-    propertyAddress: '3 Mill Lane, Leeds',
-    propertyValue: 300000,
-    loanAmount: 240000,
-    ltv: 80,
-    interestRate: 4.2,
-    termYears: 25,
-    arrangementFee: 0,
-    targetCompletion: null,
-  },
-};
+const dealId = SAMPLE_DEAL_ID;
+const opened = dealOpened({
+  source: 'manual',
+  agreedInConversationId: null,
+  lender: { agentId: 2, ownerId: 'alice', name: 'Northern Bank', type: 'lender' },
+  propertyAddress: '3 Mill Lane, Leeds',
+  arrangementFee: 0,
+});
 
 describe('a deal row', () => {
   it('opens at application, active, and keeps a timeline of what changed', () => {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { DomainEvent } from '@pf/events';
+import { dealOpened, SAMPLE_DEAL_ID } from '@pf/events/testing';
 import { evolveMatchDoc, type MatchDoc } from './evolve';
 import { toMatchView } from './queries';
 
-const dealId = '6f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f';
+const dealId = SAMPLE_DEAL_ID;
 const found: DomainEvent = {
   type: 'MatchFound',
   data: {
@@ -51,25 +52,7 @@ describe('a match followed through its conversation and deal', () => {
   });
 
   it('moves to documentation with its deal, and completes with it', () => {
-    const opened: DomainEvent = {
-      type: 'DealOpened',
-      data: {
-        dealId,
-        source: 'negotiation',
-        agreedInConversationId: 7,
-        borrower: { agentId: 1, ownerId: 'alice', name: 'Alice', type: 'borrower' },
-        lender: { agentId: 2, ownerId: 'bob', name: 'Northern Bank', type: 'lender' },
-        broker: null,
-        propertyAddress: '',
-        propertyValue: 300000,
-        loanAmount: 240000,
-        ltv: 80,
-        interestRate: 4.2,
-        termYears: 25,
-        arrangementFee: 999,
-        targetCompletion: null,
-      },
-    };
+    const opened = dealOpened();
     const agreed = [found, started, { type: 'ConversationCompleted', data: { conversationId: 7, outcome: 'agreed', reason: 'Terms agreed' } } as DomainEvent, opened];
     expect(toMatchView(fold(agreed))).toMatchObject({ stage: 'documentation', status: 'progressing', loanAmount: 240000, dealId });
     const completed = fold([...agreed, { type: 'DealStageChanged', data: { dealId, from: 'underwriting', stage: 'completed' } }]);
