@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
-import { startSingleNode, type RunningServer } from './server';
+import { describe, expect, it } from 'vitest';
 import { ApiClient } from './testing/api-client';
-import { testServerEnv } from './testing/server-env';
+import { testSingleNode } from './testing/single-node';
 
 /**
  * Settings → Agent Defaults' auto-negotiate off, as a broker would expect it: the agent is still matched, but
@@ -10,21 +8,11 @@ import { testServerEnv } from './testing/server-env';
  * its own until the owner hands the side back; the other side's agent negotiates as usual.
  */
 describe('an agent created with auto-negotiate off', () => {
-  let database: TestDatabase;
-  let server: RunningServer;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    server = await startSingleNode(testServerEnv(database.url, { AUTOMATION: 'on', AGENT_REPLY_DELAY_MS: '50' }));
-  });
-  afterAll(async () => {
-    await server?.close();
-    await database?.drop();
-  });
+  const node = testSingleNode({ AUTOMATION: 'on', AGENT_REPLY_DELAY_MS: '50' });
 
   it('is matched, but its side opens in manual mode: its owner negotiates, and the agent says nothing until handed back', async () => {
-    const alice = await ApiClient.signIn(server.url);
-    const bob = await ApiClient.signIn(server.url);
+    const alice = await ApiClient.signIn(node.server.url);
+    const bob = await ApiClient.signIn(node.server.url);
     expect((await alice.post('/api/agents', { name: 'Harriet Cole', type: 'borrower', autoNegotiate: 'no' })).body.message).toBe('autoNegotiate: autoNegotiate must be true or false');
     const borrower = (await alice.post('/api/agents', {
       name: 'Harriet Cole',

@@ -1,28 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
-import { startSingleNode, type RunningServer } from './server';
+import { describe, expect, it } from 'vitest';
 import { ApiClient } from './testing/api-client';
-import { testServerEnv } from './testing/server-env';
+import { testSingleNode } from './testing/single-node';
 
 interface Message {
   isAutomated: boolean;
   content: string;
 }
 
-/** A single node of its own, on a fresh database, for the tests of one describe block. */
-function serverWithAutomation(replyDelayMs: number): () => RunningServer {
-  let database: TestDatabase;
-  let server: RunningServer;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    server = await startSingleNode(testServerEnv(database.url, { AUTOMATION: 'on', AGENT_REPLY_DELAY_MS: String(replyDelayMs) }));
-  });
-  afterAll(async () => {
-    await server?.close();
-    await database?.drop();
-  });
-  return () => server;
-}
+/** A single node of its own, with the agents on, for the tests of one describe block. */
+const serverWithAutomation = (replyDelayMs: number) => {
+  const node = testSingleNode({ AUTOMATION: 'on', AGENT_REPLY_DELAY_MS: String(replyDelayMs) });
+  return () => node.server;
+};
 
 describe('automated agents on the single node (AGENT_REPLY_DELAY_MS=0)', () => {
   const server = serverWithAutomation(0);

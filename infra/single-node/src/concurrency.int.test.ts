@@ -1,23 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
-import { startSingleNode, type RunningServer } from './server';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from './testing/api-client';
-import { testServerEnv } from './testing/server-env';
+import { testSingleNode } from './testing/single-node';
 
 /** Optimistic concurrency at the HTTP edge: ETag carries an aggregate's version, If-Match sets the expected one. */
 describe('ETag and If-Match', () => {
-  let database: TestDatabase;
-  let server: RunningServer;
+  const node = testSingleNode();
   let alice: ApiClient;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    server = await startSingleNode(testServerEnv(database.url));
-    alice = await ApiClient.signIn(server.url);
-  });
-  afterAll(async () => {
-    await server?.close();
-    await database?.drop();
+    alice = await ApiClient.signIn(node.server.url);
   });
 
   const ifMatch = (tag: string) => ({ 'if-match': tag });

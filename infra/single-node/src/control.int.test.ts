@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
-import { startSingleNode, type RunningServer } from './server';
+import { describe, expect, it } from 'vitest';
 import { ApiClient } from './testing/api-client';
-import { testServerEnv } from './testing/server-env';
+import { testSingleNode } from './testing/single-node';
 
 interface Message {
   isAutomated: boolean;
@@ -11,21 +9,11 @@ interface Message {
 }
 
 describe('control per side: two users whose agents are matched', () => {
-  let database: TestDatabase;
-  let server: RunningServer;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    server = await startSingleNode(testServerEnv(database.url, { AUTOMATION: 'on', AGENT_REPLY_DELAY_MS: '150' }));
-  });
-  afterAll(async () => {
-    await server?.close();
-    await database?.drop();
-  });
+  const node = testSingleNode({ AUTOMATION: 'on', AGENT_REPLY_DELAY_MS: '150' });
 
   it("lets each take over only their own side; the other side's agent keeps negotiating", async () => {
-    const alice = await ApiClient.signIn(server.url);
-    const bob = await ApiClient.signIn(server.url);
+    const alice = await ApiClient.signIn(node.server.url);
+    const bob = await ApiClient.signIn(node.server.url);
     await alice.put('/api/auth/profile', { firstName: 'Alice', lastName: 'Borrowes' });
     await bob.put('/api/auth/profile', { firstName: 'Bob', lastName: 'Lendell' });
     const borrower = (await alice.post('/api/agents', {
@@ -82,11 +70,11 @@ describe('control per side: two users whose agents are matched', () => {
   });
 
   it('lets exactly one of two sessions of one account take a side at once; the other is told who has it', async () => {
-    const { client: first, device } = await signIn(server.url);
+    const { client: first, device } = await signIn(node.server.url);
     await first.post('/api/seed-demo');
     const [conversation] = (await first.get('/api/conversations')).body;
     // A second session of the same account: the same browser signing in again with its device identity.
-    const { client: second } = await signIn(server.url, device);
+    const { client: second } = await signIn(node.server.url, device);
     expect((await second.get('/api/auth/user')).body.id).toBe((await first.get('/api/auth/user')).body.id);
     const answers = await Promise.all([first, second].map((c) => c.patch(`/api/conversations/${conversation.id}`, { isManualMode: true })));
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);

@@ -5,12 +5,10 @@
  * and withdraws politely from the other. The limits are restated here from the criteria text.
  */
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readCriteria, type AgentView, type ConversationView } from '@pf/events';
-import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
-import { startSingleNode, type RunningServer } from './server';
 import { ApiClient } from './testing/api-client';
-import { testServerEnv } from './testing/server-env';
+import { testSingleNode } from './testing/single-node';
 
 interface Deal {
   conversationId: number;
@@ -22,19 +20,10 @@ interface Deal {
 }
 
 describe('deals the agents agree after Seed Demo Data', () => {
-  let database: TestDatabase;
-  let server: RunningServer;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    server = await startSingleNode(testServerEnv(database.url, { AUTOMATION: 'on', AGENT_REPLY_DELAY_MS: '0' }));
-  });
-  afterAll(async () => {
-    await server?.close();
-    await database?.drop();
-  });
+  const node = testSingleNode({ AUTOMATION: 'on', AGENT_REPLY_DELAY_MS: '0' });
 
   it('never lend below the borrower’s need or beyond a lender’s limit, and explain every match', async () => {
-    const operator = await ApiClient.signIn(server.url);
+    const operator = await ApiClient.signIn(node.server.url);
     expect((await operator.post('/api/seed-demo')).status).toBe(201);
     const conversations = async (): Promise<ConversationView[]> => (await operator.get('/api/conversations')).body;
     await expect
@@ -46,7 +35,7 @@ describe('deals the agents agree after Seed Demo Data', () => {
     const agents: AgentView[] = (await operator.get('/api/agents')).body;
     const criteriaOf = (agentId: number) => readCriteria(agents.find((agent) => agent.id === agentId)?.criteria);
 
-    const pool = new pg.Pool({ connectionString: server.databaseUrl, max: 1 });
+    const pool = new pg.Pool({ connectionString: node.server.databaseUrl, max: 1 });
     const deals = (await pool.query<{ data: Deal }>("select data from events where type = 'DealAgreed'")).rows.map((row) => row.data);
     await pool.end();
     expect(deals.length).toBeGreaterThanOrEqual(3);

@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
-import { startSingleNode, type RunningServer } from './server';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from './testing/api-client';
-import { testServerEnv } from './testing/server-env';
+import { testSingleNode } from './testing/single-node';
 
 /** Issue 10 "Done when": a NUL in any text field gets a 400 naming it (PostgreSQL cannot store it), over HTTP. */
 describe('text PostgreSQL cannot store', () => {
-  let database: TestDatabase;
-  let server: RunningServer;
+  const node = testSingleNode();
   let alice: ApiClient;
+
   beforeAll(async () => {
-    database = await createTestDatabase();
-    server = await startSingleNode(testServerEnv(database.url));
-    alice = await ApiClient.signIn(server.url);
-  });
-  afterAll(async () => {
-    await server?.close();
-    await database?.drop();
+    alice = await ApiClient.signIn(node.server.url);
   });
 
   it('is refused with a 400 naming the field, and nothing is stored', async () => {
