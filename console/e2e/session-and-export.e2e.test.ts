@@ -1,25 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
-import { openSeededConversation } from './steps';
+import { holdSignInUntilToast, openSeededConversation } from './steps';
 
 test('a visitor without a session is told so and signed in again', async ({ page }) => {
-  // The sign-in navigation is held until the toast has been seen: the toast only lives for the 500 ms before the
-  // redirect. The page itself reports the toast (a binding called from a MutationObserver), because a locator
-  // check waits for the held navigation to finish, which on a loaded machine it could start waiting for first.
   const want = 'Unauthorized: You are logged out. Logging in again...';
-  let seen: (text: string) => void = () => undefined;
-  const toast = new Promise<string>((resolve) => (seen = resolve));
-  await page.exposeFunction('pfToastSeen', (text: string) => seen(text));
-  await page.addInitScript((text) => {
-    const report = () => {
-      if (document.body?.innerText.includes(text)) (window as unknown as { pfToastSeen(t: string): void }).pfToastSeen(text);
-    };
-    new MutationObserver(report).observe(document, { subtree: true, childList: true, characterData: true });
-  }, want);
-  await page.route('**/api/login', async (route) => {
-    await toast;
-    await route.continue();
-  });
+  const { seen: toast } = await holdSignInUntilToast(page, want, 'pages to come');
   await page.goto('/dashboard');
   expect(await toast).toBe(want);
   // /api/login signs in and lands on the role picker.

@@ -1,6 +1,7 @@
 import { expect, test, type BrowserContext } from '@playwright/test';
 import pg from 'pg';
 import { startE2eServer, type E2eServer } from './server';
+import { holdSignInUntilToast } from './steps';
 
 /** A second browser window of the same person: the device identity copied over, then a sign-in of its own. */
 async function sameAccountElsewhere(from: BrowserContext, browser: import('@playwright/test').Browser) {
@@ -176,19 +177,7 @@ test.describe('the session timeout, on a server of its own (its database is chan
 
     // The toast lives only for the 500 ms before the sign-in navigation, which is held until it has been seen.
     const want = 'Unauthorized: You are logged out. Logging in again...';
-    let seen: (text: string) => void = () => undefined;
-    const toast = new Promise<string>((resolve) => (seen = resolve));
-    await page.exposeFunction('pfToastSeen', (text: string) => seen(text));
-    await page.evaluate((text) => {
-      const report = () => {
-        if (document.body?.innerText.includes(text)) (window as unknown as { pfToastSeen(t: string): void }).pfToastSeen(text);
-      };
-      new MutationObserver(report).observe(document, { subtree: true, childList: true, characterData: true });
-    }, want);
-    await page.route('**/api/login', async (route) => {
-      await toast;
-      await route.continue();
-    });
+    const { seen: toast } = await holdSignInUntilToast(page, want, 'this page');
     // The next request the console makes (opening Agents from the sidebar) is refused, and it signs out.
     await page.locator('.pf-sidebar').getByRole('menuitem', { name: 'My Agents' }).click();
     expect(await toast).toBe(want);
