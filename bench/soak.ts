@@ -3,7 +3,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ApiClient } from '../infra/single-node/src/testing/api-client';
+import { ApiClient } from '@pf/single-node/testing/api-client';
 import { LiveSocket } from '../faults/lib/live-socket';
 import { openDatabaseServer } from './lib/database';
 
@@ -34,7 +34,12 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const databases = await openDatabaseServer(process.env.DATABASE_URL);
 const databaseUrl = await databases.createDatabase('soak');
 const child = fork(path.join(here, 'servers/soak-node.ts'), [], {
-  execArgv: ['--import', 'tsx', '--expose-gc', ...(values['cpu-profile'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-profile'])}`] : [])],
+  execArgv: [
+    '--import',
+    'tsx',
+    '--expose-gc',
+    ...(values['cpu-profile'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-profile'])}`] : []),
+  ],
   env: {
     ...process.env,
     ...(snapshotDir ? { SOAK_HEAP_SNAPSHOTS: snapshotDir } : {}),
@@ -109,7 +114,10 @@ async function printCensusDiff(firstFile: string, lastFile: string): Promise<voi
   });
   rows.sort((x, y) => y.bytes - x.bytes);
   console.log(`[soak] heap snapshots ${firstFile} -> ${lastFile}; growth by constructor (objects, self bytes):`);
-  for (const row of rows.slice(0, 30)) console.log(`  ${row.key.slice(0, 70).padEnd(70)} ${String(row.count).padStart(8)} objects (now ${row.now})  ${(row.bytes / 1024).toFixed(0).padStart(8)} KB`);
+  for (const row of rows.slice(0, 30))
+    console.log(
+      `  ${row.key.slice(0, 70).padEnd(70)} ${String(row.count).padStart(8)} objects (now ${row.now})  ${(row.bytes / 1024).toFixed(0).padStart(8)} KB`,
+    );
 }
 
 const counts = { commands: 0, reads: 0, failures: 0, reconnects: 0 };
@@ -165,7 +173,10 @@ const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 const samples: { minute: number; heapUsed: number; rss: number; commands: number }[] = [];
 /** Each follower's lag in events (from /readyz): a follower falling behind holds a growing backlog in memory. */
 const lags = async () => {
-  const body = (await fetch(`${url}/readyz`).then((response) => response.json(), () => ({}))) as { followers?: { name: string; lag: number | null }[] };
+  const body = (await fetch(`${url}/readyz`).then(
+    (response) => response.json(),
+    () => ({}),
+  )) as { followers?: { name: string; lag: number | null }[] };
   return (body.followers ?? []).map((follower) => `${follower.name} ${follower.lag ?? '?'}`).join(', ');
 };
 const sample = async () => {

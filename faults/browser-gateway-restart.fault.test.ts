@@ -1,7 +1,7 @@
 import type { Browser, Page } from '@playwright/test';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort } from '@pf/infra/embedded';
-import { ApiClient } from '../infra/single-node/src/testing/api-client';
+import { ApiClient } from '@pf/single-node/testing/api-client';
 import { browserUnavailable, builtConsole, launchChromium } from './lib/browser';
 import { singleNodeEnv } from './lib/env';
 import { untilCaughtUpWithStore, untilReady } from './lib/load';
@@ -60,7 +60,9 @@ function messageLoad(api: ApiClient, conversationId: number) {
   const done = (async () => {
     for (let i = 0; running; i++) {
       const text = `Fault message ${i}`;
-      const answer = await api.post(`/api/conversations/${conversationId}/messages`, { content: text }).catch((error: Error) => ({ status: 0, body: error.message }));
+      const answer = await api
+        .post(`/api/conversations/${conversationId}/messages`, { content: text })
+        .catch((error: Error) => ({ status: 0, body: error.message }));
       if (answer.status === 201) acknowledged.push({ text, at: Date.now() });
       else failures.push(`${answer.status} ${JSON.stringify(answer.body)}`);
       await sleep(150);
@@ -89,11 +91,15 @@ it('a console subscribed to a conversation shows every message once, in order, a
   const api = new ApiClient(proxy.url);
   api.cookie = `pf_session=${session!.value}`;
   expect((await api.post('/api/seed-demo')).status).toBe(201);
-  const conversations = (await api.get('/api/conversations')).body as { id: number; participants: { agentId: number; isMine: boolean }[] }[];
+  const conversations = (await api.get('/api/conversations')).body as {
+    id: number;
+    participants: { agentId: number; isMine: boolean }[];
+  }[];
   const conversation = conversations[0]!;
   const mine = conversation.participants.find((participant) => participant.isMine)!;
   expect((await api.patch(`/api/conversations/${conversation.id}`, { isManualMode: true, agentId: mine.agentId })).status).toBe(200);
-  const thread = async () => ((await api.get(`/api/conversations/${conversation.id}/messages`)).body as { content: string }[]).map((m) => m.content);
+  const thread = async () =>
+    ((await api.get(`/api/conversations/${conversation.id}/messages`)).body as { content: string }[]).map((m) => m.content);
   const scripted = await thread();
   expect(scripted.length).toBeGreaterThan(0);
 
@@ -125,7 +131,10 @@ it('a console subscribed to a conversation shows every message once, in order, a
   expect(load.failures, 'messages refused while the node stayed up').toEqual([]);
   const sent = load.acknowledged.map((entry) => entry.text);
   expect(load.acknowledged.filter((entry) => entry.at < stopped).length, 'messages before the restart').toBeGreaterThan(0);
-  expect(load.acknowledged.filter((entry) => entry.at > stopped && entry.at < restarted).length, 'messages while the gateway was down').toBeGreaterThan(0);
+  expect(
+    load.acknowledged.filter((entry) => entry.at > stopped && entry.at < restarted).length,
+    'messages while the gateway was down',
+  ).toBeGreaterThan(0);
   expect(load.acknowledged.filter((entry) => entry.at > restarted).length, 'messages after the restart').toBeGreaterThan(0);
   // The read model holds the scripted thread and every acknowledged message, once each, in order...
   expect(await thread()).toEqual([...scripted, ...sent]);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import pg from 'pg';
 import { freePort } from '@pf/infra/embedded';
-import { ApiClient } from '../infra/single-node/src/testing/api-client';
+import { ApiClient } from '@pf/single-node/testing/api-client';
 import { expectEveryAcknowledgedOnce, expectPushedOnce } from './lib/check';
 import { CommandLoad, ReadinessWatch, untilCaughtUp, untilReady } from './lib/load';
 import { LiveSocket } from './lib/live-socket';
@@ -39,7 +39,9 @@ async function measureRecovery(client: ApiClient, since: number): Promise<number
     }
     if (Date.now() - since > 60_000) {
       const ready = await fetch(`${node.url}/readyz`).then((response) => response.text(), String);
-      throw new Error(`the read side did not recover within 60 s of the database coming back; last answer ${last}; /readyz ${ready}\n${node.output()}`);
+      throw new Error(
+        `the read side did not recover within 60 s of the database coming back; last answer ${last}; /readyz ${ready}\n${node.output()}`,
+      );
     }
     await sleep(50);
   }
@@ -71,7 +73,10 @@ it('survives a database restart under a steady command load: nothing acknowledge
   // Readiness told the truth: 503 while the database was down, 200 once every follower caught up.
   const during = readiness.between(down + 300, back);
   expect(during.length).toBeGreaterThan(5);
-  expect(during.every((entry) => entry.status === 503), JSON.stringify(during)).toBe(true);
+  expect(
+    during.every((entry) => entry.status === 503),
+    JSON.stringify(during),
+  ).toBe(true);
   expect(during.some((entry) => entry.message?.includes('database unreachable'))).toBe(true);
   expect(ready.followers.map((follower) => follower.state)).not.toContain('failing');
   expect(ready.followers.map((follower) => follower.name)).toEqual(

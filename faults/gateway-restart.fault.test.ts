@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort } from '@pf/infra/embedded';
-import { ApiClient } from '../infra/single-node/src/testing/api-client';
+import { ApiClient } from '@pf/single-node/testing/api-client';
 import { expectPushedOnce } from './lib/check';
 import { singleNodeEnv } from './lib/env';
 import { CommandLoad, ReadinessWatch, untilCaughtUp, untilCaughtUpWithStore, untilReady } from './lib/load';
@@ -59,7 +59,10 @@ it('resumes every subscribed socket with no gap and no repeat when a gateway cop
 
   const during = readiness.within(stopped, restarting);
   expect(during.length).toBeGreaterThan(0);
-  expect(during.filter((entry) => entry.status !== 'down'), 'a check answered while the gateway copy was down').toEqual([]);
+  expect(
+    during.filter((entry) => entry.status !== 'down'),
+    'a check answered while the gateway copy was down',
+  ).toEqual([]);
   expect(readiness.seen.at(-1)!.status).toBe(200);
   expect(load.statuses.get('201')).toBeGreaterThan(30);
 

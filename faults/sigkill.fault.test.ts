@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort } from '@pf/infra/embedded';
-import { ApiClient } from '../infra/single-node/src/testing/api-client';
+import { ApiClient } from '@pf/single-node/testing/api-client';
 import { expectEveryAcknowledgedOnce, expectPushedOnce } from './lib/check';
 import { singleNodeEnv } from './lib/env';
 import { CommandLoad, ReadinessWatch, untilCaughtUp, untilCaughtUpWithStore, untilReady } from './lib/load';

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm test: type-check, unit and integration tests (vitest, real PostgreSQL), then browser tests (Playwright, real Chromium).
+// npm test: type-check, lint (ESLint, then knip for unused or undeclared dependencies, exports and files), unit and integration tests (vitest, real PostgreSQL), then browser tests (Playwright, real Chromium).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -13,6 +13,8 @@ const run = (label, command, args, env = process.env) => {
 };
 
 run('type-check', 'npx', ['tsc', '-p', 'tsconfig.json']);
+run('lint', 'npm', ['run', 'lint']);
+run('unused and undeclared code', 'npm', ['run', 'knip']);
 run('unit and integration tests', 'npx', ['vitest', 'run']);
 
 // A system Chromium first; Playwright's own download only where one was installed (npx playwright install).

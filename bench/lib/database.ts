@@ -47,7 +47,7 @@ export async function openDatabaseServer(databaseUrl: string | undefined): Promi
       const name = `pf_bench_${label}_${randomBytes(4).toString('hex')}`;
       await admin((client) => client.query(`create database ${name}`));
       created.push(name);
-      const url = new URL(serverUrl!);
+      const url = new URL(serverUrl);
       url.pathname = `/${name}`;
       return url.toString();
     },

@@ -39,7 +39,12 @@ export async function reserveIds(pool: pg.Pool, users: number): Promise<Ids> {
 }
 
 const metadataOf = (actor: EventMetadata['actor']): EventMetadata => ({ actor, correlationId: randomUUID(), causationId: null });
-const toNew = (event: DomainEvent, metadata: EventMetadata): NewEvent => ({ id: randomUUID(), type: event.type, data: event.data, metadata });
+const toNew = (event: DomainEvent, metadata: EventMetadata): NewEvent => ({
+  id: randomUUID(),
+  type: event.type,
+  data: event.data,
+  metadata,
+});
 
 /** Appends one user's history; returns the number of events appended. */
 export async function appendUserHistory(store: EventStore, ids: Ids, ownerId: string, n: number): Promise<number> {
@@ -51,13 +56,25 @@ export async function appendUserHistory(store: EventStore, ids: Ids, ownerId: st
     const events: DomainEvent[] = [
       {
         type: 'AgentCreated',
-        data: { ...agent, strategy: 'linear', description: `A ${agent.type} looking for a residential mortgage`, criteria: { propertyValueMin: '£200,000', propertyValueMax: '£650,000', interestRateMax: '5.2%', loanTermMin: '20 years' } },
+        data: {
+          ...agent,
+          strategy: 'linear',
+          description: `A ${agent.type} looking for a residential mortgage`,
+          criteria: { propertyValueMin: '£200,000', propertyValueMax: '£650,000', interestRateMax: '5.2%', loanTermMin: '20 years' },
+        },
       },
     ];
     if (agent.type === 'borrower') {
-      events.push({ type: 'AgentUpdated', data: { agentId: agent.agentId, name: agent.name, description: 'Updated brief', criteria: { loanTermMax: '30 years' } } });
+      events.push({
+        type: 'AgentUpdated',
+        data: { agentId: agent.agentId, name: agent.name, description: 'Updated brief', criteria: { loanTermMax: '30 years' } },
+      });
     }
-    await store.append(streams.agent(agent.agentId), events.map((event) => toNew(event, user)), 'no_stream');
+    await store.append(
+      streams.agent(agent.agentId),
+      events.map((event) => toNew(event, user)),
+      'no_stream',
+    );
     appended += events.length;
   }
   const [borrower, broker, lender] = agents as [(typeof agents)[0], (typeof agents)[0], (typeof agents)[0]];
@@ -68,27 +85,81 @@ export async function appendUserHistory(store: EventStore, ids: Ids, ownerId: st
     const explanation = [{ criterion: 'property value', verdict: 'pass' as const, detail: '£420,000 is within £200,000–£650,000' }];
     await store.append(
       streams.match(matchId),
-      [toNew({ type: 'MatchFound', data: { matchId, borrowerAgentId: borrower.agentId, lenderAgentId: lender.agentId, brokerAgentId: broker.agentId, score: 82, explanation } }, metadataOf({ kind: 'system', name: 'matcher' }))],
+      [
+        toNew(
+          {
+            type: 'MatchFound',
+            data: {
+              matchId,
+              borrowerAgentId: borrower.agentId,
+              lenderAgentId: lender.agentId,
+              brokerAgentId: broker.agentId,
+              score: 82,
+              explanation,
+            },
+          },
+          metadataOf({ kind: 'system', name: 'matcher' }),
+        ),
+      ],
       'no_stream',
     );
     const terms = { interestRate: 4.35, termYears: 25, loanAmount: 315_000, arrangementFee: 999 };
-    const flow: DomainEvent[] = [{ type: 'ConversationStarted', data: { conversationId, title: `${borrower.name} ↔ ${lender.name}`, participants: agents, matchId } }];
+    const flow: DomainEvent[] = [
+      { type: 'ConversationStarted', data: { conversationId, title: `${borrower.name} ↔ ${lender.name}`, participants: agents, matchId } },
+    ];
     for (let m = 0; m < 12; m++) {
       const from = agents[m % 3]!;
       const to = agents[(m + 1) % 3]!;
-      flow.push({ type: 'MessageSent', data: { conversationId, messageId: ids.message(), fromAgentId: from.agentId, toAgentId: to.agentId, content: LINES[m % LINES.length]!, isAutomated: true } });
+      flow.push({
+        type: 'MessageSent',
+        data: {
+          conversationId,
+          messageId: ids.message(),
+          fromAgentId: from.agentId,
+          toAgentId: to.agentId,
+          content: LINES[m % LINES.length]!,
+          isAutomated: true,
+        },
+      });
       if (m === 3 || m === 6 || m === 9) {
         const offerId = `${conversationId}-o${m}`;
-        flow.push({ type: 'OfferMade', data: { conversationId, offerId, round: m / 3, fromAgentId: lender.agentId, toAgentId: borrower.agentId, terms } });
+        flow.push({
+          type: 'OfferMade',
+          data: { conversationId, offerId, round: m / 3, fromAgentId: lender.agentId, toAgentId: borrower.agentId, terms },
+        });
         if (m === 9) flow.push({ type: 'OfferAccepted', data: { conversationId, offerId, byAgentId: borrower.agentId, terms } });
       }
     }
     flow.push({ type: 'ManualModeChanged', data: { conversationId, isManualMode: true } });
     flow.push({ type: 'ConversationCompleted', data: { conversationId, outcome: 'agreed', reason: 'Terms accepted' } });
-    await store.append(streams.conversation(conversationId), flow.map((event) => toNew(event, user)), 'no_stream');
+    await store.append(
+      streams.conversation(conversationId),
+      flow.map((event) => toNew(event, user)),
+      'no_stream',
+    );
     await store.append(
       streams.deal(dealId),
-      [toNew({ type: 'DealAgreed', data: { dealId, conversationId, borrowerAgentId: borrower.agentId, lenderAgentId: lender.agentId, brokerAgentId: broker.agentId, propertyValue: 420_000, loanAmount: terms.loanAmount, ltv: 75, interestRate: terms.interestRate, termYears: terms.termYears, arrangementFee: terms.arrangementFee } }, metadataOf({ kind: 'system', name: 'negotiator' }))],
+      [
+        toNew(
+          {
+            type: 'DealAgreed',
+            data: {
+              dealId,
+              conversationId,
+              borrowerAgentId: borrower.agentId,
+              lenderAgentId: lender.agentId,
+              brokerAgentId: broker.agentId,
+              propertyValue: 420_000,
+              loanAmount: terms.loanAmount,
+              ltv: 75,
+              interestRate: terms.interestRate,
+              termYears: terms.termYears,
+              arrangementFee: terms.arrangementFee,
+            },
+          },
+          metadataOf({ kind: 'system', name: 'negotiator' }),
+        ),
+      ],
       'no_stream',
     );
     appended += flow.length + 2;

@@ -22,7 +22,14 @@ export interface Answer {
 }
 
 /** One request as the console makes it: cookie, same-origin Origin, JSON, optional x-after-position. */
-export async function call(baseUrl: string, user: BenchUser | null, method: string, path: string, body?: unknown, afterPosition?: string | null): Promise<Answer> {
+export async function call(
+  baseUrl: string,
+  user: BenchUser | null,
+  method: string,
+  path: string,
+  body?: unknown,
+  afterPosition?: string | null,
+): Promise<Answer> {
   const headers: Record<string, string> = { origin: baseUrl };
   if (user) headers.cookie = user.cookie;
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -33,6 +40,7 @@ export async function call(baseUrl: string, user: BenchUser | null, method: stri
 }
 
 export function expectStatus(answer: Answer, status: number, what: string): Answer {
-  if (answer.status !== status) throw new Error(`${what}: expected ${status}, got ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`);
+  if (answer.status !== status)
+    throw new Error(`${what}: expected ${status}, got ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`);
   return answer;
 }

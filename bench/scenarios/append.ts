@@ -14,18 +14,29 @@ async function appendFor(store: EventStore, writers: number, batch: number, seco
   let appended = 0;
   const started = performance.now();
   const end = started + seconds * 1000;
-  await concurrently(writers, () => performance.now() >= end, async (writer) => {
-    const events = Array.from({ length: batch }, (_, i) => ({
-      id: randomUUID(),
-      type: 'MessageSent',
-      data: { conversationId: writer + 1, messageId: i + 1, fromAgentId: 1, toAgentId: 2, content: 'Could we look at a two-year fix at 4.2%?', isAutomated: true },
-      metadata: { actor: { kind: 'agent' as const, agentId: 1 }, correlationId: randomUUID(), causationId: null },
-    }));
-    const expected = versions[writer] === -1 ? 'no_stream' : versions[writer]!;
-    const result = await store.append(streamsOf[writer]!, events, expected);
-    versions[writer] = result.nextExpectedVersion;
-    appended += batch;
-  });
+  await concurrently(
+    writers,
+    () => performance.now() >= end,
+    async (writer) => {
+      const events = Array.from({ length: batch }, (_, i) => ({
+        id: randomUUID(),
+        type: 'MessageSent',
+        data: {
+          conversationId: writer + 1,
+          messageId: i + 1,
+          fromAgentId: 1,
+          toAgentId: 2,
+          content: 'Could we look at a two-year fix at 4.2%?',
+          isAutomated: true,
+        },
+        metadata: { actor: { kind: 'agent' as const, agentId: 1 }, correlationId: randomUUID(), causationId: null },
+      }));
+      const expected = versions[writer] === -1 ? 'no_stream' : versions[writer]!;
+      const result = await store.append(streamsOf[writer]!, events, expected);
+      versions[writer] = result.nextExpectedVersion;
+      appended += batch;
+    },
+  );
   return appended / ((performance.now() - started) / 1000);
 }
 

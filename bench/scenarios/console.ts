@@ -15,9 +15,11 @@ const gzipKb = (bytes: Buffer) => gzipSync(bytes).length / 1024;
 const STATIC_IMPORT = /(?:^|[;}\s])import\s*(?:[\w*{}\s,$]+from\s*)?["']([^"']+\.js)["']/g;
 
 /** The JS index.html loads eagerly: its module scripts and modulepreloads, and their static imports. */
-export async function initialJs(dist: string): Promise<string[]> {
+async function initialJs(dist: string): Promise<string[]> {
   const html = await readFile(path.join(dist, 'index.html'), 'utf8');
-  const roots = [...html.matchAll(/<script[^>]*type="module"[^>]*src="([^"]+)"|<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)].map((m) => (m[1] ?? m[2])!);
+  const roots = [...html.matchAll(/<script[^>]*type="module"[^>]*src="([^"]+)"|<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)].map(
+    (m) => (m[1] ?? m[2])!,
+  );
   const seen = new Set<string>();
   const queue = roots.map((src) => path.join(dist, src));
   while (queue.length > 0) {
@@ -40,7 +42,15 @@ export async function measureConsole(options: { productUrl: string; dist: string
 
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const paints: number[] = [];
   let dashboardJs = 0;

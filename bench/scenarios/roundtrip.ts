@@ -19,14 +19,30 @@ async function usersWithConversations(pool: pg.Pool, store: EventStore, sessions
     Array.from({ length: count }, async () => {
       const user = await benchUser(sessions);
       const metadata: EventMetadata = { actor: { kind: 'user', userId: user.id }, correlationId: randomUUID(), causationId: null };
-      const participants = (['borrower', 'lender'] as const).map((type) => ({ agentId: ids.agent(), ownerId: user.id, name: `${type} of ${user.id.slice(0, 8)}`, type }));
+      const participants = (['borrower', 'lender'] as const).map((type) => ({
+        agentId: ids.agent(),
+        ownerId: user.id,
+        name: `${type} of ${user.id.slice(0, 8)}`,
+        type,
+      }));
       for (const agent of participants) {
-        await store.append(streams.agent(agent.agentId), [{ id: randomUUID(), type: 'AgentCreated', data: { ...agent, description: 'bench', criteria: null }, metadata }], 'no_stream');
+        await store.append(
+          streams.agent(agent.agentId),
+          [{ id: randomUUID(), type: 'AgentCreated', data: { ...agent, description: 'bench', criteria: null }, metadata }],
+          'no_stream',
+        );
       }
       const conversationId = ids.conversation();
       const started = await store.append(
         streams.conversation(conversationId),
-        [{ id: randomUUID(), type: 'ConversationStarted', data: { conversationId, title: 'Round trip', participants, matchId: null }, metadata }],
+        [
+          {
+            id: randomUUID(),
+            type: 'ConversationStarted',
+            data: { conversationId, title: 'Round trip', participants, matchId: null },
+            metadata,
+          },
+        ],
         'no_stream',
       );
       return { user, conversationId, position: `${started.position.commit}:${started.position.prepare}`, manual: false };
@@ -50,15 +66,27 @@ export async function measureRoundtrips(options: {
 }): Promise<RoundtripResult> {
   const clients = await usersWithConversations(options.pool, options.store, options.sessions, options.clients);
   for (const client of clients) {
-    expectStatus(await call(options.productUrl, client.user, 'GET', `/api/conversations/${client.conversationId}`, undefined, client.position), 200, 'a seeded conversation');
+    expectStatus(
+      await call(options.productUrl, client.user, 'GET', `/api/conversations/${client.conversationId}`, undefined, client.position),
+      200,
+      'a seeded conversation',
+    );
   }
 
   const ours = async (client: (typeof clients)[number], samples: number[] | null) => {
     const wanted = !client.manual;
     const started = performance.now();
-    const answer = expectStatus(await call(options.productUrl, client.user, 'PATCH', `/api/conversations/${client.conversationId}`, { isManualMode: wanted }), 200, 'PATCH');
+    const answer = expectStatus(
+      await call(options.productUrl, client.user, 'PATCH', `/api/conversations/${client.conversationId}`, { isManualMode: wanted }),
+      200,
+      'PATCH',
+    );
     for (;;) {
-      const read = expectStatus(await call(options.productUrl, client.user, 'GET', `/api/conversations/${client.conversationId}`, undefined, answer.position), 200, 'GET');
+      const read = expectStatus(
+        await call(options.productUrl, client.user, 'GET', `/api/conversations/${client.conversationId}`, undefined, answer.position),
+        200,
+        'GET',
+      );
       if (read.body.isManualMode === wanted) break;
     }
     client.manual = wanted;
@@ -66,7 +94,15 @@ export async function measureRoundtrips(options: {
   };
   const theirs = async (user: BenchUser, samples: number[] | null) => {
     const started = performance.now();
-    const answer = expectStatus(await call(options.baselineUrl, null, 'POST', '/crud/items', { ownerId: user.id, name: 'Round trip', payload: { isManualMode: true } }), 201, 'POST');
+    const answer = expectStatus(
+      await call(options.baselineUrl, null, 'POST', '/crud/items', {
+        ownerId: user.id,
+        name: 'Round trip',
+        payload: { isManualMode: true },
+      }),
+      201,
+      'POST',
+    );
     while ((await call(options.baselineUrl, null, 'GET', `/crud/items/${answer.body.id}`)).status !== 200);
     samples?.push(performance.now() - started);
   };
@@ -74,7 +110,11 @@ export async function measureRoundtrips(options: {
   const run = async (seconds: number, work: (index: number, samples: number[]) => Promise<void>) => {
     const samples: number[] = [];
     const end = performance.now() + seconds * 1000;
-    await concurrently(clients.length, () => performance.now() >= end, (index) => work(index, samples));
+    await concurrently(
+      clients.length,
+      () => performance.now() >= end,
+      (index) => work(index, samples),
+    );
     return samples;
   };
   await run(1, (index) => ours(clients[index]!, null));

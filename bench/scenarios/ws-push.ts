@@ -25,7 +25,7 @@ async function openWatcher(wsUrl: string, origin: string, user: BenchUser, conve
   const acked = new Promise<void>((resolve) => {
     // Only the probe's text is looked for in the raw frame: parsing 1,000 copies would time the client, not the server.
     socket.on('message', (data) => {
-      const text = data.toString();
+      const text = (data as Buffer).toString(); // ws hands a text frame over as one Buffer (binaryType nodebuffer)
       const at = performance.now();
       if (text.includes('"type":"ack"') && text.includes('"requestId":"sub"')) resolve();
       const probe = /bench probe (\d+)/.exec(text);
@@ -42,7 +42,14 @@ async function openWatcher(wsUrl: string, origin: string, user: BenchUser, conve
  * at a time through POST /api/conversations/:id/messages. Latency is from the command's answer (its
  * acceptance) to the push's arrival on each socket; negative when the push overtook the answer.
  */
-export async function measureWsPush(options: { productUrl: string; user: BenchUser; sockets: number; messages: number }): Promise<WsPushResult> {
+export async function measureWsPush(options: {
+  productUrl: string;
+  user: BenchUser;
+  sockets: number;
+  messages: number;
+  /** Started once the sockets are settled: messages are sent while it runs (and at least `messages` of them). */
+  during?: () => Promise<unknown>;
+}): Promise<WsPushResult> {
   const { productUrl: url, user } = options;
   const seeded = expectStatus(await call(url, user, 'POST', '/api/seed-demo', {}), 201, 'seed-demo');
   const list = expectStatus(await call(url, user, 'GET', '/api/conversations', undefined, seeded.position), 200, 'conversations');
@@ -62,10 +69,20 @@ export async function measureWsPush(options: { productUrl: string; user: BenchUs
   const fromAnswer: number[] = [];
   const fromRequest: number[] = [];
   let missed = 0;
-  for (let n = 0; n < options.messages; n++) {
+  let running = false;
+  const during = options.during?.();
+  if (during) {
+    running = true;
+    void during.finally(() => (running = false)).catch(() => undefined);
+  }
+  for (let n = 0; n < options.messages || running; n++) {
     const probe = String(n);
     const sentAt = performance.now();
-    expectStatus(await call(url, user, 'POST', `/api/conversations/${conversationId}/messages`, { content: `bench probe ${n}` }), 201, 'send message');
+    expectStatus(
+      await call(url, user, 'POST', `/api/conversations/${conversationId}/messages`, { content: `bench probe ${n}` }),
+      201,
+      'send message',
+    );
     const acceptedAt = performance.now();
     const deadline = acceptedAt + 5000;
     while (watchers.some((w) => !w.arrivals.has(probe)) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 2));
@@ -78,9 +95,20 @@ export async function measureWsPush(options: { productUrl: string; user: BenchUs
       }
     }
   }
-  await Promise.all(watchers.map((w) => new Promise<void>((resolve) => {
-    w.socket.once('close', () => resolve());
-    w.socket.close();
-  })));
-  return { ws_push_ms: distribution(fromAnswer), ws_push_from_request_ms: distribution(fromRequest), ws_sockets: watchers.length, ws_missed_pushes: missed };
+  await during;
+  await Promise.all(
+    watchers.map(
+      (w) =>
+        new Promise<void>((resolve) => {
+          w.socket.once('close', () => resolve());
+          w.socket.close();
+        }),
+    ),
+  );
+  return {
+    ws_push_ms: distribution(fromAnswer),
+    ws_push_from_request_ms: distribution(fromRequest),
+    ws_sockets: watchers.length,
+    ws_missed_pushes: missed,
+  };
 }

@@ -41,5 +41,9 @@ await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
 process.send?.({ url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` });
 process.on('message', (message) => {
-  if (message === 'close') void app.close().then(() => pool.end()).then(() => process.exit(0));
+  if (message === 'close')
+    void app
+      .close()
+      .then(() => pool.end())
+      .then(() => process.exit(0));
 });

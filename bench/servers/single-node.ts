@@ -1,4 +1,4 @@
-import { startSingleNode } from '../../infra/single-node/src/server';
+import { startSingleNode } from '@pf/single-node';
 
 /** Child process: the product's single node, so the load generator does not share its event loop. */
 const server = await startSingleNode(process.env);

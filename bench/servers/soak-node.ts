@@ -1,6 +1,6 @@
 import path from 'node:path';
 import v8 from 'node:v8';
-import { startSingleNode } from '../../infra/single-node/src/server';
+import { startSingleNode } from '@pf/single-node';
 
 /**
  * Child process for the soak: the product's single node, answering "memory" over IPC with its heap and RSS

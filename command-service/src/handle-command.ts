@@ -108,13 +108,18 @@ async function decideAndAppend<Command, State, Event extends DomainEvent>(
   const { eventId = () => randomUUID(), expectedVersion, decidedAt } = options;
   const onHeld = source === 'held';
   const current = recorded.length === 0 ? null : recorded[recorded.length - 1]!.streamVersion;
-  if (onHeld && ((decidedAt !== undefined && decidedAt !== current) || (expectedVersion !== undefined && expectedVersion !== current))) throw new NotDecidedOnHeld();
-  if (decidedAt !== undefined && decidedAt !== current) throw new ConcurrencyConflict(stream, String(decidedAt), current === null ? 'no stream' : String(current));
-  if (expectedVersion !== undefined && expectedVersion !== current) throw staleVersion(stream, expectedVersion, current === null ? 'it does not exist' : `it is now at version ${current}`);
+  if (onHeld && ((decidedAt !== undefined && decidedAt !== current) || (expectedVersion !== undefined && expectedVersion !== current)))
+    throw new NotDecidedOnHeld();
+  if (decidedAt !== undefined && decidedAt !== current)
+    throw new ConcurrencyConflict(stream, String(decidedAt), current === null ? 'no stream' : String(current));
+  if (expectedVersion !== undefined && expectedVersion !== current)
+    throw staleVersion(stream, expectedVersion, current === null ? 'it does not exist' : `it is now at version ${current}`);
   let state: State;
   let events: Event[];
   try {
-    state = streamCacheOf(store).fold(stream, recorded, decider, decider.initialState, (folded, fact) => decider.evolve(folded, fact as unknown as Event));
+    state = streamCacheOf(store).fold(stream, recorded, decider, decider.initialState, (folded, fact) =>
+      decider.evolve(folded, fact as unknown as Event),
+    );
     events = decider.decide(command, state);
   } catch (error) {
     if (onHeld) throw new NotDecidedOnHeld();
@@ -134,7 +139,8 @@ async function decideAndAppend<Command, State, Event extends DomainEvent>(
   } catch (error) {
     // A change that landed between our read and our append: for a client that named its version, that
     // version is now stale, which is what 412 says; without If-Match it stays 409.
-    if (error instanceof ConcurrencyConflict && expectedVersion !== undefined && !onHeld) throw staleVersion(stream, expectedVersion, 'it changed while this request was decided');
+    if (error instanceof ConcurrencyConflict && expectedVersion !== undefined && !onHeld)
+      throw staleVersion(stream, expectedVersion, 'it changed while this request was decided');
     throw error;
   }
   // Our events right after what we decided on (not a retry answered with events stored earlier), at a known time.
@@ -144,7 +150,13 @@ async function decideAndAppend<Command, State, Event extends DomainEvent>(
   const facts = recordedAt && follows ? storedFacts(events, current, recordedAt) : null;
   if (facts) streamCacheOf(store).appended(stream, current, facts);
   const history = facts ? [...recorded, ...facts] : null;
-  return { events, state: events.reduce(decider.evolve, state), position: result.position, version: result.nextExpectedVersion, history };
+  return {
+    events,
+    state: events.reduce((folded, event) => decider.evolve(folded, event), state),
+    position: result.position,
+    version: result.nextExpectedVersion,
+    history,
+  };
 }
 
 /** Our events as the store now holds them: their data as its JSON gives it back, the versions after `current`. */

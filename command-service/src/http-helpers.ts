@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { formatPosition, versionETag, versionFromETag, type EventMetadata, type Position } from '@pf/events';
 import { requireUser, type SessionUser } from '@pf/infra';
 
-export function userMetadata(user: SessionUser, request: FastifyRequest): EventMetadata {
+function userMetadata(user: SessionUser, request: FastifyRequest): EventMetadata {
   return {
     // The session's own id (Settings → Security lists sessions by it, takeovers name it): who acted, in which session.
     actor: withSession({ kind: 'user', userId: user.id }, user.sessionId),

@@ -1,5 +1,5 @@
-import type { FastifyPluginAsync } from 'fastify';
-import { oidcSettings, signedInBeforeValidation, type ServiceContext } from '@pf/infra';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { oidcSettings, requireWriter, sessionViewer, signedInBeforeValidation, type ServiceContext } from '@pf/infra';
 import { agentRoutes } from './agent/routes';
 import { conversationRoutes } from './conversation/routes';
 import { dealRoutes } from './deal/routes';
@@ -9,24 +9,43 @@ import { documentRoutes } from './document/routes';
 import { identityRoutes } from './identity/routes';
 import { oidcRoutes } from './identity/oidc-routes';
 import { matchRequestRoutes } from './matching/routes';
+import { apiTokenRoutes } from './identity/api-token-routes';
 import { securityRoutes } from './identity/security-routes';
 import { settingsRoutes } from './identity/settings-routes';
 import { notificationRoutes } from './notifications/routes';
 import { seedDemoRoutes } from './seed-demo/routes';
+import { firmRoutes } from './firm/routes';
 
 import { idMigrations } from './ids';
 import { processManagerMigrations } from './process-managers/schema';
 
 export const commandMigrations = [...idMigrations, ...processManagerMigrations, ...documentMigrations];
 export { startDealOpener } from './deal/deal-opener';
-export { startAutomation } from './process-managers/automation';
+export { startAutomation, type Automation, type AutomationOptions } from './process-managers/automation';
 export { agentDecider } from './agent/agent';
 export { conversationDecider } from './conversation/conversation';
 export { handleCommand } from './handle-command';
+export { firmDecider } from './firm/firm';
 
-/** The commands of signed-in users, each checked for a session before its schema. */
+/**
+ * What an auditor may still write: their own account and notifications, joining a firm, and recording a
+ * download (reading a document). Members and the firm's name are an admin's (their routes say so).
+ */
+const OPEN_TO_EVERY_ROLE = /^\/api\/(auth\/|notifications\/|firm(\/|$)|documents\/:id\/downloads$)/;
+
+/**
+ * Roles on the server (docs/decisions/firms-and-visibility.md): every other command needs an operator or an
+ * admin; an auditor is answered 403 naming the role, before the body is read.
+ */
+async function writersOnly(request: FastifyRequest): Promise<void> {
+  if (request.method === 'GET' || request.method === 'HEAD' || OPEN_TO_EVERY_ROLE.test(request.routeOptions.url ?? '')) return;
+  requireWriter(sessionViewer(request));
+}
+
+/** The commands of signed-in users, each checked for a session (and a role that may write) before its schema. */
 const commandRoutes: FastifyPluginAsync<ServiceContext> = async (app, context) => {
   app.addHook('preValidation', signedInBeforeValidation);
+  app.addHook('preValidation', writersOnly);
   await app.register(agentRoutes, context);
   await app.register(conversationRoutes, context);
   await app.register(seedDemoRoutes, context);
@@ -35,7 +54,9 @@ const commandRoutes: FastifyPluginAsync<ServiceContext> = async (app, context) =
   await app.register(matchRequestRoutes, context);
   await app.register(settingsRoutes, context);
   await app.register(securityRoutes, context);
+  await app.register(apiTokenRoutes, context);
   await app.register(notificationRoutes, context);
+  await app.register(firmRoutes, context);
 };
 
 /**
@@ -45,15 +66,26 @@ const commandRoutes: FastifyPluginAsync<ServiceContext> = async (app, context) =
 export const commandService: FastifyPluginAsync<ServiceContext> = async (app, context) => {
   // With an OpenID Connect provider configured, sign-in goes through it only (no guest accounts beside it).
   const oidc = oidcSettings(context.config);
-  await app.register(identityRoutes, { sessions: context.sessions, ttlHours: context.config.SESSION_TTL_HOURS, guestSignIn: oidc === null });
+  await app.register(identityRoutes, {
+    sessions: context.sessions,
+    ttlHours: context.config.SESSION_TTL_HOURS,
+    guestSignIn: oidc === null,
+  });
   if (oidc) await app.register(oidcRoutes, { sessions: context.sessions, ttlHours: context.config.SESSION_TTL_HOURS, oidc });
   // A signed link is the permission itself: Share is for people without an account, so no session here.
   await app.register(documentFileRoute, context);
   await app.register(commandRoutes, context);
   // Expired and idle sessions are purged (they are refused anyway; this keeps the table to the living ones).
-  const purge = () => void context.sessions.purgeExpired().catch((error) => context.log.warn({ err: error }, 'could not purge expired sessions'));
+  const purge = () =>
+    void context.sessions.purgeExpired().catch((error) => context.log.warn({ err: error }, 'could not purge expired sessions'));
   const timer = setInterval(purge, 10 * 60_000);
   timer.unref();
   purge();
   app.addHook('onClose', async () => clearInterval(timer));
 };
+/** For the simulation's invariants (infra/single-node/src/simulation): the same rules the agents apply. */
+export { canDeal, negotiationSetup } from './automation/negotiation/setup';
+export { withinLimits } from './automation/negotiation/terms-space';
+export { DEFAULT_LENDING_RULES } from './automation/negotiation/lending-rules';
+export { describeOffer, readOffer, type OfferReading } from './automation/negotiation/read-offer';
+export { commitmentRule } from './need/need';

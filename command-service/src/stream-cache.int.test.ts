@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DomainEvent } from '@pf/events';
-import { createEventStore, createLogger, openServiceContext, parseConfig, PreconditionFailed, type EventStore, type OpenedContext } from '@pf/infra';
+import {
+  createEventStore,
+  createLogger,
+  openServiceContext,
+  parseConfig,
+  PreconditionFailed,
+  type EventStore,
+  type OpenedContext,
+} from '@pf/infra';
 import { createTestDatabase } from '@pf/infra/testing';
 import { commandMigrations } from './index';
 import { handleCommand, type Decider } from './handle-command';
@@ -27,8 +35,13 @@ let context: OpenedContext;
 let drop: () => Promise<void>;
 beforeAll(async () => {
   const database = await createTestDatabase();
-  drop = database.drop;
-  context = await openServiceContext(parseConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' }), createLogger('silent'), database.url, commandMigrations);
+  drop = () => database.drop();
+  context = await openServiceContext(
+    parseConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' }),
+    createLogger('silent'),
+    database.url,
+    commandMigrations,
+  );
 });
 afterAll(async () => {
   await context?.close();
@@ -38,7 +51,6 @@ afterAll(async () => {
 const texts = (events: readonly StoredFact[]) => events.map((event) => (event.data as { text: string }).text);
 
 describe('the command side reads each stream once, then only what is new (real PostgreSQL)', () => {
-
   it('answers the whole stream every time, reading from the store only the events after those it holds', async () => {
     const { store, reads } = countingStore(context.store);
     const cache = new StreamCache(store);
@@ -110,7 +122,6 @@ describe('the command side reads each stream once, then only what is new (real P
 });
 
 describe('folds taken up where they left off (real PostgreSQL)', () => {
-
   it('folds each event once per key while the stream only grows, and gives the same state as a fold from the start', async () => {
     const cache = new StreamCache(context.store);
     const seen: string[] = [];
@@ -155,7 +166,8 @@ describe('handleCommand decides on the events it holds, and on the store wheneve
   let elsewhere: EventStore;
   beforeAll(() => void (elsewhere = createEventStore({}, context.pool, context.databaseUrl)));
   afterAll(async () => elsewhere?.close());
-  const add = (store: EventStore, stream: string, n: number, limit = 100, options = {}) => handleCommand(store, stream, counter, { n, limit }, metadata, options);
+  const add = (store: EventStore, stream: string, n: number, limit = 100, options = {}) =>
+    handleCommand(store, stream, counter, { n, limit }, metadata, options);
   const added = (stored: readonly { data: unknown }[]) => stored.map((event) => (event.data as { n: number }).n);
 
   it('reads nothing for a second command when nothing else was appended, and answers with the stream as stored', async () => {
@@ -165,7 +177,10 @@ describe('handleCommand decides on the events it holds, and on the store wheneve
     const second = await add(store, 'counter-1', 2);
     expect(reads.length).toBe(readsBefore);
     expect(second.state).toBe(3);
-    expect(second.history?.map((fact) => [fact.streamVersion, fact.data])).toEqual([[0, { n: 1 }], [1, { n: 2 }]]);
+    expect(second.history?.map((fact) => [fact.streamVersion, fact.data])).toEqual([
+      [0, { n: 1 }],
+      [1, { n: 2 }],
+    ]);
     expect(added(await context.store.readStream('counter-1'))).toEqual([1, 2]);
   });
 
@@ -199,4 +214,3 @@ describe('handleCommand decides on the events it holds, and on the store wheneve
     await expect(add(store, 'counter-4', 1, 100, { expectedVersion: 1 })).rejects.toBeInstanceOf(PreconditionFailed);
   });
 });
-

@@ -1,7 +1,7 @@
 import type { EventStore, RecordedEvent } from '@pf/infra';
 
 /** How many events the command side keeps in memory, over all streams. */
-export const STREAM_CACHE_EVENTS = 20_000;
+const STREAM_CACHE_EVENTS = 20_000;
 
 /** What a decider or a view folds from a stored event, and where it stands in its stream. */
 export interface StoredFact {
@@ -11,7 +11,12 @@ export interface StoredFact {
   readonly streamVersion: number;
 }
 
-const factOf = (event: RecordedEvent): StoredFact => ({ type: event.type, data: event.data, recordedAt: event.recordedAt, streamVersion: event.streamVersion });
+const factOf = (event: RecordedEvent): StoredFact => ({
+  type: event.type,
+  data: event.data,
+  recordedAt: event.recordedAt,
+  streamVersion: event.streamVersion,
+});
 
 /**
  * The events of the streams this process decided on lately: what it read of them, and what it appended to
@@ -27,7 +32,10 @@ export class StreamCache {
   /** In order of use, least recent first (a Map keeps insertion order; a use moves the stream to the end). */
   private readonly streams = new Map<string, readonly StoredFact[]>();
   /** Per stream, the last fold of it by each fold's key: how many events it took in, and the state they made. */
-  private readonly folds = new Map<string, Map<object, { readonly count: number; readonly lastVersion: number; readonly state: unknown }>>();
+  private readonly folds = new Map<
+    string,
+    Map<object, { readonly count: number; readonly lastVersion: number; readonly state: unknown }>
+  >();
   private total = 0;
 
   constructor(
@@ -43,7 +51,11 @@ export class StreamCache {
     // Kept events that do not run on into what the store answers (a store reset under a running process):
     // the store's whole stream, not the kept one.
     const follows = newer.length === 0 || newer[0]!.streamVersion === next;
-    const events = !follows ? (await this.store.readStream(stream)).map(factOf) : newer.length === 0 ? known : [...known, ...newer.map(factOf)];
+    const events = !follows
+      ? (await this.store.readStream(stream)).map(factOf)
+      : newer.length === 0
+        ? known
+        : [...known, ...newer.map(factOf)];
     this.keep(stream, events);
     return events;
   }
@@ -74,7 +86,11 @@ export class StreamCache {
     for (let index = resumes ? last.count : 0; index < events.length; index++) state = evolve(state, events[index]!);
     if (this.streams.has(stream) && events.length > 0) {
       let byKey = this.folds.get(stream);
-      if (!byKey) this.folds.set(stream, (byKey = new Map()));
+      if (!byKey)
+        this.folds.set(
+          stream,
+          (byKey = new Map<object, { readonly count: number; readonly lastVersion: number; readonly state: unknown }>()),
+        );
       byKey.set(key, { count: events.length, lastVersion: events[events.length - 1]!.streamVersion, state });
     }
     return state;

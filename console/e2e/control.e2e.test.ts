@@ -1,7 +1,11 @@
 import { expect, test } from '@playwright/test';
 import { openSeededConversation } from './steps';
 
-test('two sessions of one account take over at once: exactly one has control, the other is told who has it, asks, and is handed it', async ({ page, context, browser }) => {
+test('two sessions of one account take over at once: exactly one has control, the other is told who has it, asks, and is handed it', async ({
+  page,
+  context,
+  browser,
+}) => {
   const id = await openSeededConversation(page);
   expect((await page.request.put('/api/auth/profile', { data: { firstName: 'Carys', lastName: 'Pennant' } })).status()).toBe(200);
   await page.reload();
@@ -21,15 +25,19 @@ test('two sessions of one account take over at once: exactly one has control, th
   // takes now, and a session that sees its side already taken over toggles it back instead.)
   const manualSwitch = (p: typeof page) => p.getByText('Manual Mode', { exact: true });
   const switches = await Promise.all([manualSwitch(page).elementHandle(), manualSwitch(second).elementHandle()]);
-  await Promise.all(switches.map((handle) => handle!.evaluate((element) => (element as HTMLElement).click())));
+  await Promise.all(switches.map((handle) => handle.evaluate((element) => (element as HTMLElement).click())));
   const composer = (p: typeof page) => p.getByPlaceholder('Type your message as your agent…');
   await expect.poll(async () => (await composer(page).count()) + (await composer(second).count())).toBe(1);
   const [winner, loser] = (await composer(page).count()) === 1 ? [page, second] : [second, page];
   await expect(winner.getByTestId('control-panel')).toContainText('Taken over by you, here');
   // The loser is told who has control, and where: the account's name, in another session.
-  await expect(loser.getByText('Carys Pennant took control of your side in another session a moment earlier; request control there')).toBeVisible();
+  await expect(
+    loser.getByText('Carys Pennant took control of your side in another session a moment earlier; request control there'),
+  ).toBeVisible();
   await expect(loser.getByTestId('control-panel')).toContainText('Taken over by you, in another session (Carys Pennant)');
-  await expect(loser.getByTestId('control-elsewhere')).toContainText('You have control of your side in another session (signed in as Carys Pennant)');
+  await expect(loser.getByTestId('control-elsewhere')).toContainText(
+    'You have control of your side in another session (signed in as Carys Pennant)',
+  );
 
   // The loser asks; the holder is told live and hands over with one click; the asking session then has control.
   await expect(winner.getByTestId('control-request')).toHaveCount(0);

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import pg from 'pg';
-import { signLink } from '../../command-service/src/document/signed-link';
-import { createPool } from '../../infra/src/db/pool';
-import { PostgresEventStore } from '../../infra/src/event-store/postgres-event-store';
+import { signLink } from '@pf/command-service/signed-link';
+import { createPool } from '@pf/infra';
+import { PostgresEventStore } from '@pf/infra';
 import { startE2eServer, type E2eServer } from './server';
 
 /**
@@ -30,7 +30,8 @@ async function seeded(page: Page) {
 }
 
 const figure = (page: Page, key: string) => page.getByTestId(`figure-${key}`).locator('.pf-stat-value');
-const helper = (page: Page, field: string) => page.getByRole('dialog', { name: 'New Deal' }).locator(`.bp6-form-group:has(#deal-${field}) .bp6-form-helper-text`);
+const helper = (page: Page, field: string) =>
+  page.getByRole('dialog', { name: 'New Deal' }).locator(`.bp6-form-group:has(#deal-${field}) .bp6-form-helper-text`);
 
 test('New Deal: messages that name each field, then the deal listed with its terms', async ({ page }) => {
   await seeded(page);
@@ -73,17 +74,28 @@ test('New Deal: messages that name each field, then the deal listed with its ter
   await expect(row.getByTestId('deal-terms')).toHaveText('£262,500 at 4.25% over 25 years · LTV 75% · value £350,000');
   await expect(row).toContainText(`${borrower} · ${lender}`);
   await expect(figure(page, 'activeDeals')).toHaveText('1');
-  await expect(figure(page, 'totalValue')).toHaveText('£263K');
+  await expect(figure(page, 'totalValue')).toHaveText('£263k');
 });
 
-test('Share: the signed link works with no session; tampered, expired or cut short it is refused with a 403 saying why', async ({ page, playwright }) => {
+test('Share: the signed link works with no session; tampered, expired or cut short it is refused with a 403 saying why', async ({
+  page,
+  playwright,
+}) => {
   await seeded(page);
   const [borrower, lender] = await (async () => {
     const agents: { id: number; type: string }[] = await (await page.request.get(`${server.url}/api/agents`)).json();
     return [agents.find((a) => a.type === 'borrower')!.id, agents.find((a) => a.type === 'lender')!.id];
   })();
   const created = await page.request.post(`${server.url}/api/deals`, {
-    data: { propertyAddress: '3 Wharf Road, Hull HU1 2AA', borrowerAgentId: borrower, lenderAgentId: lender, propertyValue: 200_000, loanAmount: 150_000, interestRate: 4.5, termYears: 25 },
+    data: {
+      propertyAddress: '3 Wharf Road, Hull HU1 2AA',
+      borrowerAgentId: borrower,
+      lenderAgentId: lender,
+      propertyValue: 200_000,
+      loanAmount: 150_000,
+      interestRate: 4.5,
+      termYears: 25,
+    },
     headers: { origin: server.url },
   });
   expect(created.status()).toBe(201);
@@ -131,7 +143,10 @@ test('Share: the signed link works with no session; tampered, expired or cut sho
   const { rows } = await client.query<{ secret: Buffer }>('select secret from link_signing_secret where id = 1');
   await client.end();
   const documentId = link.pathname.split('/').pop()!;
-  const expired = new URL(signLink(rows[0]!.secret, { documentId, disposition: 'attachment', expires: Math.floor(Date.now() / 1000) - 60 }), link);
+  const expired = new URL(
+    signLink(rows[0]!.secret, { documentId, disposition: 'attachment', expires: Math.floor(Date.now() / 1000) - 60 }),
+    link,
+  );
   await refused(expired, 'This link has expired; ask for a new one');
   await stranger.dispose();
 });
@@ -157,7 +172,14 @@ test('Match shows the matcher’s note when it finds none, and says so when no m
   const store = new PostgresEventStore(pool, server.databaseUrl);
   await store.append(
     `match-run-${first.requestId}`,
-    [{ id: randomUUID(), type: 'MatchRunCompleted', data: { requestId: first.requestId, agentId: first.agentId, matchIds: [], note }, metadata: { actor: { kind: 'system', name: 'matcher' }, correlationId: 'e2e', causationId: null } }],
+    [
+      {
+        id: randomUUID(),
+        type: 'MatchRunCompleted',
+        data: { requestId: first.requestId, agentId: first.agentId, matchIds: [], note },
+        metadata: { actor: { kind: 'system', name: 'matcher' }, correlationId: 'e2e', causationId: null },
+      },
+    ],
     0,
   );
   await store.close();
@@ -172,5 +194,7 @@ test('Match shows the matcher’s note when it finds none, and says so when no m
   await expect(card.getByRole('button', { name: 'Match' })).toBeEnabled();
   // After a reload too: the lead's unanswered run is not shown as still matching.
   await page.reload();
-  await expect(page.getByTestId('lead-card').first().getByTestId('match-run')).toHaveText('The matcher has not answered; automation may be off');
+  await expect(page.getByTestId('lead-card').first().getByTestId('match-run')).toHaveText(
+    'The matcher has not answered; automation may be off',
+  );
 });

@@ -53,7 +53,9 @@ test('deals from agreed negotiations: terms, a filter, editing and the stage adv
   const agreed = conversations.filter((c) => c.outcome === 'agreed');
   expect(deals.length).toBe(agreed.length);
   const deal = deals[0];
-  const row = page.getByTestId('deal-row').filter({ hasText: `${pounds(deal.loanAmount)} at ${deal.interestRate}% over ${deal.term} years` });
+  const row = page
+    .getByTestId('deal-row')
+    .filter({ hasText: `${pounds(deal.loanAmount)} at ${deal.interestRate}% over ${deal.term} years` });
   await expect(row).toContainText(`LTV ${deal.ltv}%`);
   await expect(row).toContainText(deal.borrowerName);
   await expect(row).toContainText(deal.lenderName);
@@ -65,7 +67,7 @@ test('deals from agreed negotiations: terms, a filter, editing and the stage adv
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByTestId('deal-row').filter({ hasText: '14 Harbour Row, Bristol BS1 5TT' })).toHaveCount(1);
 
-  // Spec §4 search: case-insensitive substring of the address or borrower name; the status filter is exact.
+  // Search: case-insensitive substring of the address or borrower name; the status filter is exact.
   // A narrowing proves something only from more than one: the seed agrees several deals.
   expect(deals.length).toBeGreaterThanOrEqual(2);
   await expect(page.getByTestId('deal-row')).toHaveCount(deals.length);
@@ -113,7 +115,10 @@ test('deals from agreed negotiations: terms, a filter, editing and the stage adv
 
   // Live: a change made elsewhere reaches the open screen.
   const other = deals.find((d) => d.id !== deal.id) ?? deal;
-  await page.request.patch(`${server.url}/api/deals/${other.id}`, { data: { propertyAddress: '2 Quay Street, Exeter EX2 4AN' }, headers: { origin: server.url } });
+  await page.request.patch(`${server.url}/api/deals/${other.id}`, {
+    data: { propertyAddress: '2 Quay Street, Exeter EX2 4AN' },
+    headers: { origin: server.url },
+  });
   await expect(page.getByTestId('deal-row').filter({ hasText: '2 Quay Street, Exeter EX2 4AN' })).toHaveCount(1);
 });
 
@@ -121,7 +126,10 @@ test('documents: a fake refused by content, an upload previewed, downloaded (cou
   test.setTimeout(120_000);
   await seededUserWithDeals(page);
   const [deal] = await (await page.request.get(`${server.url}/api/deals`)).json();
-  await page.request.patch(`${server.url}/api/deals/${deal.id}`, { data: { propertyAddress: '7 Mill Lane, Leeds LS1 4AB' }, headers: { origin: server.url } });
+  await page.request.patch(`${server.url}/api/deals/${deal.id}`, {
+    data: { propertyAddress: '7 Mill Lane, Leeds LS1 4AB' },
+    headers: { origin: server.url },
+  });
   await page.goto(`${server.url}/documents`);
   await expect(page.getByText('No documents yet')).toBeVisible();
 
@@ -206,11 +214,17 @@ test('matching: leads with their need, and each match with the matcher’s reaso
     await card.getByRole('button', { name: 'Match' }).click();
     const { requestId } = await (await asked).json();
     let answer: any = null;
-    await expect.poll(async () => {
-      answer = await (await page.request.get(`${server.url}/api/leads/${lender.id}/match/${requestId}`)).json();
-      return answer.status;
-    }, { timeout: 20_000 }).toBe('answered');
-    const expected = answer.newMatches > 0 ? `Found ${answer.newMatches} new ${answer.newMatches === 1 ? 'match' : 'matches'}` : answer.note;
+    await expect
+      .poll(
+        async () => {
+          answer = await (await page.request.get(`${server.url}/api/leads/${lender.id}/match/${requestId}`)).json();
+          return answer.status;
+        },
+        { timeout: 20_000 },
+      )
+      .toBe('answered');
+    const expected =
+      answer.newMatches > 0 ? `Found ${answer.newMatches} new ${answer.newMatches === 1 ? 'match' : 'matches'}` : answer.note;
     await expect(card.getByTestId('match-run')).toHaveText(expected);
     return answer;
   };
@@ -218,14 +232,19 @@ test('matching: leads with their need, and each match with the matcher’s reaso
 
   // Read once Match's new matches have reached the read model.
   let matches: any[] = [];
-  await expect.poll(async () => {
-    matches = await (await page.request.get(`${server.url}/api/matches`)).json();
-    return matches.length;
-  }).toBe(matchesBefore + newMatches);
+  await expect
+    .poll(async () => {
+      matches = await (await page.request.get(`${server.url}/api/matches`)).json();
+      return matches.length;
+    })
+    .toBe(matchesBefore + newMatches);
   await page.getByRole('tab', { name: 'Active Matches' }).click();
   await expect(page.getByTestId('match-row')).toHaveCount(matches.length);
   const match = matches[0];
-  const row = page.getByTestId('match-row').filter({ hasText: `${match.borrower} ↔ ${match.lender}` }).first();
+  const row = page
+    .getByTestId('match-row')
+    .filter({ hasText: `${match.borrower} ↔ ${match.lender}` })
+    .first();
   const band = match.matchScore >= 90 ? 'green' : match.matchScore >= 80 ? 'blue' : match.matchScore >= 70 ? 'yellow' : 'red';
   await expect(row.getByTestId('match-score')).toHaveAttribute('data-band', band);
   for (const criterion of match.explanation) {
@@ -237,7 +256,10 @@ test('matching: leads with their need, and each match with the matcher’s reaso
 
   // With data in them, the three screens still fit a 390 px phone.
   await page.setViewportSize({ width: 390, height: 844 });
-  for (const [path, testId] of [['/deals', 'deal-row'], ['/matching', 'lead-card']] as const) {
+  for (const [path, testId] of [
+    ['/deals', 'deal-row'],
+    ['/matching', 'lead-card'],
+  ] as const) {
     await page.goto(`${server.url}${path}`);
     await expect(page.getByTestId(testId).first()).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -20,9 +20,9 @@ test('the conversation header explains, criterion by criterion, why the agents w
   // The buy-to-let conversation is judged on rental cover instead of income.
   await page.goto('/conversations');
   await page.getByTestId('conversation-card').filter({ hasText: 'Oliver Bennett ↔ Harbour Street Bank' }).click();
-  await expect(
-    page.getByTestId('match-explanation').locator('li').filter({ hasText: 'Rental cover:' }),
-  ).toHaveText('Pass Rental cover: Rent of £2,600 a month covers 144.7% of interest (needs 125% at 5.50%)');
+  await expect(page.getByTestId('match-explanation').locator('li').filter({ hasText: 'Rental cover:' })).toHaveText(
+    'Pass Rental cover: Rent of £2,600 a month covers 144.7% of interest (needs 125% at 5.50%)',
+  );
 });
 
 test('an agent card shows back the criteria the agents could not read as "not understood"', async ({ page }) => {

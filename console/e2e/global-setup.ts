@@ -5,6 +5,8 @@ export default async function globalSetup() {
   ensureConsoleBuilt();
   const server = await startE2eServer();
   process.env.E2E_BASE_URL = server.url;
+  // For a test that writes a past into the store by hand (negotiation-fixture.ts).
+  process.env.E2E_DATABASE_URL = server.databaseUrl;
   return async () => {
     await server.stop();
   };

@@ -19,7 +19,12 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-interface Event { type: string; position: string; summary: string; data: any }
+interface Event {
+  type: string;
+  position: string;
+  summary: string;
+  data: any;
+}
 
 async function historyOf(page: Page, id: number): Promise<Event[]> {
   const answer = await page.request.get(`${server.url}/api/conversations/${id}/history?limit=500`);
@@ -29,7 +34,8 @@ async function historyOf(page: Page, id: number): Promise<Event[]> {
 
 const rows = (page: Page) => page.getByTestId('history-event');
 /** Clicks a filter's label, as a person does (Blueprint draws the box over the input). */
-const toggleKind = (page: Page, label: string) => page.getByRole('group', { name: 'Show kinds of event' }).getByText(label, { exact: true }).click();
+const toggleKind = (page: Page, label: string) =>
+  page.getByRole('group', { name: 'Show kinds of event' }).getByText(label, { exact: true }).click();
 
 test('history of a negotiation with a manual takeover: live, scrub, filter, replay, verify, tamper', async ({ page, browser }) => {
   test.setTimeout(240_000);
@@ -102,7 +108,9 @@ test('history of a negotiation with a manual takeover: live, scrub, filter, repl
   // Who took over, for how long, saying what.
   const takeover = page.getByTestId('takeover');
   await expect(takeover).toContainText('Guest Operator');
-  await expect(takeover).toContainText(/took control at \d\d:\d\d:\d\d \(session [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\) and held it for \d+ s/);
+  await expect(takeover).toContainText(
+    /took control at \d\d:\d\d:\d\d \(session [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\) and held it for \d+ s/,
+  );
   await expect(takeover).toContainText(`Said: “${said}”`);
   await expect(takeover).toContainText(/Offered: 4\.1%, £[\d,]+, 25 yrs, £[\d,]+/);
   await expect(page.getByTestId('takeover-span')).toHaveCount(1);
@@ -155,9 +163,12 @@ test('history of a negotiation with a manual takeover: live, scrub, filter, repl
   await page.getByRole('button', { name: 'Pause', exact: true }).click();
 
   // Export: the full history with its hashes.
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export history (JSON)' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export history (JSON)' }).click(),
+  ]);
   expect(download.suggestedFilename()).toBe(`conversation-${id}-history.json`);
-  const exported = JSON.parse(await readFile((await download.path())!, 'utf8'));
+  const exported = JSON.parse(await readFile(await download.path(), 'utf8'));
   expect(exported.events).toHaveLength(events.length);
   expect(exported.events.every((e: { hash: string }) => /^[0-9a-f]{64}$/.test(e.hash))).toBe(true);
   expect(exported.verification.intact).toBe(true);

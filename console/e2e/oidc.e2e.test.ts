@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { startTestProvider, type TestProvider } from '../../infra/single-node/src/testing/oidc-provider';
+import { startTestProvider, type TestProvider } from '@pf/single-node/testing/oidc-provider';
 import { startE2eServer, type E2eServer } from './server';
 
 /**
@@ -48,7 +48,9 @@ async function newPage(browser: Browser): Promise<Page> {
   return context.newPage();
 }
 
-test('signs in at the OpenID provider as that person; the same person again finds their agents, another is another account', async ({ browser }) => {
+test('signs in at the OpenID provider as that person; the same person again finds their agents, another is another account', async ({
+  browser,
+}) => {
   // Three browsers, each through the provider's pages: more than the default minute on a busy machine.
   test.setTimeout(180_000);
   const page = await newPage(browser);
@@ -69,7 +71,9 @@ test('signs in at the OpenID provider as that person; the same person again find
   await dialog.getByRole('button', { name: 'Create Agent' }).click();
   await expect(page.getByTestId('agent-card').filter({ hasText: 'Hopper Bridging Desk' })).toBeVisible();
 
-  // Sign out; signing in again in this browser passes the provider (it remembers Grace) and finds the same agent.
+  // Sign out, while the creation's toast still shows (it hides nothing: Log out stays clickable); signing in again
+  // in this browser passes the provider (it remembers Grace) and finds the same agent.
+  await expect(page.getByText('Agent created successfully')).toBeVisible();
   await page.getByRole('button', { name: 'Log out' }).click();
   await expect(page).toHaveURL(`${server.url}/`);
   expect((await page.request.get('/api/auth/user')).status()).toBe(401);
@@ -96,7 +100,7 @@ test('signs in at the OpenID provider as that person; the same person again find
   await expect(alan.getByText('Hopper Bridging Desk')).toBeHidden();
 });
 
-test('cancelling at the provider\'s consent page ends on a clear message, signed out', async ({ browser }) => {
+test("cancelling at the provider's consent page ends on a clear message, signed out", async ({ browser }) => {
   const page = await newPage(browser);
   await signInAtProvider(page, 'alan', 'Cancel');
   await expect(page).toHaveURL(new RegExp(`^${server.url}/api/auth/callback\\?error=access_denied`));

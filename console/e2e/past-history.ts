@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { DomainEvent, EventMetadata } from '@pf/events';
-import { contentDigest, linkHash } from '../../infra/src/event-store/hash-chain';
+import { contentDigest, linkHash } from '@pf/infra';
 
 /**
  * A negotiation that ended in a deal some days ago, written into the server's events table with that time.
@@ -20,35 +20,73 @@ export interface PastDeal {
   readonly propertyValue: number;
   readonly interestRate: number;
   readonly arrangementFee: number;
+  /** Whose agents they are: a firm of one's id is its person's (docs/decisions/firms-and-visibility.md). */
+  readonly ownerId?: string;
 }
 
-const metadata: EventMetadata = { actor: { kind: 'system', name: 'e2e-past-history' }, correlationId: 'e2e-past-history', causationId: null };
+const metadata: EventMetadata = {
+  actor: { kind: 'system', name: 'e2e-past-history' },
+  correlationId: 'e2e-past-history',
+  causationId: null,
+};
 
 /** The streams a past deal is written to, for a test to verify their hash chains. */
-export const pastStreams = (past: PastDeal) => [`agent-${past.borrowerAgentId}`, `agent-${past.lenderAgentId}`, `match-past-${past.conversationId}`, `conversation-${past.conversationId}`];
+export const pastStreams = (past: PastDeal) => [
+  `agent-${past.borrowerAgentId}`,
+  `agent-${past.lenderAgentId}`,
+  `match-past-${past.conversationId}`,
+  `conversation-${past.conversationId}`,
+];
 
 export async function writePastDeal(databaseUrl: string, past: PastDeal): Promise<void> {
   const day = new Date(Date.now() - past.daysAgo * 86_400_000);
   const at = (minute: number) => new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), 10, minute));
-  const owner = 'e2e-past-owner';
+  const owner = past.ownerId ?? 'e2e-past-owner';
   const borrower = { agentId: past.borrowerAgentId, ownerId: owner, name: 'Past Borrower', type: 'borrower' as const };
   const lender = { agentId: past.lenderAgentId, ownerId: owner, name: 'Past Lender', type: 'lender' as const };
   const terms = { interestRate: past.interestRate, termYears: 25, loanAmount: past.loanAmount, arrangementFee: past.arrangementFee };
   const streams: [string, DomainEvent[]][] = [
-    [
-      `agent-${borrower.agentId}`,
-      [{ type: 'AgentCreated', data: { ...borrower, description: '', criteria: { region: past.region } as never } }],
-    ],
+    [`agent-${borrower.agentId}`, [{ type: 'AgentCreated', data: { ...borrower, description: '', criteria: { region: past.region } } }]],
     [`agent-${lender.agentId}`, [{ type: 'AgentCreated', data: { ...lender, description: '', criteria: null } }]],
     [
       `match-past-${past.conversationId}`,
-      [{ type: 'MatchFound', data: { matchId: `past-${past.conversationId}`, borrowerAgentId: borrower.agentId, lenderAgentId: lender.agentId, brokerAgentId: null, score: 80, explanation: [] } }],
+      [
+        {
+          type: 'MatchFound',
+          data: {
+            matchId: `past-${past.conversationId}`,
+            borrowerAgentId: borrower.agentId,
+            lenderAgentId: lender.agentId,
+            brokerAgentId: null,
+            score: 80,
+            explanation: [],
+          },
+        },
+      ],
     ],
     [
       `conversation-${past.conversationId}`,
       [
-        { type: 'ConversationStarted', data: { conversationId: past.conversationId, title: 'A past negotiation', participants: [borrower, lender], matchId: `past-${past.conversationId}` } },
-        { type: 'OfferMade', data: { conversationId: past.conversationId, offerId: `past-offer-${past.conversationId}`, round: 0, fromAgentId: lender.agentId, toAgentId: borrower.agentId, terms } },
+        {
+          type: 'ConversationStarted',
+          data: {
+            conversationId: past.conversationId,
+            title: 'A past negotiation',
+            participants: [borrower, lender],
+            matchId: `past-${past.conversationId}`,
+          },
+        },
+        {
+          type: 'OfferMade',
+          data: {
+            conversationId: past.conversationId,
+            offerId: `past-offer-${past.conversationId}`,
+            round: 0,
+            fromAgentId: lender.agentId,
+            toAgentId: borrower.agentId,
+            terms,
+          },
+        },
         {
           type: 'DealAgreed',
           data: {
@@ -71,6 +109,19 @@ export async function writePastDeal(databaseUrl: string, past: PastDeal): Promis
     [`agent-${borrower.agentId}`, [{ type: 'AgentDeleted', data: { agentId: borrower.agentId } }]],
     [`agent-${lender.agentId}`, [{ type: 'AgentDeleted', data: { agentId: lender.agentId } }]],
   ];
+  await writeRecordedStreams(databaseUrl, streams, at, () => metadata);
+}
+
+/**
+ * Writes whole new streams into the server's events table as the store would have written them (hash-chained,
+ * the streams' heads beside them), each event at `at(n)` for the n-th event written, with `metadataOf`'s actor.
+ */
+export async function writeRecordedStreams(
+  databaseUrl: string,
+  streams: [string, DomainEvent[]][],
+  at: (n: number) => Date,
+  metadataOf: (event: DomainEvent) => EventMetadata,
+): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -81,12 +132,23 @@ export async function writePastDeal(databaseUrl: string, past: PastDeal): Promis
       for (const event of events) {
         const head = heads.get(stream) ?? { version: -1, hash: null };
         const version = head.version + 1;
+        const metadata = metadataOf(event);
         const fields = { id: randomUUID(), stream, type: event.type, data: event.data, metadata, recordedAt: at(minute++) };
         const hash = linkHash(head.hash, version, contentDigest(fields));
         await client.query(
           `insert into events (event_id, stream_name, stream_version, type, data, metadata, recorded_at, hash, previous_hash)
            values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-          [fields.id, stream, version, event.type, JSON.stringify(event.data), JSON.stringify(metadata), fields.recordedAt, hash, head.hash],
+          [
+            fields.id,
+            stream,
+            version,
+            event.type,
+            JSON.stringify(event.data),
+            JSON.stringify(metadata),
+            fields.recordedAt,
+            hash,
+            head.hash,
+          ],
         );
         heads.set(stream, { version, hash });
       }

@@ -43,7 +43,7 @@ export async function startE2eServer(overrides: Record<string, string> = {}): Pr
   let databaseUrl: string;
   if (given) {
     process.env.TEST_DATABASE_URL = given;
-    const { createTestDatabase } = await import('../../infra/src/testing/database');
+    const { createTestDatabase } = await import('@pf/infra/testing');
     const database = await createTestDatabase('pf_e2e');
     cleanups.push(() => database.drop());
     databaseUrl = database.url;
@@ -51,7 +51,7 @@ export async function startE2eServer(overrides: Record<string, string> = {}): Pr
     // Under the system temp dir, whose parents the embedded server's "postgres" user can traverse.
     const dir = await mkdtemp(path.join(os.tmpdir(), 'pf-e2e-pg-'));
     await chmod(dir, 0o755);
-    const { startEmbeddedPostgres } = await import('../../infra/src/db/embedded');
+    const { startEmbeddedPostgres } = await import('@pf/infra/embedded');
     const embedded = await startEmbeddedPostgres(dir);
     cleanups.push(async () => {
       await embedded.stop();
@@ -59,7 +59,7 @@ export async function startE2eServer(overrides: Record<string, string> = {}): Pr
     });
     databaseUrl = embedded.url;
   }
-  const { startSingleNode } = await import('../../infra/single-node/src/server');
+  const { startSingleNode } = await import('@pf/single-node');
   const server = await startSingleNode({
     ...process.env,
     DATABASE_URL: databaseUrl,

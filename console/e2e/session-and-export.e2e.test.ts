@@ -19,7 +19,7 @@ test('Export downloads the conversation with its real messages', async ({ page }
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export', exact: true }).click()]);
   expect(download.suggestedFilename()).toBe(`conversation-${id}.json`);
-  const body = JSON.parse(await readFile((await download.path())!, 'utf8'));
+  const body = JSON.parse(await readFile(await download.path(), 'utf8'));
   expect(body.id).toBe(id);
   expect(typeof body.title).toBe('string');
   expect(body.messages).toHaveLength(shown);
@@ -29,7 +29,7 @@ test('Export downloads the conversation with its real messages', async ({ page }
   // The full history, for an auditor: every event from the event store with its hash, the messages among them.
   const [full] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export full history' }).click()]);
   expect(full.suggestedFilename()).toBe(`conversation-${id}-history.json`);
-  const history = JSON.parse(await readFile((await full.path())!, 'utf8'));
+  const history = JSON.parse(await readFile(await full.path(), 'utf8'));
   const sent = history.events.filter((event: { type: string }) => event.type === 'MessageSent');
   expect(sent.length).toBeGreaterThanOrEqual(shown);
   expect(history.events.every((event: { hash: string | null }) => /^[0-9a-f]{64}$/.test(event.hash ?? ''))).toBe(true);

@@ -37,7 +37,8 @@ test('Settings: the profile is validated, saved, shown in the sidebar and still 
 
   // Times across the console are shown in the chosen zone: this session's start, in Paris (never London's).
   const [session] = await (await page.request.get('/api/auth/sessions')).json();
-  const inZone = (timeZone: string) => new Date(session.createdAt).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone });
+  const inZone = (timeZone: string) =>
+    new Date(session.createdAt).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone });
   expect(inZone('Europe/Paris')).not.toBe(inZone('Europe/London'));
   await page.getByRole('tab', { name: 'Security' }).click();
   await expect(page.getByTestId('session-row').locator('td').nth(1)).toHaveText(inZone('Europe/Paris'));
@@ -47,7 +48,11 @@ test('Settings: the profile is validated, saved, shown in the sidebar and still 
   await page.getByRole('button', { name: 'Save Changes' }).click();
   await expect(page.getByText('Profile updated: Your profile has been saved')).toBeVisible();
   await page.getByRole('tab', { name: 'Security' }).click();
-  const inFrench = new Date(session.createdAt).toLocaleString('fr-FR', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Paris' });
+  const inFrench = new Date(session.createdAt).toLocaleString('fr-FR', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: 'Europe/Paris',
+  });
   await expect(page.getByTestId('session-row').locator('td').nth(1)).toHaveText(inFrench);
   await expect(page.locator('html')).toHaveAttribute('lang', 'fr-FR');
 });
@@ -121,7 +126,11 @@ test('Settings: preferences and agent defaults are saved; the defaults pre-fill 
   await expect(page.getByLabel('Response time').locator('option:checked')).toHaveText('4 hours');
 });
 
-test('Security: sessions listed with their device; a revoked one is refused at once; Delete Account signs out for good', async ({ page, context, browser }) => {
+test('Security: sessions listed with their device; a revoked one is refused at once; Delete Account signs out for good', async ({
+  page,
+  context,
+  browser,
+}) => {
   await page.goto('/api/login');
   const other = await sameAccountElsewhere(context, browser);
   await page.goto('/settings');
@@ -156,7 +165,9 @@ test.describe('the session timeout, on a server of its own (its database is chan
     await server?.stop();
   });
 
-  test('a session idle past the chosen timeout is refused: the console is signed out on its next request, with a message', async ({ page }) => {
+  test('a session idle past the chosen timeout is refused: the console is signed out on its next request, with a message', async ({
+    page,
+  }) => {
     await page.goto(`${server.url}/api/login`);
     await page.goto(`${server.url}/settings`);
     await page.getByRole('tab', { name: 'Preferences' }).click();

@@ -19,7 +19,11 @@ export async function openSeededConversation(page: Page): Promise<number> {
  * machine it could start waiting for first. `watch`: the pages loaded from now on, or the page as it is.
  * `seen` resolves with the text once the toast has been shown (wrapped: an async function would wait for it).
  */
-export async function holdSignInUntilToast(page: Page, text: string, watch: 'pages to come' | 'this page'): Promise<{ seen: Promise<string> }> {
+export async function holdSignInUntilToast(
+  page: Page,
+  text: string,
+  watch: 'pages to come' | 'this page',
+): Promise<{ seen: Promise<string> }> {
   let seen: (found: string) => void = () => undefined;
   const toast = new Promise<string>((resolve) => (seen = resolve));
   await page.exposeFunction('pfToastSeen', (found: string) => seen(found));

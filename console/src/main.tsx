@@ -2,9 +2,9 @@ import '@blueprintjs/core/lib/css/blueprint.css';
 import './styles.css';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
-import { useOnDemandIcons } from './lib/icons';
+import { loadIconsOnDemand } from './lib/icons';
 
-useOnDemandIcons();
+loadIconsOnDemand();
 
 // No StrictMode: its double effects would stop and restart the live socket actor, which XState does not allow.
 createRoot(document.getElementById('root')!).render(<App />);

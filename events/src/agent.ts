@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { concessionStrategy } from './negotiation';
-import { storableText } from './text';
+import { storableText, visibleText } from './text';
 import { USER_MESSAGES } from './user-messages';
 
 export const AGENT_TYPES = ['borrower', 'broker', 'lender'] as const;
 export const agentType = z.enum(AGENT_TYPES);
 export type AgentType = z.infer<typeof agentType>;
 
-/** The spec's six criteria (§3), shown first in the dialog with the spec's placeholders. */
+/** The six original criteria, shown first in the dialog with their placeholders (docs/behaviour/agents.md). */
 export const SPEC_CRITERIA_KEYS = [
   'propertyValueMin',
   'propertyValueMax',
@@ -18,23 +18,15 @@ export const SPEC_CRITERIA_KEYS = [
 ] as const;
 
 /**
- * Criteria a mortgage broker asks for besides the spec's six (issue 16), still free text: the loan wanted (or the
+ * Criteria a mortgage broker asks for besides the original six (docs/behaviour/agents.md), still free text: the loan wanted (or the
  * deposit), income, property type, expected rent for buy-to-let, region and maximum loan-to-value.
  */
-export const EXTRA_CRITERIA_KEYS = [
-  'loanAmount',
-  'deposit',
-  'annualIncome',
-  'propertyType',
-  'expectedRent',
-  'region',
-  'maxLtv',
-] as const;
+export const EXTRA_CRITERIA_KEYS = ['loanAmount', 'deposit', 'annualIncome', 'propertyType', 'expectedRent', 'region', 'maxLtv'] as const;
 
 export const CRITERIA_KEYS = [...SPEC_CRITERIA_KEYS, ...EXTRA_CRITERIA_KEYS] as const;
 export type CriteriaKey = (typeof CRITERIA_KEYS)[number];
 
-/** Placeholders of the Create Agent dialog (spec §2 for the six; examples of how people write the rest). */
+/** Placeholders of the Create Agent dialog (the six's own; examples of how people write the rest). */
 export const CRITERIA_PLACEHOLDERS: Record<CriteriaKey, string> = {
   propertyValueMin: '£100,000',
   propertyValueMax: '£1,000,000',
@@ -53,7 +45,7 @@ export const CRITERIA_PLACEHOLDERS: Record<CriteriaKey, string> = {
 
 const criterionText = storableText().max(100, { error: 'A criterion is at most 100 characters' });
 
-/** Stored criteria: free text per key (spec §5: no format or numeric checks). */
+/** Stored criteria: free text per key (no format or numeric checks: docs/behaviour/agents.md, "Create Agent"). */
 export const criteria = z.strictObject(
   Object.fromEntries(CRITERIA_KEYS.map((key) => [key, criterionText.optional()])) as Record<
     CriteriaKey,
@@ -62,7 +54,7 @@ export const criteria = z.strictObject(
 );
 export type Criteria = z.infer<typeof criteria>;
 
-/** Spec §5: entries that are empty or whitespace are dropped; if none remain, criteria is null. */
+/** Entries that are empty or whitespace are dropped; if none remain, criteria is null. */
 export function normaliseCriteria(input: Criteria | null | undefined): Criteria | null {
   if (!input) return null;
   const kept: Criteria = {};
@@ -74,14 +66,14 @@ export function normaliseCriteria(input: Criteria | null | undefined): Criteria 
 }
 
 /**
- * Spec §9's agent response time, in hours: while the owner has the agent's side by hand and the other side has
+ * The agent response time, in hours: while the owner has the agent's side by hand and the other side has
  * spoken, how long the owner may leave it unanswered before the agent takes the side back (response-time.ts).
  */
 export const responseTimeHours = z.union([z.literal(1), z.literal(4), z.literal(24), z.literal(48)], {
   error: 'Response time must be 1, 4, 24 or 48 hours',
 });
 
-const agentName = storableText({ error: USER_MESSAGES.agentNameRequired })
+const agentName = visibleText('Agent name', { error: USER_MESSAGES.agentNameRequired })
   .trim()
   .min(1, { error: USER_MESSAGES.agentNameRequired })
   .max(100, { error: 'Agent name is at most 100 characters' });
@@ -128,7 +120,7 @@ export const updateAgentInput = z
 export type UpdateAgentInput = z.input<typeof updateAgentInput>;
 export type UpdateAgent = z.output<typeof updateAgentInput>;
 
-/** An agent as the read side serves it (spec §3). */
+/** An agent as the read side serves it (docs/behaviour/agents.md). */
 export const agentView = z.object({
   id: z.number().int(),
   name: z.string(),

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { Criteria } from './agent';
 import { readCriteria, type PropertyType } from './read-criteria';
 
 /** GET /api/analytics/daily?days=30: the last `days` days, platform-wide. */
@@ -15,7 +14,7 @@ export const dailyAnalyticsView = z.object({
 });
 export type DailyAnalyticsView = z.infer<typeof dailyAnalyticsView>;
 
-/** Spec §2 Analytics & Reports: the period selector. */
+/** Analytics & Reports: the period selector. */
 export const ANALYTICS_PERIODS = ['last7', 'last30', 'last90', 'last365'] as const;
 export const analyticsPeriod = z.enum(ANALYTICS_PERIODS, { error: 'period must be one of last7, last30, last90, last365' });
 export type AnalyticsPeriod = z.infer<typeof analyticsPeriod>;
@@ -34,7 +33,7 @@ export const ANALYTICS_PERIOD_DAYS: Record<AnalyticsPeriod, number> = { last7: 7
  */
 export const BROKER_COMMISSION_RATE = 0.0035;
 
-/** Spec §9 deal size bands (by loan amount). */
+/** Deal size bands (by loan amount). */
 export const DEAL_SIZE_BANDS = [
   { band: '£100K-£300K', min: 0, max: 300_000 },
   { band: '£300K-£500K', min: 300_000, max: 500_000 },
@@ -42,7 +41,7 @@ export const DEAL_SIZE_BANDS = [
   { band: '£1M+', min: 1_000_000, max: Number.POSITIVE_INFINITY },
 ] as const;
 
-/** Spec §9 loan types; a borrower who states none is lending on a home (Residential). */
+/** Loan types; a borrower who states none is lending on a home (Residential). */
 export const LOAN_TYPES = ['Buy-to-Let', 'Residential', 'Commercial', 'Bridging'] as const;
 export type LoanType = (typeof LOAN_TYPES)[number];
 
@@ -102,6 +101,6 @@ const LOAN_TYPE_OF: Record<PropertyType, LoanType> = {
 /** A borrower's loan type: the first property type its criteria name, read as the agents read it; none is Residential. */
 export function loanTypeOfCriteria(criteria: unknown): LoanType {
   if (!criteria || typeof criteria !== 'object') return 'Residential';
-  const type = readCriteria(criteria as Criteria).propertyTypes?.[0];
+  const type = readCriteria(criteria).propertyTypes?.[0];
   return type ? LOAN_TYPE_OF[type] : 'Residential';
 }

@@ -33,6 +33,10 @@ function command<T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
 export const createAgent = command('CreateAgent', {
   agentId: id,
   ownerId: userId,
+  /** The creator's firm (the agent is the firm's); absent, their firm of one. */
+  firmId: z.string().optional(),
+  /** Seed Demo Data: a sandbox agent (meets only demo agents of its own firm). */
+  isDemo: z.literal(true).optional(),
   name: z.string(),
   agentType,
   description: z.string(),
@@ -45,20 +49,29 @@ export const createAgent = command('CreateAgent', {
 export const changeAgent = command('ChangeAgent', {
   agentId: id,
   actorId: userId,
+  /** The actor's firm: a firm changes its own agents only; absent, the actor's firm of one. */
+  actorFirmId: z.string().optional(),
   isActive: z.boolean().optional(),
   name: z.string().optional(),
   description: z.string().optional(),
   criteria: criteria.nullable().optional(),
   strategy: concessionStrategy.optional(),
 });
-export const deleteAgent = command('DeleteAgent', { agentId: id, actorId: userId });
+export const deleteAgent = command('DeleteAgent', { agentId: id, actorId: userId, actorFirmId: z.string().optional() });
 
 export const agentCommand = z.discriminatedUnion('type', [createAgent, changeAgent, deleteAgent]);
 export type AgentCommand = z.infer<typeof agentCommand>;
 
 /** Who issues a conversation command: a signed-in person (must own a participant) or an automated agent. */
 export const speaker = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('user'), userId, sessionId: z.string().optional(), preferredAgentId: id.optional() }),
+  /** A person, speaking for their firm's side; `firmId` absent: their firm of one (docs/decisions/firms-and-visibility.md). */
+  z.object({
+    kind: z.literal('user'),
+    userId,
+    firmId: z.string().optional(),
+    sessionId: z.string().optional(),
+    preferredAgentId: id.optional(),
+  }),
   z.object({ kind: z.literal('agent'), agentId: id }),
 ]);
 export type Speaker = z.infer<typeof speaker>;
@@ -92,6 +105,8 @@ export const startConversation = command('StartConversation', {
 export const setManualMode = command('SetManualMode', {
   conversationId: id,
   actorId: userId,
+  /** The actor's firm: they switch a side of their firm's agents; absent, their firm of one. */
+  actorFirmId: z.string().optional(),
   sessionId: z.string().optional(),
   agentId: id.optional(),
   isManualMode: z.boolean(),
@@ -103,21 +118,67 @@ export const sendMessage = command('SendMessage', {
   content: z.string(),
   toAgentId: id.optional(),
 });
+/**
+ * The borrower's need as its stream stood when the command was issued (docs/decisions/one-commitment-per-need.md):
+ * a conversation's decider refuses offers and acceptances while it is committed to another conversation, and an
+ * acceptance unless it is committed to this one.
+ */
+export const needStatus = z.object({
+  committed: z.object({ conversationId: id, dealId: z.string(), lenderAgentId: id, lenderName: z.string() }).nullable(),
+});
+export type NeedStatus = z.infer<typeof needStatus>;
+
+/**
+ * A person's offer on the side they hold (the structured Make offer, or a message read as one): the decider
+ * numbers its round and rejects the other side's open offer. `note` is the line the thread shows on how the
+ * operator's message was read ("Read as an offer: …"), said by the side's own agent.
+ */
 export const makeOffer = command('MakeOffer', {
   conversationId: id,
   offerId: z.string(),
-  round: z.number().int().nonnegative(),
-  fromAgentId: id,
-  toAgentId: id,
+  speaker,
   terms: loanTerms,
+  need: needStatus,
+  note: z.object({ messageId: id, content: z.string() }).optional(),
+});
+/** The automated agent of a side leaves a conversation whose borrower's need is committed to another agreement. */
+export const endForCommitment = command('EndForCommitment', {
+  conversationId: id,
+  byAgentId: id,
+  need: needStatus,
+  message: z.object({ messageId: id, content: z.string() }),
+});
+/** A side held by hand and left unanswered past its response time goes back to its agent, which says so. */
+export const returnSideToAgent = command('ReturnSideToAgent', {
+  conversationId: id,
+  ownerId: userId,
+  /** The speech left unanswered: the side goes back only if it is still that one. */
+  unansweredKey: z.string(),
+  message: z.object({ messageId: id, content: z.string() }),
+});
+/** Records only a note in the thread: how a person's message was read when it was not taken as an offer. */
+export const noteReading = command('NoteReading', {
+  conversationId: id,
+  fromAgentId: id,
+  message: z.object({ messageId: id, content: z.string() }),
 });
 export const acceptOffer = command('AcceptOffer', { conversationId: id, offerId: z.string(), byAgentId: id, terms: loanTerms });
 export const rejectOffer = command('RejectOffer', { conversationId: id, offerId: z.string(), byAgentId: id });
-export const completeConversation = command('CompleteConversation', { conversationId: id, outcome: conversationOutcome, reason: z.string() });
+export const completeConversation = command('CompleteConversation', {
+  conversationId: id,
+  outcome: conversationOutcome,
+  reason: z.string(),
+});
 /** The automated agents could not make their move (the negotiator's, after a run of failures). */
 export const recordStall = command('RecordStall', { conversationId: id, agentId: id.nullable(), reason: z.string() });
 /** An automated agent's turn: its message and the negotiation events the engine decided, all or nothing. */
-export const recordAgentTurn = command('RecordAgentTurn', { conversationId: id, agentId: id, events: z.array(conversationEvent) });
+export const recordAgentTurn = command('RecordAgentTurn', {
+  conversationId: id,
+  agentId: id,
+  events: z.array(conversationEvent),
+  /** Required for a turn that offers or agrees: the need as it stood (an acceptance needs it committed here). */
+  need: needStatus.optional(),
+});
 
 export const conversationCommand = z.discriminatedUnion('type', [
   startConversation,
@@ -129,13 +190,15 @@ export const conversationCommand = z.discriminatedUnion('type', [
   completeConversation,
   recordStall,
   recordAgentTurn,
+  endForCommitment,
+  returnSideToAgent,
+  noteReading,
 ]);
 export type ConversationCommand = z.infer<typeof conversationCommand>;
 
 /** A match is recorded once (the matcher's command; the match's data is the MatchFound event's). */
 export const recordMatch = z.object({ type: z.literal('RecordMatch'), ...matchFound.shape.data.shape });
 export type RecordMatch = z.infer<typeof recordMatch>;
-
 
 /** Settings: what a person changes about their own account (user-{id} stream). The profile arrives sealed. */
 export const changeProfile = command('ChangeProfile', { userId, profile: sealed });

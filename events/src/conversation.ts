@@ -6,6 +6,7 @@ import { MESSAGE_MAX_LENGTH, USER_MESSAGES } from './user-messages';
 
 export const CONVERSATION_STATUSES = ['active', 'completed'] as const;
 export const conversationStatus = z.enum(CONVERSATION_STATUSES);
+export type ConversationStatus = z.infer<typeof conversationStatus>;
 
 /** How a finished conversation ended: a deal, a deadline without one, or stopped (an agent paused or deleted). */
 export const CONVERSATION_OUTCOMES = ['agreed', 'no_agreement', 'stopped'] as const;
@@ -15,6 +16,8 @@ export type ConversationOutcome = z.infer<typeof conversationOutcome>;
 export const participant = z.object({
   agentId: z.number().int(),
   ownerId: z.string(),
+  /** The agent's firm when the conversation started; absent before firms (then its owner's firm of one). */
+  firmId: z.string().optional(),
   name: z.string(),
   type: agentType,
 });
@@ -37,7 +40,7 @@ export const sideControl = z.object({
 });
 export type SideControl = z.infer<typeof sideControl>;
 
-/** A conversation as the read side serves it (spec §3, plus who takes part). */
+/** A conversation as the read side serves it (docs/behaviour/conversations.md), with who takes part. */
 export const conversationView = z.object({
   id: z.number().int(),
   title: z.string(),
@@ -48,7 +51,15 @@ export const conversationView = z.object({
   /** Who controls each side, one entry per owner of agents in it. */
   control: z.array(sideControl),
   participants: z.array(
-    z.object({ agentId: z.number().int(), name: z.string(), type: agentType, isMine: z.boolean() }),
+    z.object({
+      agentId: z.number().int(),
+      name: z.string(),
+      type: agentType,
+      /** Whether the agent is the viewer's firm's (titles and lists say which side is yours). */
+      isMine: z.boolean(),
+      /** The agent's firm by name, when known (inside a shared conversation each side sees the other's firm). */
+      firmName: z.string().nullable().optional(),
+    }),
   ),
   /**
    * Issue 16: why the matcher paired them, per criterion (pass / warn / fail); null when no match opened it.
@@ -75,6 +86,8 @@ export const messageView = z.object({
   fromAgentType: agentType,
   content: z.string(),
   isAutomated: z.boolean(),
+  /** A note on how the side's person was read (an offer, chat, or why not), not something anyone said. */
+  isReading: z.boolean().optional(),
   createdAt: z.string(),
 });
 export type MessageView = z.infer<typeof messageView>;
@@ -113,12 +126,56 @@ export const sendMessageInput = z.object({
 });
 export type SendMessageInput = z.input<typeof sendMessageInput>;
 
+const weekOnWeek = z.object({ thisWeek: z.number().int().nonnegative(), lastWeek: z.number().int().nonnegative() });
+export const weeklyTrends = z.object({
+  agentsCreated: weekOnWeek,
+  conversationsStarted: weekOnWeek,
+  matchesFound: weekOnWeek,
+});
+export type WeeklyTrends = z.infer<typeof weeklyTrends>;
+/** POST /api/conversations/:id/offers: the structured Make offer of the side the signed-in person holds. */
+export const makeOfferInput = z.object({
+  /** Which of the person's agents offers (their side's borrower or lender); the server picks when left out. */
+  fromAgentId: z.number().int().positive().optional(),
+  loanAmount: z
+    .number({ error: 'loanAmount must be a number of pounds' })
+    .int('loanAmount must be whole pounds')
+    .positive('loanAmount must be more than £0')
+    .max(1e9, 'loanAmount must be at most £1,000,000,000'),
+  interestRate: z
+    .number({ error: 'interestRate must be a number' })
+    .gt(0, 'interestRate must be more than 0%')
+    .lt(100, 'interestRate must be under 100%'),
+  termYears: z
+    .number({ error: 'termYears must be a number' })
+    .int('termYears must be whole years')
+    .min(1, 'termYears must be at least 1')
+    .max(50, 'termYears must be at most 50'),
+  arrangementFee: z
+    .number({ error: 'arrangementFee must be a number of pounds' })
+    .int('arrangementFee must be whole pounds')
+    .min(0, 'arrangementFee must be £0 or more')
+    .max(1e7, 'arrangementFee must be at most £10,000,000'),
+});
+export type MakeOfferInput = z.infer<typeof makeOfferInput>;
+/** The answer to Make offer: the offer as recorded. */
+export const offerMadeView = z.object({
+  offerId: z.string(),
+  round: z.number().int(),
+  fromAgentId: z.number().int(),
+  toAgentId: z.number().int(),
+  terms: z.object({ loanAmount: z.number(), interestRate: z.number(), termYears: z.number(), arrangementFee: z.number() }),
+});
+export type OfferMadeView = z.infer<typeof offerMadeView>;
+
 export const statsView = z.object({
   activeAgents: z.number().int(),
   activeConversations: z.number().int(),
   matchesFound: z.number().int(),
-  /** Agreed over finished negotiations, as a whole percentage. */
-  successRate: z.number(),
+  /** The one success rate (success-rate.ts): agreed ÷ negotiations ended, whole percent; null while none has ended. */
+  successRate: z.number().nullable(),
+  /** This week (the seven days up to the answer) against the seven days before, counted from the read models' times. */
+  trends: weeklyTrends.optional(),
 });
 export type StatsView = z.infer<typeof statsView>;
 
@@ -130,6 +187,10 @@ export const currentUserView = z.object({
   userType: z.string().nullable(),
   /** The session this browser signed in with (its takeovers are "here", others "in another session"). */
   sessionId: z.string().optional(),
+  /** The person's firm and role in it (docs/decisions/firms-and-visibility.md). */
+  firmId: z.string().optional(),
+  firmName: z.string().optional(),
+  role: z.enum(['admin', 'operator', 'auditor']).optional(),
 });
 export type CurrentUserView = z.infer<typeof currentUserView>;
 

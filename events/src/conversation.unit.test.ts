@@ -3,7 +3,17 @@ import { withKnownMatch } from './conversation';
 import { matchExplanation, recordedMatchExplanation } from './negotiation';
 
 describe('a conversation view without its match (a command answer, a live push)', () => {
-  const base = { id: 1, title: 't', status: 'active' as const, outcome: null, isManualMode: false, control: [], participants: [], createdAt: '', updatedAt: '' };
+  const base = {
+    id: 1,
+    title: 't',
+    status: 'active' as const,
+    outcome: null,
+    isManualMode: false,
+    control: [],
+    participants: [],
+    createdAt: '',
+    updatedAt: '',
+  };
   const match = { score: 90, explanation: [{ criterion: 'Loan to value', verdict: 'pass' as const, detail: 'LTV 80%' }] };
 
   it('keeps the match an earlier view carried, and takes a newer one as given', () => {
@@ -12,7 +22,7 @@ describe('a conversation view without its match (a command answer, a live push)'
     expect(withKnownMatch(base, undefined)).toEqual(base);
   });
 
-  it('reads matches recorded before issue 16 (meets / near / fails) as pass / warn / fail', () => {
+  it('reads matches recorded in the old words (meets / near / fails) as pass / warn / fail', () => {
     expect(recordedMatchExplanation.parse([{ criterion: 'Rate', verdict: 'near', detail: 'Close' }])).toEqual([
       { criterion: 'Rate', verdict: 'warn', detail: 'Close' },
     ]);

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { storableText } from './text';
+import { visibleText } from './text';
 import { agentType } from './agent';
 
-/** Spec §4: deal status and stage. */
+/** Deal status and stage. */
 export const DEAL_STATUSES = ['active', 'pending', 'completed', 'cancelled'] as const;
 export const dealStatus = z.enum(DEAL_STATUSES, { error: 'status must be one of active, pending, completed, cancelled' });
 export type DealStatus = z.infer<typeof dealStatus>;
@@ -12,7 +12,14 @@ export const dealStage = z.enum(DEAL_STAGES, { error: 'stage must be one of appl
 export type DealStage = z.infer<typeof dealStage>;
 
 /** A party to a deal as it stood when the deal opened: the agent, its owner (who may see the deal), its name. */
-export const dealParty = z.object({ agentId: z.number().int().positive(), ownerId: z.string(), name: z.string(), type: agentType });
+export const dealParty = z.object({
+  agentId: z.number().int().positive(),
+  ownerId: z.string(),
+  /** The agent's firm (who may see the deal); absent before firms (then its owner's firm of one). */
+  firmId: z.string().optional(),
+  name: z.string(),
+  type: agentType,
+});
 export type DealParty = z.infer<typeof dealParty>;
 
 const dealId = z.string().uuid();
@@ -60,7 +67,7 @@ const money = (label: string) =>
     .positive({ error: `${label} must be more than £0` })
     .max(100_000_000, { error: `${label} is at most £100,000,000` });
 
-const propertyAddress = storableText({ error: 'Property address is required' })
+const propertyAddress = visibleText('Property address', { error: 'Property address is required' })
   .trim()
   .min(1, { error: 'Property address is required' })
   .max(200, { error: 'Property address is at most 200 characters' });
@@ -81,7 +88,11 @@ const targetCompletion = z
   .nullable()
   .optional();
 
-const agentId = (role: string) => z.number({ error: `Choose the ${role} agent` }).int().positive({ error: `Choose the ${role} agent` });
+const agentId = (role: string) =>
+  z
+    .number({ error: `Choose the ${role} agent` })
+    .int()
+    .positive({ error: `Choose the ${role} agent` });
 
 /** POST /api/deals: the New Deal form (one schema for the console and the server). */
 export const newDealInput = z
@@ -132,7 +143,7 @@ export type ChangeDealInput = z.input<typeof changeDealInput>;
 
 export const dealTimelineEntry = z.object({ at: z.string(), text: z.string() });
 
-/** A deal as the read side serves it (spec §3 Deal, plus its parties, fee, source and timeline). */
+/** A deal as the read side serves it (docs/behaviour/deals.md: its parties, fee, source and timeline). */
 export const dealView = z.object({
   id: z.string(),
   source: z.enum(['negotiation', 'manual']),
@@ -159,7 +170,7 @@ export const dealList = z.array(dealView);
 export const dealDetailView = dealView.extend({ timeline: z.array(dealTimelineEntry) });
 export type DealDetailView = z.infer<typeof dealDetailView>;
 
-/** The four figures of the Deals screen (spec §9 sample: 12 active, £2.4M, 87%, 32 days). */
+/** The four figures of the Deals screen (docs/behaviour/deals.md). */
 export const dealStatsView = z.object({
   activeDeals: z.number().int(),
   totalValue: z.number(),
@@ -170,7 +181,7 @@ export const dealStatsView = z.object({
 });
 export type DealStatsView = z.infer<typeof dealStatsView>;
 
-/** Spec §4: case-insensitive substring on address or borrower name; exact on status. */
+/** Case-insensitive substring on address or borrower name; exact on status. */
 export function filterDeals<T extends Pick<DealView, 'propertyAddress' | 'borrowerName' | 'status'>>(
   deals: readonly T[],
   search: string,
@@ -191,7 +202,9 @@ export function uuidParams(what: string) {
   return z.object({
     id: z
       .string()
-      .regex(UUID_PATTERN, { error: (issue) => `${what} id must be a ${what.toLowerCase()}'s id (a UUID), not "${String(issue.input).slice(0, 40)}"` })
+      .regex(UUID_PATTERN, {
+        error: (issue) => `${what} id must be a ${what.toLowerCase()}'s id (a UUID), not "${String(issue.input).slice(0, 40)}"`,
+      })
       .transform((id) => id.toLowerCase()),
   });
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { storableText } from './text';
+import { visibleText } from './text';
 
-/** Spec §4: document type and status. */
+/** Document type and status. */
 export const DOCUMENT_TYPES = ['valuation', 'application', 'financial', 'legal', 'insurance'] as const;
 export const documentType = z.enum(DOCUMENT_TYPES, { error: 'type must be one of valuation, application, financial, legal, insurance' });
 export type DocumentType = z.infer<typeof documentType>;
@@ -35,7 +35,10 @@ export const documentUploaded = z.object({
      * deleted account leaves none behind. Events recorded before this carry `name` in clear (still readable).
      */
     uploadedBy: z.object({ userId: z.string(), name: z.string().optional() }),
-    /** The owners of the deal's agents when it was uploaded: they, and only they, may see it. */
+    /**
+     * The firms of the deal's agents when it was uploaded: they, and only they, may see it. Written before firms
+     * it held the owners' user ids, which are the ids of their firms of one (docs/decisions/firms-and-visibility.md).
+     */
     ownerIds: z.array(z.string()).min(1),
   }),
 });
@@ -52,10 +55,7 @@ export const documentDownloaded = z.object({
 export const uploadDocumentFields = z.strictObject({
   dealId: z.string({ error: 'dealId is required: choose the deal the document belongs to' }).uuid({ error: 'dealId must be a deal id' }),
   type: documentType,
-  name: storableText()
-    .trim()
-    .max(200, { error: 'name is at most 200 characters' })
-    .optional(),
+  name: visibleText('Document name').trim().max(200, { error: 'name is at most 200 characters' }).optional(),
 });
 
 export const changeDocumentInput = z.strictObject({ status: documentStatus });
@@ -66,7 +66,7 @@ export const documentChangedAnswer = z.object({ id: z.string(), status: document
 export const documentLink = z.object({ url: z.string(), expiresAt: z.string() });
 export type DocumentLink = z.infer<typeof documentLink>;
 
-/** A document as the read side serves it (spec §3 Document, plus its deal's address and its checksum). */
+/** A document as the read side serves it (docs/behaviour/documents.md, with its deal's address and its checksum). */
 export const documentView = z.object({
   id: z.string(),
   name: z.string(),
@@ -88,7 +88,7 @@ export const documentList = z.array(documentView);
 /** The query of a signed link (checked by its HMAC, not by a schema: anything else is simply not valid). */
 export const signedLinkQuery = z.object({ d: z.string().optional(), e: z.string().optional(), s: z.string().optional() });
 
-/** The four figures of the Documents screen (spec §9 sample: 247, 12 pending review, 1.2 GB, 1,845 downloads). */
+/** The four figures of the Documents screen (docs/behaviour/documents.md). */
 export const documentStatsView = z.object({
   totalDocuments: z.number().int(),
   pendingReview: z.number().int(),
@@ -97,7 +97,7 @@ export const documentStatsView = z.object({
 });
 export type DocumentStatsView = z.infer<typeof documentStatsView>;
 
-/** Spec §4: case-insensitive substring on name or deal address; exact on type. */
+/** Case-insensitive substring on name or deal address; exact on type. */
 export function filterDocuments<T extends Pick<DocumentView, 'name' | 'dealAddress' | 'type'>>(
   documents: readonly T[],
   search: string,

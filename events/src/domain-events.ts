@@ -6,6 +6,7 @@ import { dealEdited, dealOpened, dealStageChanged, dealStatusChanged } from './d
 import { documentDownloaded, documentStatusChanged, documentUploaded } from './document';
 import { matchRequested, matchRunCompleted } from './matching';
 import { agentDefaultsInput, notificationPreferences, sealed, sessionTimeout } from './user';
+import { firmRole } from './firm';
 
 const id = z.number().int().positive();
 
@@ -16,9 +17,13 @@ function event<T extends string, D extends z.ZodRawShape>(type: T, data: D) {
 export const agentCreated = event('AgentCreated', {
   agentId: id,
   ownerId: z.string(),
+  /** The firm it belongs to (its owner's when created); absent on events from before firms: the owner's firm of one. */
+  firmId: z.string().optional(),
   name: z.string(),
   type: agentType,
   description: z.string(),
+  /** Created by Seed Demo Data: it meets only demo agents of its own firm (the matcher's sandbox rule). */
+  isDemo: z.literal(true).optional(),
   criteria: criteria.nullable(),
   strategy: concessionStrategy.optional(),
   /** Recorded only when false (auto-negotiate off): its conversations open with its owner's side taken over. */
@@ -67,6 +72,11 @@ export const messageSent = event('MessageSent', {
   toAgentId: id.nullable(),
   content: z.string(),
   isAutomated: z.boolean(),
+  /**
+   * The platform's note on how a person's message was read ("Read as an offer: …", "Read as chat"), shown in the
+   * thread under that side; not the agent speaking, so it answers nobody and breaks no silence.
+   */
+  reading: z.literal(true).optional(),
 });
 export const conversationCompleted = event('ConversationCompleted', {
   conversationId: id,
@@ -125,18 +135,72 @@ export const dealAgreed = event('DealAgreed', {
   arrangementFee: z.number().int(),
 });
 
+/**
+ * A borrower's need committed to one agreement (docs/decisions/one-commitment-per-need.md): appended to the
+ * need's own stream (`need-{borrowerAgentId}`) at its expected version before the acceptance is recorded, so two
+ * conversations agreeing in the same instant cannot both win. While it stands, the borrower negotiates nowhere else.
+ */
+export const needCommitted = event('NeedCommitted', {
+  borrowerAgentId: id,
+  /** Named so, not `conversationId`: this is the need's stream, not the conversation's (readers route on that key). */
+  agreedInConversationId: id,
+  dealId: z.string(),
+  lenderAgentId: id,
+  lenderName: z.string(),
+});
+/** The need is open again: its operator edited it or asked for another lender, the deal was cancelled, or the acceptance it was held for was never recorded. */
+export const needReopened = event('NeedReopened', {
+  borrowerAgentId: id,
+  reason: z.string(),
+});
+
 /** Settings → Profile: the profile sealed with the user's key (personal data; see `sealed`). */
 export const userProfileChanged = event('UserProfileChanged', { userId: z.string(), profile: sealed });
 /** Settings → Preferences: the notification kinds the user wants (the notifications read model obeys them). */
-export const notificationPreferencesChanged = event('NotificationPreferencesChanged', { userId: z.string(), preferences: notificationPreferences });
+export const notificationPreferencesChanged = event('NotificationPreferencesChanged', {
+  userId: z.string(),
+  preferences: notificationPreferences,
+});
 export const sessionTimeoutChanged = event('SessionTimeoutChanged', { userId: z.string(), minutes: sessionTimeout });
 export const agentDefaultsChanged = event('AgentDefaultsChanged', { userId: z.string(), defaults: agentDefaultsInput });
 /** Delete Account: read models drop the user; their key is deleted, so their sealed data is unreadable. */
 export const accountDeleted = event('AccountDeleted', { userId: z.string() });
 /** A person read one notification (its id is derived from the event it came from and the person). */
-export const notificationRead = event('NotificationRead', { userId: z.string(), notificationId: z.string() });
+/**
+ * A notification is its firm's, so reading one reads it for the firm (docs/decisions/firms-and-visibility.md).
+ * `firmId` is the reader's firm; absent on events from before firms: the reader's firm of one.
+ */
+export const notificationRead = event('NotificationRead', {
+  userId: z.string(),
+  firmId: z.string().optional(),
+  notificationId: z.string(),
+});
 /** Mark All Read: every notification the person had when this was recorded. */
-export const allNotificationsRead = event('AllNotificationsRead', { userId: z.string() });
+export const allNotificationsRead = event('AllNotificationsRead', { userId: z.string(), firmId: z.string().optional() });
+
+/**
+ * Firms (firm-{firmId}; docs/decisions/firms-and-visibility.md). A firm with no events is the firm of one its
+ * founder (whose user id is the firm's id) has had since before firms; its first change records FirmCreated.
+ */
+export const firmCreated = event('FirmCreated', { firmId: z.string(), name: z.string(), founderId: z.string() });
+export const firmRenamed = event('FirmRenamed', { firmId: z.string(), name: z.string() });
+/** An invitation: only the SHA-256 of its secret is recorded; it works once, until expiresAt. */
+export const memberInvited = event('MemberInvited', {
+  firmId: z.string(),
+  inviteId: z.string(),
+  role: firmRole,
+  tokenHash: z.string(),
+  expiresAt: z.string(),
+  invitedBy: z.string(),
+});
+export const memberJoined = event('MemberJoined', {
+  firmId: z.string(),
+  userId: z.string(),
+  role: firmRole,
+  inviteId: z.string().nullable(),
+});
+export const memberRoleChanged = event('MemberRoleChanged', { firmId: z.string(), userId: z.string(), role: firmRole, from: firmRole });
+export const memberRemoved = event('MemberRemoved', { firmId: z.string(), userId: z.string(), byUserId: z.string() });
 
 export const domainEvent = z.discriminatedUnion('type', [
   agentCreated,
@@ -170,6 +234,14 @@ export const domainEvent = z.discriminatedUnion('type', [
   accountDeleted,
   notificationRead,
   allNotificationsRead,
+  firmCreated,
+  firmRenamed,
+  memberInvited,
+  memberJoined,
+  memberRoleChanged,
+  memberRemoved,
+  needCommitted,
+  needReopened,
 ]);
 export type DomainEvent = z.infer<typeof domainEvent>;
 export type DomainEventType = DomainEvent['type'];
@@ -184,4 +256,6 @@ export const streams = {
   document: (documentId: string) => `document-${documentId}`,
   matchRun: (requestId: string) => `match-run-${requestId}`,
   user: (userId: string) => `user-${userId}`,
+  firm: (firmId: string) => `firm-${firmId}`,
+  need: (borrowerAgentId: number) => `need-${borrowerAgentId}`,
 } as const;

@@ -30,3 +30,12 @@ export const recordedEventEnvelope = z.object({
   metadata: eventMetadata,
 });
 export type RecordedEventEnvelope = z.infer<typeof recordedEventEnvelope>;
+
+/**
+ * An event as the event feed answers it (docs/event-feed.md): the stored envelope, and, when a person who
+ * deleted their account is in it, the fields emptied of their personal data.
+ */
+export const feedEnvelope = recordedEventEnvelope.extend({
+  redacted: z.array(z.string()).optional().describe('Feed only: the fields emptied because the person they named deleted their account.'),
+});
+export type FeedEnvelope = z.infer<typeof feedEnvelope>;

@@ -5,7 +5,7 @@ import { loanTerms } from './negotiation';
 import { positionToken } from './position';
 
 /**
- * The auditor's view of a conversation (issue 12): every stored event of the conversation and of what it
+ * The auditor's view of a conversation (docs/behaviour/history.md): every stored event of the conversation and of what it
  * depends on, read from the event store (never from the read models), with who acted and a plain summary.
  */
 
@@ -109,7 +109,7 @@ export const takeover = z.object({
   userId: z.string(),
   name: z.string(),
   sessionId: z.string().nullable(),
-  /** The agents whose control changed; today all of the conversation's (issue 15 makes it one side's). */
+  /** The agents whose control changed; one side's, or every agent for events from before control was per side (docs/decisions/per-side-control.md). */
   agentIds: z.array(z.number().int()),
   startedAt: z.string(),
   startPosition: positionToken,

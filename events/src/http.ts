@@ -14,9 +14,7 @@ import { positionToken } from './position';
 
 /** Names the field and the rule: "name: Agent name is required" (issues joined by "; "). */
 export function describeZodError(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
-    .join('; ');
+  return error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message)).join('; ');
 }
 
 /** Every error answer: 4xx name the field and the rule, 5xx never show internals. */
@@ -82,6 +80,8 @@ export const commandHeaders = z.object({ 'idempotency-key': idempotencyKeyHeader
 export const writeHeaders = commandHeaders.extend({ 'if-match': ifMatchHeader.optional() });
 
 export const healthView = z.object({ status: z.literal('ok') });
+/** 503 from /healthz: the process cannot serve and will not recover by itself (a supervisor should restart it). */
+export const notLiveAnswer = apiError.extend({ status: z.literal('failing') });
 
 /** An answer that is a file (its bytes, not JSON): PDF, JPEG or PNG. */
 export const fileAnswer = z.unknown().describe('The file itself: application/pdf, image/jpeg or image/png');
@@ -110,6 +110,9 @@ export const seedDemoView = z.object({ agents: z.number().int(), conversations: 
 export type SeedDemoView = z.infer<typeof seedDemoView>;
 
 /** A redirect answer (302): no body, the Location header says where. */
+/** A small HTML page (text/html), for a person in a browser rather than for the console. */
+export const htmlAnswer = z.string().describe('An HTML page');
+
 export function redirectAnswer(to: string) {
   return z.null().describe(`Redirects to ${to}`);
 }

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import type { Criteria } from './agent';
 import { readCriteria, REGIONS } from './read-criteria';
 
-/** Spec §2 Market Intelligence: the regions and periods (months). */
+/** Market Intelligence: the regions and periods (months). */
 /** The regions agents' criteria name (one list, the criteria reader's). */
 export const MARKET_REGIONS = REGIONS;
 export const marketRegion = z.enum(MARKET_REGIONS, { error: 'region must be one of london, manchester, birmingham, bristol, leeds' });
@@ -11,10 +10,19 @@ export const MARKET_PERIODS = ['last3', 'last6', 'last12'] as const;
 export const marketPeriod = z.enum(MARKET_PERIODS, { error: 'period must be one of last3, last6, last12' });
 export type MarketPeriod = z.infer<typeof marketPeriod>;
 export const MARKET_PERIOD_MONTHS: Record<MarketPeriod, number> = { last3: 3, last6: 6, last12: 12 };
-export const MARKET_PERIOD_LABELS: Record<MarketPeriod, string> = { last3: 'Last 3 months', last6: 'Last 6 months', last12: 'Last 12 months' };
+export const MARKET_PERIOD_LABELS: Record<MarketPeriod, string> = {
+  last3: 'Last 3 months',
+  last6: 'Last 6 months',
+  last12: 'Last 12 months',
+};
 
-/** Fewer agreed deals than this in a region and period, and the screen says there is too little data. */
-export const MARKET_MIN_DEALS = 3;
+/**
+ * A market figure aggregates across firms only where at least MARKET_MIN_DEALS deals from at least
+ * MARKET_MIN_FIRMS distinct firms back it, else "Not enough data" (docs/decisions/firms-and-visibility.md):
+ * no published figure rests on a handful of records, and one firm cannot pass it by splitting its deals.
+ */
+export const MARKET_MIN_DEALS = 5;
+export const MARKET_MIN_FIRMS = 3;
 
 export const LENDER_CRITERIA_LABELS = ['Standard', 'Flexible', 'Strict', 'Specialist'] as const;
 
@@ -33,21 +41,32 @@ export const marketView = z.object({
   period: marketPeriod,
   from: z.string(),
   to: z.string(),
-  /** Agreed deals in the region and period; below MARKET_MIN_DEALS the screen says there is too little data. */
-  deals: z.number().int(),
+  /** Agreed deals in the region and period when enough back them; null below the threshold (Not enough data). */
+  deals: z.number().int().nullable(),
   enoughData: z.boolean(),
   headline: z.object({
     /** Average agreed rate, percent. */
     avgInterestRate: z.number().nullable(),
     avgPropertyPrice: z.number().nullable(),
     /** Total loans agreed, pounds. */
-    marketVolume: z.number(),
+    marketVolume: z.number().nullable(),
     /** Deals a lender agreed to. */
-    mortgageApprovals: z.number().int(),
+    mortgageApprovals: z.number().int().nullable(),
   }),
   /** Per month of the period: average rate offered and average rate agreed in the region. */
-  rates: z.array(z.object({ month: z.string(), offeredRate: z.number().nullable(), agreedRate: z.number().nullable(), offers: z.number().int(), deals: z.number().int() })),
-  regions: z.array(z.object({ region: marketRegion, avgPrice: z.number().nullable(), change: z.number().nullable(), count: z.number().int() })),
+  rates: z.array(
+    z.object({
+      month: z.string(),
+      offeredRate: z.number().nullable(),
+      agreedRate: z.number().nullable(),
+      offers: z.number().int(),
+      deals: z.number().int(),
+    }),
+  ),
+  /** Per region; avgPrice, change and count are null where too few deals or firms back them. */
+  regions: z.array(
+    z.object({ region: marketRegion, avgPrice: z.number().nullable(), change: z.number().nullable(), count: z.number().int().nullable() }),
+  ),
   lenders: z.array(
     z.object({
       agentId: z.number().int(),
@@ -65,5 +84,5 @@ export type MarketView = z.infer<typeof marketView>;
 /** The region an agent's criteria name, read as the agents read it ("Leeds, Manchester" is Leeds); null when none. */
 export function regionOfCriteria(criteria: unknown): MarketRegion | null {
   if (!criteria || typeof criteria !== 'object') return null;
-  return readCriteria(criteria as Criteria).regions?.[0] ?? null;
+  return readCriteria(criteria).regions?.[0] ?? null;
 }

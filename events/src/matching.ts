@@ -3,7 +3,7 @@ import { routeIdParam } from './http';
 import { agentType, criteria } from './agent';
 import { criterionVerdict } from './negotiation';
 
-/** Spec §4: lead urgency and status; match status and stage. */
+/** Lead urgency and status; match status and stage. */
 export const LEAD_URGENCIES = ['high', 'medium', 'low'] as const;
 export const leadUrgency = z.enum(LEAD_URGENCIES);
 export type LeadUrgency = z.infer<typeof leadUrgency>;
@@ -66,7 +66,7 @@ export const matchView = z.object({
 export type MatchView = z.infer<typeof matchView>;
 export const matchList = z.array(matchView);
 
-/** The four figures of Matching & Leads (spec §9 sample: 34 active, 28 successful matches, 82%, 87%). */
+/** The four figures of Matching & Leads (docs/behaviour/matching.md, "Figures"). */
 export const matchingStatsView = z.object({
   activeLeads: z.number().int(),
   successfulMatches: z.number().int(),
@@ -110,7 +110,7 @@ export const matchRunCompleted = z.object({
   }),
 });
 
-/** Spec §9: 90 and above green, 80 and above blue, 70 and above yellow, below 70 red. */
+/** 90 and above green, 80 and above blue, 70 and above yellow, below 70 red. */
 export function scoreBand(score: number): 'green' | 'blue' | 'yellow' | 'red' {
   if (score >= 90) return 'green';
   if (score >= 80) return 'blue';
@@ -118,7 +118,7 @@ export function scoreBand(score: number): 'green' | 'blue' | 'yellow' | 'red' {
   return 'red';
 }
 
-/** Spec §4: case-insensitive substring on name or requirements; exact on type. */
+/** Case-insensitive substring on name or requirements; exact on type. */
 export function filterLeads<T extends Pick<LeadView, 'name' | 'requirement' | 'type'>>(
   leads: readonly T[],
   search: string,

@@ -20,12 +20,10 @@ export type ConcessionStrategy = z.infer<typeof concessionStrategy>;
 export const CRITERION_VERDICTS = ['pass', 'warn', 'fail'] as const;
 export const criterionVerdict = z.enum(CRITERION_VERDICTS);
 export type CriterionVerdict = z.infer<typeof criterionVerdict>;
-export const matchExplanation = z.array(
-  z.object({ criterion: z.string(), verdict: criterionVerdict, detail: z.string() }),
-);
+export const matchExplanation = z.array(z.object({ criterion: z.string(), verdict: criterionVerdict, detail: z.string() }));
 
 /**
- * A match's explanation as recorded: matches recorded before issue 16 said meets / near / fails, so MatchFound
+ * A match's explanation as recorded: older matches were recorded as meets / near / fails, so MatchFound
  * and whatever reads its stored data read those as the same verdicts, and old events stay valid.
  */
 const EARLIER_VERDICT: Record<string, CriterionVerdict> = { meets: 'pass', near: 'warn', fails: 'fail' };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { notificationPreferences } from './user';
 
-/** Spec §3 Notification: type and priority. */
+/** Notification: type and priority. */
 export const NOTIFICATION_TYPES = ['deal', 'agent', 'message', 'system'] as const;
 export const notificationType = z.enum(NOTIFICATION_TYPES);
 export type NotificationType = z.infer<typeof notificationType>;
@@ -12,7 +12,9 @@ export type NotificationPriority = z.infer<typeof notificationPriority>;
 /** A notification id: derived from the event it came from and the person, so a rebuild gives the same ids. */
 export const NOTIFICATION_ID_PATTERN = /^[0-9a-f]{24}$/;
 export const notificationIdParams = z.object({
-  id: z.string().regex(NOTIFICATION_ID_PATTERN, { error: (issue) => `Notification id must be 24 hexadecimal characters, not "${String(issue.input).slice(0, 40)}"` }),
+  id: z.string().regex(NOTIFICATION_ID_PATTERN, {
+    error: (issue) => `Notification id must be 24 hexadecimal characters, not "${String(issue.input).slice(0, 40)}"`,
+  }),
 });
 
 export const notificationView = z.object({
@@ -28,7 +30,7 @@ export const notificationView = z.object({
 });
 export type NotificationView = z.infer<typeof notificationView>;
 
-/** Spec §2: the four summary cards. Today and This Week count notifications received since midnight and the last 7 days. */
+/** The four summary cards. Today and This Week count notifications received since midnight and the last 7 days. */
 export const notificationSummary = z.object({
   unread: z.number().int(),
   today: z.number().int(),

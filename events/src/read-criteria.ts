@@ -1,5 +1,5 @@
 /**
- * Reads an agent's free-text criteria (spec §5: no format checks) into numbers, lists and ranges. A value that
+ * Reads an agent's free-text criteria (no format checks: docs/behaviour/agents.md) into numbers, lists and ranges. A value that
  * cannot be read becomes "no limit" and is listed in `unreadable`, so the agent card shows it back as "not
  * understood" and the agent says so once in its first message. Shared by the console and the automated agents,
  * so what the card calls understood is exactly what the agents act on.

@@ -25,9 +25,7 @@ describe('reading criteria as people write them', () => {
     [' £300,000 ', 300_000],
   ])('money %s', (text, expected) => expect(readMoney(text)).toBe(expected));
 
-  it.each(['about a house', '£', '', '250,000-300,000', '-5'])('money %j is unreadable', (text) =>
-    expect(readMoney(text)).toBeNull(),
-  );
+  it.each(['about a house', '£', '', '250,000-300,000', '-5'])('money %j is unreadable', (text) => expect(readMoney(text)).toBeNull());
 
   it.each([
     ['4.5%', 4.5],

@@ -7,7 +7,7 @@ import { storableText } from './text';
 const requestId = storableText().max(100, { error: 'requestId is at most 100 characters' }).optional();
 const conversationId = z.number({ error: 'conversationId must be a whole number' }).int().positive();
 
-/** Messages a browser sends on /ws (spec §7, plus following and resuming). */
+/** Messages a browser sends on /ws (sending, manual override, following and resuming: docs/architecture.md, "A push"). */
 export const clientMessage = z.discriminatedUnion(
   'type',
   [
@@ -35,8 +35,7 @@ export const clientMessage = z.discriminatedUnion(
     z.object({ type: z.literal('request_control'), requestId, conversationId }),
   ],
   {
-    error:
-      'Unknown message type; expected send_message, manual_override, subscribe, unsubscribe, resume, typing or request_control',
+    error: 'Unknown message type; expected send_message, manual_override, subscribe, unsubscribe, resume, typing or request_control',
   },
 );
 export type ClientMessage = z.infer<typeof clientMessage>;
@@ -64,7 +63,13 @@ export type PresentPerson = z.infer<typeof presentPerson>;
 
 export const serverMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ack'), requestId: z.string(), position: positionToken.nullable() }),
-  z.object({ type: z.literal('error'), requestId: z.string().nullable(), message: z.string() }),
+  z.object({
+    type: z.literal('error'),
+    requestId: z.string().nullable(),
+    message: z.string(),
+    /** The HTTP status the same request answers (403: the person's role may not do it), when there is one. */
+    status: z.number().int().optional(),
+  }),
   z.object({ type: z.literal('message_created'), ...pushed, conversationId, message: messageView }),
   z.object({ type: z.literal('conversation_updated'), ...pushed, conversation: conversationView }),
   z.object({

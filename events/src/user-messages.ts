@@ -1,4 +1,4 @@
-/** User-facing wording of spec §5 and §8, defined once. */
+/** The words people read for validation and errors, defined once (docs/behaviour/README.md). */
 export const USER_MESSAGES = {
   agentNameRequired: 'Agent name is required',
   agentTypeRequired: 'Please select an agent type',

@@ -1,11 +1,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
-import { consoleDist, ensureConsoleBuilt } from '../../console/e2e/server';
+import { consoleDist, ensureConsoleBuilt } from '@pf/console/e2e-server';
 
 /** CHROMIUM_PATH, else a system Chromium as CI installs it (Debian's /usr/bin/chromium), as npm test looks for it. */
-const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((found): found is string => Boolean(found));
-export const chromiumPath = candidates.find((candidate) => existsSync(candidate)) ?? candidates[0]!;
+const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((found): found is string =>
+  Boolean(found),
+);
+const chromiumPath = candidates.find((candidate) => existsSync(candidate)) ?? candidates[0]!;
 
 /**
  * Why the browser part cannot run here, or null when it can. On CI a missing Chromium is a failure (the
@@ -32,6 +34,14 @@ export function builtConsole(): string {
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }

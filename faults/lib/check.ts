@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { expect } from 'vitest';
-import type { ApiClient } from '../../infra/single-node/src/testing/api-client';
+import type { ApiClient } from '@pf/single-node/testing/api-client';
 import type { Sent } from './load';
 
 /**
@@ -14,8 +14,14 @@ export async function expectEveryAcknowledgedOnce(load: Sent, reader: ApiClient,
   for (const agent of listed.body as { id: number; name: string }[]) byName.set(agent.name, [...(byName.get(agent.name) ?? []), agent.id]);
   const missing = [...load.acknowledged].filter(([name, id]) => byName.get(name)?.[0] !== id);
   expect(missing, 'acknowledged agents missing from the read models').toEqual([]);
-  expect([...byName].filter(([, ids]) => ids.length > 1), 'agents listed twice').toEqual([]);
-  expect([...byName.keys()].filter((name) => !load.sent.has(name)), 'agents nobody created').toEqual([]);
+  expect(
+    [...byName].filter(([, ids]) => ids.length > 1),
+    'agents listed twice',
+  ).toEqual([]);
+  expect(
+    [...byName.keys()].filter((name) => !load.sent.has(name)),
+    'agents nobody created',
+  ).toEqual([]);
 
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -33,7 +39,10 @@ export async function expectEveryAcknowledgedOnce(load: Sent, reader: ApiClient,
 export function expectPushedOnce(pushed: readonly number[], load: Sent): void {
   const counts = new Map<number, number>();
   for (const id of pushed) counts.set(id, (counts.get(id) ?? 0) + 1);
-  expect([...counts].filter(([, n]) => n > 1), 'agents pushed twice').toEqual([]);
+  expect(
+    [...counts].filter(([, n]) => n > 1),
+    'agents pushed twice',
+  ).toEqual([]);
   const missing = [...load.acknowledged.values()].filter((id) => !counts.has(id));
   expect(missing, 'acknowledged agents never pushed').toEqual([]);
 }

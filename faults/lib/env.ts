@@ -9,3 +9,9 @@ export function singleNodeEnv(databaseUrl: string): Record<string, string> {
     SESSION_CACHE_MS: '2000',
   };
 }
+
+/** The single node on its embedded PostgreSQL (no DATABASE_URL), with its data in `dataDir`. */
+export function embeddedNodeEnv(dataDir: string, giveUpSeconds = 30): Record<string, string> {
+  // An empty DATABASE_URL counts as unset, whatever the environment of the test run says.
+  return { ...singleNodeEnv(''), DATA_DIR: dataDir, EMBEDDED_DATABASE_GIVE_UP_SECONDS: String(giveUpSeconds) };
+}

@@ -41,11 +41,11 @@ export class LiveSocket {
           resolve();
         });
         socket.on('message', (data) => {
-          const message = serverMessage.parse(JSON.parse(data.toString()));
+          const message = serverMessage.parse(JSON.parse((data as Buffer).toString()));
           if ('position' in message && 'previousPosition' in message) {
-            this.pushes.push(message as Push);
+            this.pushes.push(message);
             this.generations.push(this.reconnections);
-            this.lastPosition = (message as Push).position;
+            this.lastPosition = message.position;
           }
         });
         socket.on('error', () => undefined);
@@ -78,9 +78,12 @@ export class LiveSocket {
       const previous = index > 0 ? this.pushes[index - 1]! : null;
       const sameSocket = previous !== null && this.generations[index - 1] === this.generations[index];
       const expected = sameSocket ? previous.position : null;
-      if (push.previousPosition !== expected) breaks.push(`push ${index} (${push.position}) names ${push.previousPosition}, expected ${expected}`);
-      if (previous && compareTokens(push.position, previous.position) < 0) breaks.push(`push ${index} went back: ${previous.position} -> ${push.position}`);
-      if (previous && !sameSocket && compareTokens(push.position, previous.position) === 0) breaks.push(`push ${index} repeated ${push.position} after reconnecting`);
+      if (push.previousPosition !== expected)
+        breaks.push(`push ${index} (${push.position}) names ${push.previousPosition}, expected ${expected}`);
+      if (previous && compareTokens(push.position, previous.position) < 0)
+        breaks.push(`push ${index} went back: ${previous.position} -> ${push.position}`);
+      if (previous && !sameSocket && compareTokens(push.position, previous.position) === 0)
+        breaks.push(`push ${index} repeated ${push.position} after reconnecting`);
     });
     return breaks;
   }

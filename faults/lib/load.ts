@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { comparePositions, parsePosition } from '@pf/events';
-import { ApiClient } from '../../infra/single-node/src/testing/api-client';
+import { ApiClient } from '@pf/single-node/testing/api-client';
 
 /**
  * A steady command load: each signed-in client creates agents one after another, each with a name of
@@ -145,9 +145,12 @@ export async function untilCaughtUpWithStore(url: string, databaseUrl: string, t
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const ready = await untilReady(url, Math.max(1, deadline - Date.now()));
-    const behind = ready.followers.filter((follower) => head && follower.position !== null && comparePositions(parsePosition(follower.position), head) < 0);
+    const behind = ready.followers.filter(
+      (follower) => head && follower.position !== null && comparePositions(parsePosition(follower.position), head) < 0,
+    );
     if (behind.length === 0) return ready;
-    if (Date.now() > deadline) throw new Error(`followers did not reach the store's head within ${timeoutMs} ms: ${JSON.stringify(behind)}`);
+    if (Date.now() > deadline)
+      throw new Error(`followers did not reach the store's head within ${timeoutMs} ms: ${JSON.stringify(behind)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -16,6 +16,8 @@ export interface ServiceProcess {
 export const ENTRIES = {
   singleNode: 'infra/single-node/src/main.ts',
   gateway: 'realtime-gateway/src/main.ts',
+  commandService: 'command-service/src/main.ts',
+  queryService: 'query-service/src/main.ts',
 } as const;
 
 export async function startService(entry: string, port: number, env: Record<string, string>): Promise<ServiceProcess> {
@@ -25,14 +27,17 @@ export async function startService(entry: string, port: number, env: Record<stri
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
-  child.stderr!.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
+  child.stdout.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
+  child.stderr.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
   const url = `http://127.0.0.1:${port}`;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${entry} exited (${child.exitCode}) before answering:\n${output}`);
-    const live = await fetch(`${url}/healthz`).then((response) => response.ok, () => false);
+    const live = await fetch(`${url}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (live) break;
     if (Date.now() > deadline) throw new Error(`${entry} did not answer /healthz within 60 s:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -24,12 +24,16 @@ describe('the OpenID Connect settings', () => {
 
   it('take the issuer as an https URL, plain http only on this machine', () => {
     const complete = { OIDC_CLIENT_ID: 'console', OIDC_CLIENT_SECRET: 's3cret' };
-    expect(problems({ ...complete, OIDC_ISSUER: 'id.example.com' })).toEqual(["Invalid setting OIDC_ISSUER: must be the provider's issuer URL (https://…)"]);
+    expect(problems({ ...complete, OIDC_ISSUER: 'id.example.com' })).toEqual([
+      "Invalid setting OIDC_ISSUER: must be the provider's issuer URL (https://…)",
+    ]);
     expect(problems({ ...complete, OIDC_ISSUER: 'http://id.example.com' })).toEqual([
       'Invalid setting OIDC_ISSUER: must be an https:// URL (http:// only for a provider on localhost)',
     ]);
     expect(oidcSettings(parseConfig({ ...complete, OIDC_ISSUER: 'http://127.0.0.1:4000' }))?.issuer).toBe('http://127.0.0.1:4000');
-    expect(oidcSettings(parseConfig({ ...complete, OIDC_ISSUER: 'https://id.example.com/realms/pf', PUBLIC_URL: 'https://pf.example.co.uk' }))).toEqual({
+    expect(
+      oidcSettings(parseConfig({ ...complete, OIDC_ISSUER: 'https://id.example.com/realms/pf', PUBLIC_URL: 'https://pf.example.co.uk' })),
+    ).toEqual({
       issuer: 'https://id.example.com/realms/pf',
       clientId: 'console',
       clientSecret: 's3cret',

@@ -36,10 +36,7 @@ export class ConcurrencyConflict extends DomainError {
     readonly expected: string,
     readonly actual: string,
   ) {
-    super(
-      `${stream} was changed by someone else (expected version ${expected}, found ${actual}); reload and try again`,
-      409,
-    );
+    super(`${stream} was changed by someone else (expected version ${expected}, found ${actual}); reload and try again`, 409);
   }
 }
 

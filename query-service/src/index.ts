@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { analyticsFollower, kafkaRelayFollower, signedInBeforeValidation, type ServiceContext } from '@pf/infra';
-import { analyticsRoutes } from './analytics/routes';
-import { analyticsMigrations } from './analytics/schema';
-import { dailyAnalytics } from './analytics/daily-analytics';
+import { analyticsFollower, ApiTokenStore, kafkaRelayFollower, sessionOrScopedToken, type ServiceContext } from '@pf/infra';
+import { analyticsRoutes } from './daily-analytics/routes';
+import { analyticsMigrations } from './daily-analytics/schema';
+import { dailyAnalytics } from './daily-analytics/daily-analytics';
 import { projectorFollower } from './projector/projector';
 import { ReadModelProgress } from './projector/progress';
 import { READ_MODELS_PROJECTION } from './projector/checkpoint';
@@ -12,14 +12,25 @@ import { ANALYTICS_FACT_TABLES, analyticsFactsFollower, analyticsFactsMigrations
 import { readRoutes } from './routes';
 import { conversationStatusRoutes } from './read-models/conversation-status/routes';
 import { historyRoutes } from './history/routes';
+import { adminRebuildRoutes } from './rebuild/admin-routes';
+import { eventFeedRoutes } from './event-feed/routes';
 
 /** The projector's read-model tables. */
 export { READ_MODEL_TABLES };
 /** Every table `npm run rebuild` rebuilds: the projector's read models and the analytics consumer's facts. */
 export const REBUILT_TABLES: readonly string[] = [...READ_MODEL_TABLES, ...ANALYTICS_FACT_TABLES];
-export { rebuildReadModels } from './rebuild';
+export {
+  liveRebuild,
+  rebuildReadModels,
+  RebuildRunning,
+  REBUILD_PARTS,
+  UnknownReadModel,
+  type RebuildProgress,
+  type RebuildResult,
+} from './rebuild';
+export { projectReadModels } from './read-models';
 export { ReadModelProgress } from './projector/progress';
-export { dailyAnalytics, readDailyAnalytics } from './analytics/daily-analytics';
+export { dailyAnalytics, readDailyAnalytics } from './daily-analytics/daily-analytics';
 
 export const queryMigrations = [
   ...readModelMigrations,
@@ -40,15 +51,20 @@ export interface QueryJobs {
  * The read side's followers of the event stream, run by the process's supervisor: the projector (every copy
  * may run it; they share its checkpoint), the analytics consumer and, with KAFKA_BROKERS, the Kafka relay.
  */
-export async function startQueryJobs(context: ServiceContext): Promise<QueryJobs> {
+export async function startQueryJobs(context: ServiceContext, options: { analytics?: boolean } = {}): Promise<QueryJobs> {
   const { pool, store, log, config, supervisor } = context;
   const progress = new ReadModelProgress(pool, READ_MODELS_PROJECTION);
   const relay = kafkaRelayFollower({ config, store, pool, logger: log });
   const followers = [
     supervisor.run(projectorFollower(pool, store, progress)),
-    supervisor.run(analyticsFollower({ name: 'daily', pool, store, config, logger: log }, dailyAnalytics)),
-    // The facts of Analytics & Reports and Market Intelligence (from Kafka when KAFKA_BROKERS is set).
-    supervisor.run(analyticsFactsFollower({ pool, store, config, logger: log })),
+    // `analytics: false` only where no figure of Analytics & Reports is read (the simulation, docs/simulation.md).
+    ...(options.analytics === false
+      ? []
+      : [
+          supervisor.run(analyticsFollower({ name: 'daily', pool, store, config, logger: log }, dailyAnalytics)),
+          // The facts of Analytics & Reports and Market Intelligence (from Kafka when KAFKA_BROKERS is set).
+          supervisor.run(analyticsFactsFollower({ pool, store, config, logger: log })),
+        ]),
     ...(relay ? [supervisor.run(relay)] : []),
   ];
   return {
@@ -62,11 +78,21 @@ export async function startQueryJobs(context: ServiceContext): Promise<QueryJobs
 
 /** The read side's HTTP: the GET endpoints and analytics, answered from the read models, to signed-in users. */
 export const queryService: FastifyPluginAsync<ServiceContext & { progress: ReadModelProgress }> = async (app, options) => {
-  app.addHook('preValidation', signedInBeforeValidation);
+  // A session, or a job's API token on the few reads that accept one (the analytics reads).
+  app.addHook('preValidation', sessionOrScopedToken(new ApiTokenStore(options.pool)));
   await app.register(readRoutes, options);
   await app.register(conversationStatusRoutes, options);
   await app.register(analyticsRoutes, options);
   // Outside readRoutes: these wait on the analytics consumer's checkpoint, not the projector's.
   await app.register(analyticsReportRoutes, options);
   await app.register(historyRoutes, options);
+  await app.register(adminRebuildRoutes, options);
+};
+
+/**
+ * The routes a job's API token opens (docs/event-feed.md), outside `queryService`: they answer a token, never a
+ * session, so they are mounted beside it.
+ */
+export const tokenReadService: FastifyPluginAsync<ServiceContext & { progress: ReadModelProgress }> = async (app, options) => {
+  await app.register(eventFeedRoutes, options);
 };

@@ -1,8 +1,12 @@
 import type { FastifyReply } from 'fastify';
 import {
   agentListView,
+  agentPage,
+  agentPageQuery,
   agentView,
   conversationListView,
+  conversationPage,
+  conversationPageQuery,
   conversationView,
   errorAnswers,
   idParams,
@@ -13,14 +17,21 @@ import {
   streams,
   versionETag,
 } from '@pf/events';
-import { NotFound, requireUser, type FastifyPluginAsyncZod, type ServiceContext } from '@pf/infra';
+import { NotFound, sessionViewer, type FastifyPluginAsyncZod, type ServiceContext } from '@pf/infra';
 import type { ReadModelProgress } from './projector/progress';
 import { afterPosition, waitUntilApplied } from './read-wait';
 import { readModelRoutes } from './read-models';
 import { ReadCache } from './read-models/read-cache';
-import { listAgents } from './read-models/agents';
-import { findConversation, findConversationWithVersion, listConversations, listMessages } from './read-models/conversations';
+import { listAgents, pageAgents } from './read-models/agents';
+import {
+  findConversation,
+  findConversationWithVersion,
+  listConversations,
+  listMessages,
+  pageConversations,
+} from './read-models/conversations';
 import { userStats } from './read-models/stats/queries';
+import { weeklyTrends } from './read-models/stats/trends';
 import { streamVersion } from './read-models/versions';
 import { notificationReadRoutes } from './read-models/notifications/routes';
 
@@ -32,10 +43,7 @@ function withVersion(reply: FastifyReply, version: number | null): void {
   if (version !== null) reply.header('etag', versionETag(version));
 }
 
-export const readRoutes: FastifyPluginAsyncZod<ServiceContext & { progress: ReadModelProgress }> = async (
-  app,
-  options,
-) => {
+export const readRoutes: FastifyPluginAsyncZod<ServiceContext & { progress: ReadModelProgress }> = async (app, options) => {
   const { pool, progress, config, store } = options;
   const cache = new ReadCache(progress);
   // Read your writes: a read that names a position waits (bounded) until the read models include it.
@@ -52,17 +60,42 @@ export const readRoutes: FastifyPluginAsyncZod<ServiceContext & { progress: Read
     '/api/stats',
     { schema: { summary: 'Your dashboard figures', headers: readHeaders, response: { 200: statsView, ...errorAnswers(...READ_ERRORS) } } },
     async (request) => {
-      const { id } = requireUser(request);
-      return cache.read(id, request.url, () => userStats(pool, id));
+      const { firmId } = sessionViewer(request);
+      return cache.read(firmId, request.url, async () => ({
+        ...(await userStats(pool, firmId)),
+        trends: await weeklyTrends(pool, firmId, new Date()),
+      }));
     },
   );
 
   app.get(
     '/api/agents',
-    { schema: { summary: 'Your agents, newest first', headers: readHeaders, response: { 200: agentListView, ...errorAnswers(...READ_ERRORS) } } },
+    {
+      schema: {
+        summary: 'Your agents, newest first',
+        headers: readHeaders,
+        response: { 200: agentListView, ...errorAnswers(...READ_ERRORS) },
+      },
+    },
     async (request) => {
-      const { id } = requireUser(request);
-      return cache.read(id, request.url, () => listAgents(pool, id));
+      const { firmId } = sessionViewer(request);
+      return cache.read(firmId, request.url, () => listAgents(pool, firmId));
+    },
+  );
+
+  app.get(
+    '/api/agents/page',
+    {
+      schema: {
+        summary: 'One page of your agents, newest first, searched by name (q) and filtered by type; pass nextCursor as cursor for the next',
+        querystring: agentPageQuery,
+        headers: readHeaders,
+        response: { 200: agentPage, ...errorAnswers(400, ...READ_ERRORS) },
+      },
+    },
+    async (request) => {
+      const { firmId } = sessionViewer(request);
+      return cache.read(firmId, request.url, () => pageAgents(pool, firmId, request.query));
     },
   );
 
@@ -77,17 +110,34 @@ export const readRoutes: FastifyPluginAsyncZod<ServiceContext & { progress: Read
       },
     },
     async (request, reply) => {
-      const user = requireUser(request);
+      const { firmId } = sessionViewer(request);
       const agentId = request.params.id;
       // The version first: read before the row, it can only be older than the row, so a stale If-Match
       // fails (412) rather than an update going through over a change its sender never saw.
       const version = await streamVersion(pool, streams.agent(agentId));
       // A user's agents are few and the list is cached per user and position, so one is found in it.
-      const agents = await cache.read(user.id, '/api/agents', () => listAgents(pool, user.id));
+      const agents = await cache.read(firmId, '/api/agents', () => listAgents(pool, firmId));
       const agent = agents.find((candidate) => candidate.id === agentId);
       if (!agent) throw new NotFound(`Agent ${agentId} not found`);
       withVersion(reply, version);
       return agent;
+    },
+  );
+
+  app.get(
+    '/api/conversations/page',
+    {
+      schema: {
+        summary:
+          'One page of the conversations your agents take part in, most recently active first, searched by title (q) and filtered by status; pass nextCursor as cursor for the next',
+        querystring: conversationPageQuery,
+        headers: readHeaders,
+        response: { 200: conversationPage, ...errorAnswers(400, ...READ_ERRORS) },
+      },
+    },
+    async (request) => {
+      const viewer = sessionViewer(request);
+      return cache.read(viewer.firmId, request.url, () => pageConversations(pool, viewer, request.query));
     },
   );
 
@@ -101,8 +151,8 @@ export const readRoutes: FastifyPluginAsyncZod<ServiceContext & { progress: Read
       },
     },
     async (request) => {
-      const { id } = requireUser(request);
-      return cache.read(id, request.url, () => listConversations(pool, id));
+      const viewer = sessionViewer(request);
+      return cache.read(viewer.firmId, request.url, () => listConversations(pool, viewer));
     },
   );
 
@@ -117,10 +167,10 @@ export const readRoutes: FastifyPluginAsyncZod<ServiceContext & { progress: Read
       },
     },
     async (request, reply) => {
-      const user = requireUser(request);
+      const viewer = sessionViewer(request);
       const id = request.params.id;
       // The version and the row in one statement, one snapshot: the version is never newer than the row.
-      const found = await findConversationWithVersion(pool, user.id, id);
+      const found = await findConversationWithVersion(pool, viewer, id);
       if (!found) throw new NotFound(`Conversation ${id} not found`);
       withVersion(reply, found.version);
       return found.view;
@@ -138,9 +188,9 @@ export const readRoutes: FastifyPluginAsyncZod<ServiceContext & { progress: Read
       },
     },
     async (request) => {
-      const user = requireUser(request);
+      const viewer = sessionViewer(request);
       const id = request.params.id;
-      if (!(await findConversation(pool, user.id, id))) throw new NotFound(`Conversation ${id} not found`);
+      if (!(await findConversation(pool, viewer, id))) throw new NotFound(`Conversation ${id} not found`);
       return listMessages(pool, id);
     },
   );

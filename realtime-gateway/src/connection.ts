@@ -44,7 +44,7 @@ export class Connection {
   }
 
   wants(delivery: Delivery): boolean {
-    if (!delivery.everyone && !delivery.users.includes(this.user.id)) return false;
+    if (!delivery.everyone && !delivery.firms.includes(this.user.firmId) && !delivery.users?.includes(this.user.id)) return false;
     return delivery.onlyFollowersOf === undefined || this.subscriptions.has(delivery.onlyFollowersOf);
   }
 
@@ -85,7 +85,7 @@ export class Connection {
   private deliver(position: Position, body: PushBody): void {
     if (this.floor && comparePositions(position, this.floor) <= 0) return;
     const token = formatPosition(position);
-    this.send({ ...body, position: token, previousPosition: this.previous } as ServerMessage);
+    this.send({ ...body, position: token, previousPosition: this.previous });
     this.previous = token;
   }
 

@@ -1,4 +1,15 @@
-import { agentViewOf, conversationViewFor, messageOf, ownersOf, partyAgentIds, type DomainEvent, type LiveView, type ServerPush } from '@pf/events';
+import {
+  agentViewOf,
+  conversationFirms,
+  firmOf,
+  conversationViewFor,
+  messageOf,
+  partyAgentIds,
+  type DomainEvent,
+  type LiveView,
+  type ServerPush,
+  type Viewer,
+} from '@pf/events';
 import type { ViewIndex } from './view-index';
 
 type WithoutPosition<T> = T extends unknown ? Omit<T, 'position' | 'previousPosition'> : never;
@@ -11,11 +22,17 @@ export type PushBody = WithoutPosition<ServerPush>;
  * following that conversation (subscribe), since only a conversation's page shows them.
  */
 export interface Delivery {
-  readonly users: readonly string[];
+  /**
+   * The firms told (visibility.ts decides which: an agent's firm, a conversation's or deal's firms); every
+   * member's sockets get it (docs/decisions/firms-and-visibility.md).
+   */
+  readonly firms: readonly string[];
+  /** People told about their own account (settings, notifications read), besides the firms. */
+  readonly users?: readonly string[];
   /** Platform-wide screens (analytics, market): every signed-in socket, whoever's agents took part. */
   readonly everyone?: boolean;
   readonly onlyFollowersOf?: number;
-  body(userId: string): PushBody;
+  body(viewer: Pick<Viewer, 'userId' | 'firmId'>): PushBody;
 }
 
 const unique = (ids: Iterable<string | undefined>) => [...new Set([...ids].filter((id): id is string => !!id))];
@@ -23,11 +40,9 @@ const unique = (ids: Iterable<string | undefined>) => [...new Set([...ids].filte
 function agentDeliveries(index: ViewIndex, agentId: number, statsChanged: boolean): Delivery[] {
   const agent = index.agents.get(agentId);
   if (!agent) return [];
-  const owner = agent.ownerId;
+  const owner = agent.firmId;
   const view = agentViewOf(agent);
-  const deliveries: Delivery[] = [
-    { users: [owner], body: () => ({ type: 'agent_updated', agentId, agent: view }) },
-  ];
+  const deliveries: Delivery[] = [{ firms: [owner], body: () => ({ type: 'agent_updated', agentId, agent: view }) }];
   if (statsChanged) deliveries.push(statsDelivery([owner]));
   // Every agent is a lead on Matching & Leads (its name, criteria and standing).
   deliveries.push(viewsDelivery([owner], ['leads', 'matches']));
@@ -39,27 +54,40 @@ function conversationDelivery(index: ViewIndex, conversationId: number): Deliver
   if (!conversation) return [];
   return [
     {
-      users: ownersOf(conversation),
-      body: (userId) => ({ type: 'conversation_updated', conversation: conversationViewFor(conversation, userId, (id) => index.names.get(id) ?? null) }),
+      firms: conversationFirms(conversation),
+      body: (viewer) => ({
+        type: 'conversation_updated',
+        conversation: conversationViewFor(
+          conversation,
+          viewer,
+          (id) => index.names.get(id) ?? null,
+          (id) => index.firmNames.get(id) ?? null,
+        ),
+      }),
     },
   ];
 }
 
-function statsDelivery(users: readonly string[]): Delivery {
-  return { users, body: () => ({ type: 'stats_changed' }) };
+function statsDelivery(firms: readonly string[]): Delivery {
+  return { firms, body: () => ({ type: 'stats_changed' }) };
 }
 
-/** Tells the users that these screens' data changed; their consoles refetch them. */
-export function viewsDelivery(users: readonly string[], views: readonly LiveView[]): Delivery {
-  return { users, body: () => ({ type: 'views_changed', views: [...views] }) };
+/** Tells the firms that these screens' data changed; their consoles refetch them. */
+function viewsDelivery(firms: readonly string[], views: readonly LiveView[]): Delivery {
+  return { firms, body: () => ({ type: 'views_changed', views: [...views] }) };
+}
+
+/** Tells one person that their own settings or notifications changed. */
+function personalDelivery(userId: string, views: readonly LiveView[]): Delivery {
+  return { firms: [], users: [userId], body: () => ({ type: 'views_changed', views: [...views] }) };
 }
 
 /** Analytics and market figures are platform-wide, so a change to them is news to every open console. */
 function platformDelivery(views: readonly LiveView[]): Delivery {
-  return { users: [], everyone: true, body: () => ({ type: 'views_changed', views: [...views] }) };
+  return { firms: [], everyone: true, body: () => ({ type: 'views_changed', views: [...views] }) };
 }
 
-const ownerOf = (index: ViewIndex, agentId: number | null) => (agentId === null ? undefined : index.agents.get(agentId)?.ownerId);
+const firmOfAgent = (index: ViewIndex, agentId: number | null) => (agentId === null ? undefined : index.agents.get(agentId)?.firmId);
 
 /**
  * The pushes an event gives, built from the index as it stands (after the event when live; the
@@ -85,7 +113,7 @@ export function deliveriesFor(index: ViewIndex, event: DomainEvent, at: string):
       if (!conversation) return [];
       // A match's stage and a lead's status follow its conversation; a finished one moves the conversion rate,
       // and a failed one is a notification to its owners.
-      const owners = ownersOf(conversation);
+      const owners = conversationFirms(conversation);
       const deliveries = [...conversationDelivery(index, conversation.id), statsDelivery(owners)];
       if (event.type === 'ConversationStarted') return [...deliveries, viewsDelivery(owners, ['matches', 'leads'])];
       return [...deliveries, viewsDelivery(owners, ['matches', 'leads', 'notifications']), platformDelivery(['analytics'])];
@@ -94,7 +122,9 @@ export function deliveriesFor(index: ViewIndex, event: DomainEvent, at: string):
       const conversation = index.conversations.get(event.data.conversationId);
       const deliveries = conversationDelivery(index, event.data.conversationId);
       // Taken over: news to the other side's owners (the notifications read model decides whom).
-      return event.data.isManualMode && conversation ? [...deliveries, viewsDelivery(ownersOf(conversation), ['notifications'])] : deliveries;
+      return event.data.isManualMode && conversation
+        ? [...deliveries, viewsDelivery(conversationFirms(conversation), ['notifications'])]
+        : deliveries;
     }
     case 'MessageSent': {
       const conversation = index.conversations.get(event.data.conversationId);
@@ -103,7 +133,7 @@ export function deliveriesFor(index: ViewIndex, event: DomainEvent, at: string):
       if (!conversation || !message) return [];
       return [
         {
-          users: ownersOf(conversation),
+          firms: conversationFirms(conversation),
           onlyFollowersOf: conversation.id,
           body: () => ({ type: 'message_created', conversationId: conversation.id, message }),
         },
@@ -111,10 +141,14 @@ export function deliveriesFor(index: ViewIndex, event: DomainEvent, at: string):
     }
     case 'MatchFound':
     case 'DealAgreed': {
-      const owners = unique(partyAgentIds(event.data).map((id) => index.agents.get(id)?.ownerId));
+      const owners = unique(partyAgentIds(event.data).map((id) => index.agents.get(id)?.firmId));
       if (owners.length === 0) return [];
       const views: LiveView[] = event.type === 'MatchFound' ? ['matches', 'leads', 'notifications'] : ['deals', 'matches', 'notifications'];
-      return [statsDelivery(owners), viewsDelivery(owners, views), platformDelivery(event.type === 'MatchFound' ? ['analytics'] : ['analytics', 'market'])];
+      return [
+        statsDelivery(owners),
+        viewsDelivery(owners, views),
+        platformDelivery(event.type === 'MatchFound' ? ['analytics'] : ['analytics', 'market']),
+      ];
     }
     case 'DealOpened':
     case 'DealStatusChanged':
@@ -137,33 +171,43 @@ export function deliveriesFor(index: ViewIndex, event: DomainEvent, at: string):
     }
     case 'MatchRequested':
     case 'MatchRunCompleted': {
-      const owner = index.agents.get(event.data.agentId)?.ownerId;
+      const owner = index.agents.get(event.data.agentId)?.firmId;
       return owner ? [viewsDelivery([owner], ['leads'])] : [];
     }
     case 'OfferMade': {
       // An offer from someone else's agent is a notification to the receiving agent's owner; every offer moves the market's rates.
-      const from = ownerOf(index, event.data.fromAgentId);
-      const to = ownerOf(index, event.data.toAgentId);
+      const from = firmOfAgent(index, event.data.fromAgentId);
+      const to = firmOfAgent(index, event.data.toAgentId);
       const deliveries: Delivery[] = [platformDelivery(['analytics', 'market'])];
       if (to && from !== to) deliveries.push(viewsDelivery([to], ['notifications']));
       return deliveries;
     }
     case 'NotificationRead':
     case 'AllNotificationsRead':
-      return [viewsDelivery([event.data.userId], ['notifications'])];
+      // A read is the firm's (its notifications are every member's): every member's bell and list change.
+      return [viewsDelivery([firmOf({ ownerId: event.data.userId, firmId: event.data.firmId })], ['notifications'])];
     case 'OfferAccepted':
     case 'OfferRejected':
     case 'ConversationStalled':
       return [];
     case 'NotificationPreferencesChanged':
       // Written by Settings or the Notifications screen's Settings tab: both show it.
-      return [viewsDelivery([event.data.userId], ['profile', 'notifications'])];
+      return [personalDelivery(event.data.userId, ['profile', 'notifications'])];
     case 'UserProfileChanged':
     case 'SessionTimeoutChanged':
     case 'AgentDefaultsChanged':
       // The user's other consoles refetch their settings.
-      return [viewsDelivery([event.data.userId], ['profile'])];
+      return [personalDelivery(event.data.userId, ['profile'])];
     case 'AccountDeleted':
+    case 'FirmCreated':
+    case 'FirmRenamed':
+    case 'MemberInvited':
+    case 'MemberJoined':
+    case 'MemberRoleChanged':
+    case 'MemberRemoved':
+    case 'NeedCommitted':
+    case 'NeedReopened':
+      // A need's commitment shows through its deal and its conversations' own events.
       return [];
     default: {
       const unhandled: never = event;

@@ -39,7 +39,12 @@ const started: DomainEvent = {
 
 const summary = (deliveries: Delivery[]) =>
   deliveries.flatMap((delivery) =>
-    (delivery.everyone ? ['*'] : delivery.users).map((user) => ({ user, follow: delivery.onlyFollowersOf ?? null, body: delivery.body(user) })),
+    // Everyone here is in a firm of one (its id is theirs), so the firms told are the people told.
+    (delivery.everyone ? ['*'] : [...delivery.firms, ...(delivery.users ?? [])]).map((user) => ({
+      user,
+      follow: delivery.onlyFollowersOf ?? null,
+      body: delivery.body({ userId: user, firmId: user }),
+    })),
   );
 
 describe('deliveries', () => {
@@ -140,13 +145,13 @@ describe('deliveries', () => {
 
   it('completes a conversation with its outcome and nudges stats', () => {
     const index = given(agent(1, 'alice'), agent(2, 'bob', 'lender'), started);
-    const pushes = summary(
-      when(index, { type: 'ConversationCompleted', data: { conversationId: 7, outcome: 'agreed', reason: 'Deal' } }),
-    );
-    expect(pushes.filter(({ body }) => body.type === 'stats_changed').map(({ user }) => user).sort()).toEqual([
-      'alice',
-      'bob',
-    ]);
+    const pushes = summary(when(index, { type: 'ConversationCompleted', data: { conversationId: 7, outcome: 'agreed', reason: 'Deal' } }));
+    expect(
+      pushes
+        .filter(({ body }) => body.type === 'stats_changed')
+        .map(({ user }) => user)
+        .sort(),
+    ).toEqual(['alice', 'bob']);
     expect(pushes[0]!.body).toMatchObject({ conversation: { status: 'completed', outcome: 'agreed' } });
   });
 
@@ -163,7 +168,9 @@ describe('deliveries', () => {
   it('counts an offer as activity: it moves the conversation’s updatedAt, tells the receiving owner (a notification) and every console (rates moved)', () => {
     const index = given(agent(1, 'alice'), agent(2, 'bob', 'lender'), started);
     const terms = { interestRate: 4.1, termYears: 25, loanAmount: 250_000, arrangementFee: 999 };
-    const pushes = summary(when(index, { type: 'OfferMade', data: { conversationId: 7, offerId: 'o1', round: 1, fromAgentId: 2, toAgentId: 1, terms } }));
+    const pushes = summary(
+      when(index, { type: 'OfferMade', data: { conversationId: 7, offerId: 'o1', round: 1, fromAgentId: 2, toAgentId: 1, terms } }),
+    );
     expect(pushes.map(({ user, body }) => [user, 'views' in body ? body.views : body.type])).toEqual([
       ['*', ['analytics', 'market']],
       ['alice', ['notifications']],
@@ -174,7 +181,9 @@ describe('deliveries', () => {
   it('tells no one of a notification for an offer between two agents of the same owner', () => {
     const index = given(agent(1, 'alice'), agent(2, 'alice', 'lender'), started);
     const terms = { interestRate: 4.1, termYears: 25, loanAmount: 250_000, arrangementFee: 999 };
-    const pushes = summary(when(index, { type: 'OfferMade', data: { conversationId: 7, offerId: 'o1', round: 1, fromAgentId: 2, toAgentId: 1, terms } }));
+    const pushes = summary(
+      when(index, { type: 'OfferMade', data: { conversationId: 7, offerId: 'o1', round: 1, fromAgentId: 2, toAgentId: 1, terms } }),
+    );
     expect(pushes.map(({ user }) => user)).toEqual(['*']);
   });
 
@@ -186,7 +195,10 @@ describe('deliveries', () => {
   it('still tells the owner of a deleted agent about a match it takes part in', () => {
     const index = given(agent(1, 'alice'), agent(2, 'bob', 'lender'), { type: 'AgentDeleted', data: { agentId: 2 } });
     const pushes = summary(
-      when(index, { type: 'MatchFound', data: { matchId: 'm2', borrowerAgentId: 1, lenderAgentId: 2, brokerAgentId: null, score: 75, explanation: [] } }),
+      when(index, {
+        type: 'MatchFound',
+        data: { matchId: 'm2', borrowerAgentId: 1, lenderAgentId: 2, brokerAgentId: null, score: 75, explanation: [] },
+      }),
     );
     expect([...new Set(pushes.map(({ user }) => user))]).toEqual(['alice', 'bob', '*']);
   });
@@ -202,15 +214,15 @@ describe('deliveries', () => {
     const dealId = SAMPLE_DEAL_ID;
     const documentId = '7a1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f';
     const index = given(agent(1, 'alice'), agent(2, 'bob', 'lender'));
-    const opened = summary(
-      when(index, dealOpened({ borrower: party(1, 'alice', 'borrower'), lender: party(2, 'bob', 'lender') })),
-    );
+    const opened = summary(when(index, dealOpened({ borrower: party(1, 'alice', 'borrower'), lender: party(2, 'bob', 'lender') })));
     expect(opened.map(({ user, body }) => [user, body])).toEqual([
       ['alice', { type: 'views_changed', views: ['deals', 'matches', 'leads', 'documents', 'notifications'] }],
       ['bob', { type: 'views_changed', views: ['deals', 'matches', 'leads', 'documents', 'notifications'] }],
       ['*', { type: 'views_changed', views: ['analytics', 'market'] }],
     ]);
-    expect(summary(when(index, { type: 'DealStageChanged', data: { dealId, stage: 'valuation', from: 'application' } })).map((p) => p.user)).toEqual(['alice', 'bob', '*']);
+    expect(
+      summary(when(index, { type: 'DealStageChanged', data: { dealId, stage: 'valuation', from: 'application' } })).map((p) => p.user),
+    ).toEqual(['alice', 'bob', '*']);
     const uploaded = summary(
       when(index, {
         type: 'DocumentUploaded',
@@ -231,6 +243,8 @@ describe('deliveries', () => {
       ['alice', { type: 'views_changed', views: ['documents', 'notifications'] }],
       ['bob', { type: 'views_changed', views: ['documents', 'notifications'] }],
     ]);
-    expect(summary(when(index, { type: 'DocumentDownloaded', data: { documentId: 'b'.repeat(8) + '-0000-4000-8000-000000000000' } }))).toEqual([]);
+    expect(
+      summary(when(index, { type: 'DocumentDownloaded', data: { documentId: 'b'.repeat(8) + '-0000-4000-8000-000000000000' } })),
+    ).toEqual([]);
   });
 });

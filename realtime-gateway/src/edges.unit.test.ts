@@ -34,8 +34,13 @@ describe('incoming messages', () => {
     expect(text({ type: 'send_message', conversationId: 3, content: 'x'.repeat(4001) })).toMatchObject({
       problem: `content: ${USER_MESSAGES.messageTooLong}`,
     });
-    expect(text({ type: 'dance', requestId: 'r3' })).toMatchObject({ requestId: 'r3', problem: expect.stringMatching(/^type: Unknown message type/) });
-    expect(text({ type: 'resume', afterPosition: 'yesterday' })).toMatchObject({ problem: expect.stringMatching(/^afterPosition: A position/) });
+    expect(text({ type: 'dance', requestId: 'r3' })).toMatchObject({
+      requestId: 'r3',
+      problem: expect.stringMatching(/^type: Unknown message type/),
+    });
+    expect(text({ type: 'resume', afterPosition: 'yesterday' })).toMatchObject({
+      problem: expect.stringMatching(/^afterPosition: A position/),
+    });
   });
 
   it('accepts exactly 4,000 characters', () => {

@@ -19,6 +19,7 @@ export class Follower {
   /** The position of the last event applied; every push so far is at or below it. */
   position: Position = START;
   private readonly byUser = new Map<string, Set<Connection>>();
+  private readonly byFirm = new Map<string, Set<Connection>>();
   private waiters: { position: Position; resolve: () => void }[] = [];
 
   constructor(
@@ -39,17 +40,24 @@ export class Follower {
   }
 
   add(connection: Connection): void {
-    const { id, firstName, lastName } = connection.user;
+    const { id, firstName, lastName, firmId, firmName } = connection.user;
     this.index.names.set(id, displayName(firstName, lastName));
+    if (firmName) this.index.firmNames.set(firmId, firmName);
     const set = this.byUser.get(connection.user.id) ?? new Set();
     set.add(connection);
     this.byUser.set(connection.user.id, set);
+    const members = this.byFirm.get(firmId) ?? new Set();
+    members.add(connection);
+    this.byFirm.set(firmId, members);
   }
 
   remove(connection: Connection): void {
     const set = this.byUser.get(connection.user.id);
     set?.delete(connection);
     if (set?.size === 0) this.byUser.delete(connection.user.id);
+    const members = this.byFirm.get(connection.user.firmId);
+    members?.delete(connection);
+    if (members?.size === 0) this.byFirm.delete(connection.user.firmId);
   }
 
   get connections(): Connection[] {
@@ -80,15 +88,22 @@ export class Follower {
 
   private broadcast(position: Position, event: DomainEvent, at: string): void {
     for (const delivery of deliveriesFor(this.index, event, at)) {
-      for (const userId of delivery.everyone ? [...this.byUser.keys()] : delivery.users) {
-        const connections = this.byUser.get(userId);
-        if (!connections) continue;
-        let body: ReturnType<typeof delivery.body> | undefined;
-        for (const connection of connections) {
-          if (!connection.wants(delivery)) continue;
-          body ??= delivery.body(userId);
-          connection.push(position, body);
-        }
+      // Each firm's members, and the people named, once each: one body per firm (what it is shown is the firm's).
+      const told = new Set<Connection>();
+      const bodies = new Map<string, ReturnType<typeof delivery.body>>();
+      const candidates = delivery.everyone
+        ? this.connections
+        : [
+            ...delivery.firms.flatMap((firmId) => [...(this.byFirm.get(firmId) ?? [])]),
+            ...(delivery.users ?? []).flatMap((userId) => [...(this.byUser.get(userId) ?? [])]),
+          ];
+      for (const connection of candidates) {
+        if (told.has(connection) || !connection.wants(delivery)) continue;
+        told.add(connection);
+        const { id: userId, firmId } = connection.user;
+        let body = bodies.get(firmId);
+        if (!body) bodies.set(firmId, (body = delivery.body({ userId, firmId })));
+        connection.push(position, body);
       }
     }
   }

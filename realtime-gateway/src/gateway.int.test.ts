@@ -43,11 +43,7 @@ describe('following a conversation', () => {
     const bob = await signIn();
     const mallory = await signIn();
     const { conversationId, aliceAgent } = await conversationOf(alice.userId, bob.userId);
-    const [first, second, stranger] = await Promise.all([
-      socketFor(alice.cookie),
-      socketFor(alice.cookie),
-      socketFor(mallory.cookie),
-    ]);
+    const [first, second, stranger] = await Promise.all([socketFor(alice.cookie), socketFor(alice.cookie), socketFor(mallory.cookie)]);
     expect(await first.request({ type: 'subscribe', conversationId })).toMatchObject({ type: 'ack' });
     expect(await second.request({ type: 'subscribe', conversationId })).toMatchObject({ type: 'ack' });
     expect(await stranger.request({ type: 'subscribe', conversationId })).toEqual(

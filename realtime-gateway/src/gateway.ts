@@ -53,10 +53,17 @@ export function attachRealtimeGateway(
   const follower = new Follower(ctx.store, log);
   const following = ctx.supervisor.run(follower.spec());
   const ready = following.caughtUp;
-  const presence = new Presence(ctx.pool, ctx.sessions, follower, log, {
-    heartbeatMs: options.presenceHeartbeatMs ?? 10_000,
-    typingMs: options.typingShownMs ?? 5000,
-  }, randomUUID());
+  const presence = new Presence(
+    ctx.pool,
+    ctx.sessions,
+    follower,
+    log,
+    {
+      heartbeatMs: options.presenceHeartbeatMs ?? 10_000,
+      typingMs: options.typingShownMs ?? 5000,
+    },
+    randomUUID(),
+  );
   const presenceListening = ctx.supervisor.run(presence.listener());
   presence.start();
   const handlers: HandlerContext = {
@@ -73,16 +80,18 @@ export function attachRealtimeGateway(
     perMessageDeflate: false,
   });
 
-  const typing = ctx.supervisor.run(typingListener(ctx.pool, log, (signal) => {
-    for (const connection of follower.connections) {
-      if (
-        connection.subscriptions.has(signal.conversationId) &&
-        canSeeConversation(follower.index, signal.conversationId, connection.user.id)
-      ) {
-        connection.send({ type: 'typing', ...signal });
+  const typing = ctx.supervisor.run(
+    typingListener(ctx.pool, log, (signal) => {
+      for (const connection of follower.connections) {
+        if (
+          connection.subscriptions.has(signal.conversationId) &&
+          canSeeConversation(follower.index, signal.conversationId, connection.user.firmId)
+        ) {
+          connection.send({ type: 'typing', ...signal });
+        }
       }
-    }
-  }));
+    }),
+  );
 
   const onMessage = (connection: Connection, data: RawData, isBinary: boolean) => {
     if (!connection.limiter.take(Date.now())) {
@@ -145,8 +154,7 @@ export function attachRealtimeGateway(
       refuse(socket, 503, 'The realtime gateway is not available; try again');
     }
   };
-  const upgradeListener = (request: http.IncomingMessage, socket: Duplex, head: Buffer) =>
-    void onUpgrade(request, socket, head);
+  const upgradeListener = (request: http.IncomingMessage, socket: Duplex, head: Buffer) => void onUpgrade(request, socket, head);
   server.on('upgrade', upgradeListener);
 
   const keepAlive = setInterval(() => void tick(), options.pingIntervalMs ?? 30_000);

@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
 import {
+  isOwnSide,
+  mayWrite,
+  roleRefusal,
   comparePositions,
   evolveConversation,
   formatPosition,
@@ -10,7 +13,7 @@ import {
   type ClientMessage,
   type Position,
 } from '@pf/events';
-import type { CommandClient, CommandRequest, CommandResponse, EventStore, Logger } from '@pf/infra';
+import { WRITE_ACTIONS, type CommandClient, type CommandRequest, type CommandResponse, type EventStore, type Logger } from '@pf/infra';
 import { commandAnswer, FALLBACKS } from './command-answer';
 import type { Connection } from './connection';
 import { deliveriesFor } from './deliveries';
@@ -30,9 +33,20 @@ export interface HandlerContext {
 
 const REPLAY_BATCH = 500;
 
+/**
+ * Roles at the gateway too (docs/decisions/firms-and-visibility.md): an auditor's send or takeover is refused
+ * here with the API's 403 and words, before anything is forwarded (the command-service refuses it as well).
+ */
+function mayWriteHere(connection: Connection, requestId: string | undefined): boolean {
+  if (mayWrite(connection.user.role)) return true;
+  connection.send({ type: 'error', requestId: requestId ?? null, message: roleRefusal(connection.user.role, WRITE_ACTIONS), status: 403 });
+  return false;
+}
+
 export async function handleMessage(ctx: HandlerContext, connection: Connection, message: ClientMessage): Promise<void> {
   switch (message.type) {
     case 'send_message': {
+      if (!mayWriteHere(connection, message.requestId)) return;
       // The server decides who speaks (a person's message is never automated): fromAgentId is a preference.
       const body = { content: message.content, ...(message.fromAgentId ? { fromAgentId: message.fromAgentId } : {}) };
       const sent = await command(ctx, connection, message.requestId, FALLBACKS.send_message, {
@@ -41,10 +55,12 @@ export async function handleMessage(ctx: HandlerContext, connection: Connection,
         body,
       });
       // Said and sent: no longer typing.
-      if (sent && connection.subscriptions.has(message.conversationId)) await ctx.presence.typing(connection, message.conversationId, false);
+      if (sent && connection.subscriptions.has(message.conversationId))
+        await ctx.presence.typing(connection, message.conversationId, false);
       return;
     }
     case 'manual_override':
+      if (!mayWriteHere(connection, message.requestId)) return;
       await command(ctx, connection, message.requestId, FALLBACKS.manual_override, {
         method: 'PATCH',
         url: `/api/conversations/${message.conversationId}`,
@@ -61,6 +77,7 @@ export async function handleMessage(ctx: HandlerContext, connection: Connection,
       await ctx.presence.typing(connection, message.conversationId, true);
       return ack(ctx, connection, message.requestId);
     case 'request_control':
+      if (!mayWriteHere(connection, message.requestId)) return;
       return requestControl(ctx, connection, message.conversationId, message.requestId);
     case 'resume':
       return resume(ctx, connection, parsePosition(message.afterPosition), message.requestId);
@@ -98,7 +115,10 @@ async function requestControl(ctx: HandlerContext, connection: Connection, conve
     const event = readEvent(recorded);
     if (event) conversation = evolveConversation(conversation, event, recorded.recordedAt.toISOString());
   }
-  const side = conversation?.manualSides.find((held) => held.ownerId === connection.user.id);
+  // The side of the person's firm (visibility.ts: isOwnSide): their own agents' first, else a colleague's.
+  const ours = conversation?.participants.filter((p) => isOwnSide(p, connection.user.firmId)) ?? [];
+  const owners = [...new Set([...ours.filter((p) => p.ownerId === connection.user.id), ...ours].map((p) => p.ownerId))];
+  const side = owners.map((owner) => conversation?.manualSides.find((held) => held.ownerId === owner)).find((held) => held !== undefined);
   if (!side || side.sessionId === connection.user.sessionId) {
     const message = side ? 'You already have control of your side here' : 'Nobody has taken over your side: take it over instead';
     connection.send({ type: 'error', requestId: requestId ?? null, message });
@@ -141,7 +161,7 @@ async function subscribe(
 ): Promise<void> {
   const { follower } = ctx;
   const deadline = Date.now() + ctx.catchUpWaitMs;
-  let visible = canSeeConversation(follower.index, conversationId, connection.user.id);
+  let visible = canSeeConversation(follower.index, conversationId, connection.user.firmId);
   if (!visible) {
     // A conversation created a moment ago may be stored but not yet applied by this copy.
     const head = await ctx.store.headPosition();
@@ -152,7 +172,7 @@ async function subscribe(
       const { commit, prepare } = follower.position;
       await follower.waitFor({ commit, prepare: prepare + 1n }, deadline - Date.now());
     }
-    visible = canSeeConversation(follower.index, conversationId, connection.user.id);
+    visible = canSeeConversation(follower.index, conversationId, connection.user.firmId);
   }
   if (!visible) {
     connection.send({ type: 'error', requestId: requestId ?? null, message: USER_MESSAGES.conversationNotFound });
@@ -182,7 +202,8 @@ async function resume(ctx: HandlerContext, connection: Connection, after: Positi
         const event = readEvent(recorded);
         if (!event) continue;
         for (const delivery of deliveriesFor(follower.index, event, recorded.recordedAt.toISOString())) {
-          if (connection.wants(delivery)) connection.replay(recorded.position, delivery.body(connection.user.id));
+          if (connection.wants(delivery))
+            connection.replay(recorded.position, delivery.body({ userId: connection.user.id, firmId: connection.user.firmId }));
         }
       }
       if (upToLive.length === 0) break;

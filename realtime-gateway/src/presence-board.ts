@@ -78,7 +78,7 @@ export class PresenceBoard {
 
   private hold(table: Map<number, Map<string, Held>>, conversationId: number, key: string, person: Person, until: number): boolean {
     let entries = table.get(conversationId);
-    if (!entries) table.set(conversationId, (entries = new Map()));
+    if (!entries) table.set(conversationId, (entries = new Map<string, Held>()));
     const before = entries.get(key);
     entries.set(key, { userId: person.userId, sessionId: person.sessionId, name: person.name, until: Math.max(until, before?.until ?? 0) });
     return !before || before.name !== person.name;

@@ -15,10 +15,16 @@ describe('the presence board', () => {
     board.view(7, 'other-copy/1', bob, 1000);
     board.view(8, 'copy/4', bob, 1000);
     expect(board.seenBy(7, alice)).toEqual({
-      viewers: [{ name: 'Alice Borrowes', isYou: true }, { name: 'Bob Lendell', isYou: false }],
+      viewers: [
+        { name: 'Alice Borrowes', isYou: true },
+        { name: 'Bob Lendell', isYou: false },
+      ],
       typers: [],
     });
-    expect(board.seenBy(7, bob).viewers).toEqual([{ name: 'Alice Borrowes', isYou: false }, { name: 'Alice Borrowes', isYou: false }]);
+    expect(board.seenBy(7, bob).viewers).toEqual([
+      { name: 'Alice Borrowes', isYou: false },
+      { name: 'Alice Borrowes', isYou: false },
+    ]);
     // A renewed announcement changes nothing shown; a new name does.
     expect(board.view(7, 'copy/1', alice, 2000)).toBe(false);
     expect(board.view(7, 'copy/1', { ...alice, name: 'Alice Cole' }, 2000)).toBe(true);
@@ -31,7 +37,10 @@ describe('the presence board', () => {
     board.typing(7, aliceElsewhere, 1500);
     expect(board.sweep(999)).toEqual([]);
     expect(board.sweep(1000)).toEqual([7]);
-    expect(board.seenBy(7, alice)).toEqual({ viewers: [{ name: 'Alice Borrowes', isYou: true }], typers: [{ name: 'Alice Borrowes', isYou: true }] });
+    expect(board.seenBy(7, alice)).toEqual({
+      viewers: [{ name: 'Alice Borrowes', isYou: true }],
+      typers: [{ name: 'Alice Borrowes', isYou: true }],
+    });
     expect(board.stoppedTyping(7, aliceElsewhere)).toBe(true);
     expect(board.seenBy(7, alice).typers).toEqual([]);
     expect(board.leave(7, 'alive/1')).toBe(true);
@@ -42,7 +51,13 @@ describe('the presence board', () => {
 
 describe('heartbeat signals', () => {
   it('cut many viewers into NOTIFY payloads under the limit, losing none', () => {
-    const entries = Array.from({ length: 200 }, (_, i) => ({ socket: `copy/${i}`, conversationId: i + 1, userId: `user-${i}`, sessionId: `s-${i}`, name: `Zoë Ångström-${i}` }));
+    const entries = Array.from({ length: 200 }, (_, i) => ({
+      socket: `copy/${i}`,
+      conversationId: i + 1,
+      userId: `user-${i}`,
+      sessionId: `s-${i}`,
+      name: `Zoë Ångström-${i}`,
+    }));
     const signals = viewingSignals(entries, 30_000);
     expect(signals.length).toBeGreaterThan(1);
     for (const signal of signals) expect(Buffer.byteLength(JSON.stringify(signal))).toBeLessThan(MAX_SIGNAL_BYTES);

@@ -15,8 +15,10 @@ beforeAll(async () => {
 afterAll(() => harness?.close());
 
 type Presence = Extract<ServerMessage, { type: 'presence' }>;
-const presenceOf = (conversationId: number, check: (message: Presence) => boolean) => (message: ServerMessage): message is Presence =>
-  message.type === 'presence' && message.conversationId === conversationId && check(message);
+const presenceOf =
+  (conversationId: number, check: (message: Presence) => boolean) =>
+  (message: ServerMessage): message is Presence =>
+    message.type === 'presence' && message.conversationId === conversationId && check(message);
 /** The next message matching, among those received from now on (TestSocket.next also looks at earlier ones). */
 function fromNow(socket: TestSocket) {
   const start = socket.received.length;
@@ -38,7 +40,11 @@ describe('presence', () => {
   it('shows the owners following a conversation who else views it and who is typing, by name, and nobody else', async () => {
     const { alice, bob, conversationId } = await namedPair();
     const mallory = await harness.signIn();
-    const [aliceSocket, bobSocket, stranger] = await Promise.all([harness.socketFor(alice.cookie), harness.socketFor(bob.cookie), harness.socketFor(mallory.cookie)]);
+    const [aliceSocket, bobSocket, stranger] = await Promise.all([
+      harness.socketFor(alice.cookie),
+      harness.socketFor(bob.cookie),
+      harness.socketFor(mallory.cookie),
+    ]);
     await bobSocket.request({ type: 'subscribe', conversationId });
     await bobSocket.next(presenceOf(conversationId, (m) => m.viewers.length === 0));
     await aliceSocket.request({ type: 'subscribe', conversationId });
@@ -85,7 +91,11 @@ describe('presence', () => {
       // A copy that crashed sends no "left": its last announcement simply runs out.
       await harness.pool.query('select pg_notify($1, $2)', [
         PRESENCE_CHANNEL,
-        JSON.stringify({ kind: 'viewing', ttlMs: 400, entries: [{ socket: 'crashed-copy/1', conversationId, userId: bob.userId, sessionId: 'gone', name: 'Bob Lendell' }] }),
+        JSON.stringify({
+          kind: 'viewing',
+          ttlMs: 400,
+          entries: [{ socket: 'crashed-copy/1', conversationId, userId: bob.userId, sessionId: 'gone', name: 'Bob Lendell' }],
+        }),
       ]);
       const withGhost = await bobSocket.next(presenceOf(conversationId, (m) => m.viewers.length === 2));
       expect(names(withGhost.viewers)).toEqual(['Alice Borrowes', 'Bob Lendell (you)']);
@@ -109,7 +119,11 @@ describe('control requests between two sessions of one account', () => {
     const { alice, bob, conversationId } = await namedPair();
     const aliceAgain = await harness.signIn(alice.deviceToken);
     expect(aliceAgain.userId).toBe(alice.userId);
-    const [holder, asker, bobSocket] = await Promise.all([harness.socketFor(alice.cookie), harness.socketFor(aliceAgain.cookie), harness.socketFor(bob.cookie)]);
+    const [holder, asker, bobSocket] = await Promise.all([
+      harness.socketFor(alice.cookie),
+      harness.socketFor(aliceAgain.cookie),
+      harness.socketFor(bob.cookie),
+    ]);
     for (const socket of [holder, asker, bobSocket]) await socket.request({ type: 'subscribe', conversationId });
 
     expect(await asker.request({ type: 'request_control', conversationId })).toMatchObject({

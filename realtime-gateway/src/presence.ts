@@ -46,9 +46,12 @@ export class Presence {
   start(): void {
     const heartbeat = setInterval(() => void this.announceAll(), this.options.heartbeatMs);
     // Typers run out after seconds: sweeping a few times a second keeps the shown list close to that.
-    const sweep = setInterval(() => {
-      for (const conversationId of this.board.sweep(Date.now())) this.pushTo(conversationId);
-    }, Math.min(250, this.options.heartbeatMs));
+    const sweep = setInterval(
+      () => {
+        for (const conversationId of this.board.sweep(Date.now())) this.pushTo(conversationId);
+      },
+      Math.min(250, this.options.heartbeatMs),
+    );
     heartbeat.unref();
     sweep.unref();
     this.timers = [heartbeat, sweep];
@@ -63,7 +66,11 @@ export class Presence {
   async viewing(connection: Connection, conversationId: number): Promise<void> {
     const fresh = await this.sessions.findUser(connection.sessionToken, { touch: false }).catch(() => null);
     const user = fresh ?? connection.user;
-    this.people.set(connection, { userId: connection.user.id, sessionId: connection.user.sessionId, name: displayName(user.firstName, user.lastName) });
+    this.people.set(connection, {
+      userId: connection.user.id,
+      sessionId: connection.user.sessionId,
+      name: displayName(user.firstName, user.lastName),
+    });
     this.sendTo(connection, conversationId);
     await this.notify(viewingSignals([this.entryOf(connection, conversationId)], this.ttlMs)[0]!);
   }
@@ -115,7 +122,13 @@ export class Presence {
         for (const connection of this.follower.connections) {
           if (connection.user.id !== signal.userId || connection.user.sessionId === signal.sessionId) continue;
           if (!this.entitled(connection, signal.conversationId)) continue;
-          connection.send({ type: 'control_requested', conversationId: signal.conversationId, byName: signal.name, bySessionId: signal.sessionId, at: signal.at });
+          connection.send({
+            type: 'control_requested',
+            conversationId: signal.conversationId,
+            byName: signal.name,
+            bySessionId: signal.sessionId,
+            at: signal.at,
+          });
         }
         return;
       }
@@ -123,7 +136,7 @@ export class Presence {
   }
 
   private entitled(connection: Connection, conversationId: number): boolean {
-    return connection.subscriptions.has(conversationId) && canSeeConversation(this.follower.index, conversationId, connection.user.id);
+    return connection.subscriptions.has(conversationId) && canSeeConversation(this.follower.index, conversationId, connection.user.firmId);
   }
 
   private pushTo(conversationId: number): void {

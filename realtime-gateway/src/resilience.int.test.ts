@@ -15,9 +15,7 @@ afterAll(() => harness?.close());
 
 type Created = Extract<ServerMessage, { type: 'message_created' }>;
 const messagesOf = (socket: TestSocket, conversationId: number) =>
-  socket.received.filter(
-    (message): message is Created => message.type === 'message_created' && message.conversationId === conversationId,
-  );
+  socket.received.filter((message): message is Created => message.type === 'message_created' && message.conversationId === conversationId);
 
 describe('resume', () => {
   it('delivers everything missed while away, then live, with no gap and no duplicate', async () => {

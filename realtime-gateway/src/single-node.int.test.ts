@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationView, MessageView, ServerMessage } from '@pf/events';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 // The composition root, used here only to test the gateway as the product runs it.
-import { startSingleNode, type RunningServer } from '../../infra/single-node/src/server';
-import { ApiClient } from '../../infra/single-node/src/testing/api-client';
-import { testServerEnv } from '../../infra/single-node/src/testing/server-env';
+import { startSingleNode, type RunningServer } from '@pf/single-node';
+import { ApiClient } from '@pf/single-node/testing/api-client';
+import { testServerEnv } from '@pf/single-node/testing/server-env';
 import { connect, percentile, RefusedUpgrade, type TestSocket } from './testing/socket-client';
 
 /** Issue 3's "done when", against the single-node server with the real command-service. */
@@ -22,8 +22,10 @@ const socketOf = async (client: ApiClient) => {
   return socket;
 };
 type Created = Extract<ServerMessage, { type: 'message_created' }>;
-const isMessage = (content: string) => (message: ServerMessage): message is Created =>
-  message.type === 'message_created' && message.message.content === content;
+const isMessage =
+  (content: string) =>
+  (message: ServerMessage): message is Created =>
+    message.type === 'message_created' && message.message.content === content;
 
 beforeAll(async () => {
   database = await createTestDatabase();

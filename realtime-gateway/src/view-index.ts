@@ -1,4 +1,13 @@
-import { agentsView, canSeeConversation as canSee, conversationsView, dealOwnersOf, foldInto, type Agent, type Conversation, type DomainEvent } from '@pf/events';
+import {
+  agentsView,
+  canSeeConversation as canSee,
+  conversationsView,
+  dealFirmsOf,
+  foldInto,
+  type Agent,
+  type Conversation,
+  type DomainEvent,
+} from '@pf/events';
 
 /**
  * What the gateway remembers of the event stream: the agents and conversations views, folded with the
@@ -9,7 +18,7 @@ export interface ViewIndex {
   /** Deleted agents stay (isDeleted): owners outlive their agents, so a deleted agent's matches still reach its owner. */
   readonly agents: Map<number, Agent>;
   readonly conversations: Map<number, Conversation>;
-  /** Who may see a deal (the owners of its agents when it opened) and each document (its deal's, at upload). */
+  /** Who may see a deal (the firms of its agents when it opened) and each document (its deal's, at upload). */
   readonly dealOwners: Map<string, readonly string[]>;
   readonly documentOwners: Map<string, readonly string[]>;
   /**
@@ -17,20 +26,31 @@ export interface ViewIndex {
    * pushes when known here (names are personal data, kept out of events); a read of the conversation names them all.
    */
   readonly names: Map<string, string>;
+  /** Names of the firms of the people connected here (each side sees the other's firm in a shared conversation). */
+  readonly firmNames: Map<string, string>;
 }
 
 export function emptyIndex(): ViewIndex {
-  return { agents: new Map(), conversations: new Map(), dealOwners: new Map(), documentOwners: new Map(), names: new Map() };
+  return {
+    agents: new Map(),
+    conversations: new Map(),
+    dealOwners: new Map(),
+    documentOwners: new Map(),
+    names: new Map(),
+    firmNames: new Map(),
+  };
 }
 
 /** Folds one event into the index. No I/O; `at` is the event's recorded time as an ISO string. */
 export function applyEvent(index: ViewIndex, event: DomainEvent, at: string): void {
   foldInto(index.agents, agentsView, event, at);
   foldInto(index.conversations, conversationsView, event, at);
-  if (event.type === 'DealOpened') index.dealOwners.set(event.data.dealId, dealOwnersOf(event.data));
+  if (event.type === 'DealOpened') index.dealOwners.set(event.data.dealId, dealFirmsOf(event.data));
   if (event.type === 'DocumentUploaded') index.documentOwners.set(event.data.documentId, event.data.ownerIds);
+  if (event.type === 'FirmCreated' || event.type === 'FirmRenamed') index.firmNames.set(event.data.firmId, event.data.name);
 }
 
-export function canSeeConversation(index: ViewIndex, conversationId: number, userId: string): boolean {
-  return canSee(index.conversations.get(conversationId), userId);
+/** The one visibility rule (visibility.ts), over this copy's index: the firm's conversations only. */
+export function canSeeConversation(index: ViewIndex, conversationId: number, firmId: string): boolean {
+  return canSee(index.conversations.get(conversationId), firmId);
 }

@@ -1,4 +1,12 @@
-import { agentFromCreation, applyAgentEvent, type AgentCommand, type AgentFacts, type Criteria, type EventOf } from '@pf/events';
+import {
+  agentFromCreation,
+  applyAgentEvent,
+  canSeeAgent,
+  type AgentCommand,
+  type AgentFacts,
+  type Criteria,
+  type EventOf,
+} from '@pf/events';
 import { NotFound } from '@pf/infra';
 import type { Decider } from '../handle-command';
 
@@ -14,9 +22,9 @@ export type AgentEvent = EventOf<'AgentCreated' | 'AgentUpdated' | 'AgentPaused'
 export type AgentState = { status: 'none' } | (AgentFacts & { status: 'active' | 'paused' | 'deleted'; agentId: number });
 type Existing = Exclude<AgentState, { status: 'none' }>;
 
-/** Someone else's agent, a deleted one and a missing one look the same from outside: 404. */
-function ownedBy(state: AgentState, agentId: number, actorId: string): Existing & { status: 'active' | 'paused' } {
-  if (state.status === 'none' || state.status === 'deleted' || state.ownerId !== actorId) {
+/** Another firm's agent, a deleted one and a missing one look the same from outside: 404 (visibility.ts). */
+function ownedBy(state: AgentState, agentId: number, actorFirmId: string): Existing & { status: 'active' | 'paused' } {
+  if (state.status === 'none' || state.status === 'deleted' || !canSeeAgent(state, actorFirmId)) {
     throw new NotFound(`Agent ${agentId} not found`);
   }
   return state as Existing & { status: 'active' | 'paused' };
@@ -24,19 +32,34 @@ function ownedBy(state: AgentState, agentId: number, actorId: string): Existing 
 
 const sameCriteria = (a: Criteria | null, b: Criteria | null) => JSON.stringify(a) === JSON.stringify(b);
 
-export function decide(command: AgentCommand, state: AgentState): AgentEvent[] {
+function decide(command: AgentCommand, state: AgentState): AgentEvent[] {
   switch (command.type) {
     case 'CreateAgent': {
       if (state.status !== 'none') return [];
-      const { agentId, ownerId, name, agentType, description, criteria, strategy, autoNegotiate, responseTime } = command;
+      const { agentId, ownerId, firmId, isDemo, name, agentType, description, criteria, strategy, autoNegotiate, responseTime } = command;
       const manual = autoNegotiate === false ? { autoNegotiate: false as const } : {};
       const answerWithin = responseTime ? { responseTime } : {};
       return [
-        { type: 'AgentCreated', data: { agentId, ownerId, name, type: agentType, description, criteria, ...(strategy ? { strategy } : {}), ...manual, ...answerWithin } },
+        {
+          type: 'AgentCreated',
+          data: {
+            agentId,
+            ownerId,
+            ...(firmId ? { firmId } : {}),
+            name,
+            type: agentType,
+            description,
+            criteria,
+            ...(strategy ? { strategy } : {}),
+            ...manual,
+            ...answerWithin,
+            ...(isDemo ? { isDemo } : {}),
+          },
+        },
       ];
     }
     case 'ChangeAgent': {
-      const agent = ownedBy(state, command.agentId, command.actorId);
+      const agent = ownedBy(state, command.agentId, command.actorFirmId ?? command.actorId);
       const events: AgentEvent[] = [];
       const next = {
         name: command.name ?? agent.name,
@@ -61,7 +84,7 @@ export function decide(command: AgentCommand, state: AgentState): AgentEvent[] {
       return events;
     }
     case 'DeleteAgent': {
-      const agent = ownedBy(state, command.agentId, command.actorId);
+      const agent = ownedBy(state, command.agentId, command.actorFirmId ?? command.actorId);
       return [{ type: 'AgentDeleted', data: { agentId: agent.agentId } }];
     }
     default: {
@@ -78,7 +101,7 @@ const decisionState = (agent: AgentFacts): Existing => ({
 });
 
 /** The view's rules: the first AgentCreated counts, deletion is final, an update without a strategy keeps it. */
-export function evolve(state: AgentState, event: AgentEvent): AgentState {
+function evolve(state: AgentState, event: AgentEvent): AgentState {
   if (event.type === 'AgentCreated') return state.status === 'none' ? decisionState(agentFromCreation(event.data)) : state;
   if (state.status === 'none') return state;
   const changed = applyAgentEvent(state, event);

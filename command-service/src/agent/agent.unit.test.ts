@@ -18,17 +18,27 @@ describe('agent decider', () => {
       .then([created]);
   });
 
-  it('records the response time it was created with (spec §9, hours), and none when none is given', () => {
+  it('records the response time it was created with (hours), and none when none is given', () => {
     spec
       .given([])
-      .when({ type: 'CreateAgent', agentId: 7, ownerId: owner, name: 'Amelia', agentType: 'borrower', description: '', criteria: null, responseTime: 4 })
+      .when({
+        type: 'CreateAgent',
+        agentId: 7,
+        ownerId: owner,
+        name: 'Amelia',
+        agentType: 'borrower',
+        description: '',
+        criteria: null,
+        responseTime: 4,
+      })
       .then([{ ...created, data: { ...created.data, responseTime: 4 } }]);
   });
 
   it('pauses an active agent and resumes a paused one', () => {
-    spec.given([created]).when({ type: 'ChangeAgent', agentId: 7, actorId: owner, isActive: false }).then([
-      { type: 'AgentPaused', data: { agentId: 7 } },
-    ]);
+    spec
+      .given([created])
+      .when({ type: 'ChangeAgent', agentId: 7, actorId: owner, isActive: false })
+      .then([{ type: 'AgentPaused', data: { agentId: 7 } }]);
     spec
       .given([created, { type: 'AgentPaused', data: { agentId: 7 } }])
       .when({ type: 'ChangeAgent', agentId: 7, actorId: owner, isActive: true })
@@ -52,15 +62,22 @@ describe('agent decider', () => {
   });
 
   it("answers not found for someone else's agent, a deleted one and a missing one", () => {
-    spec.given([created]).when({ type: 'ChangeAgent', agentId: 7, actorId: 'intruder', isActive: false }).thenThrows(NotFound, 'Agent 7 not found');
-    spec.given([created, { type: 'AgentDeleted', data: { agentId: 7 } }]).when({ type: 'DeleteAgent', agentId: 7, actorId: owner }).thenThrows(NotFound);
+    spec
+      .given([created])
+      .when({ type: 'ChangeAgent', agentId: 7, actorId: 'intruder', isActive: false })
+      .thenThrows(NotFound, 'Agent 7 not found');
+    spec
+      .given([created, { type: 'AgentDeleted', data: { agentId: 7 } }])
+      .when({ type: 'DeleteAgent', agentId: 7, actorId: owner })
+      .thenThrows(NotFound);
     spec.given([]).when({ type: 'DeleteAgent', agentId: 7, actorId: owner }).thenThrows(NotFound);
   });
 
   it('records a chosen negotiation strategy, and nothing when it is already the one in use', () => {
-    spec.given([created]).when({ type: 'ChangeAgent', agentId: 7, actorId: owner, strategy: 'linear' }).then([
-      { type: 'AgentUpdated', data: { agentId: 7, name: 'Amelia', description: '', criteria: null, strategy: 'linear' } },
-    ]);
+    spec
+      .given([created])
+      .when({ type: 'ChangeAgent', agentId: 7, actorId: owner, strategy: 'linear' })
+      .then([{ type: 'AgentUpdated', data: { agentId: 7, name: 'Amelia', description: '', criteria: null, strategy: 'linear' } }]);
     spec
       .given([created, { type: 'AgentUpdated', data: { agentId: 7, name: 'Amelia', description: '', criteria: null, strategy: 'linear' } }])
       .when({ type: 'ChangeAgent', agentId: 7, actorId: owner, strategy: 'linear' })
@@ -68,13 +85,20 @@ describe('agent decider', () => {
   });
 
   it('folds with the agents view’s rules: deletion is final, and a second creation changes nothing', () => {
-    const resumedAfterDeletion: AgentEvent[] = [created, { type: 'AgentDeleted', data: { agentId: 7 } }, { type: 'AgentResumed', data: { agentId: 7 } }];
+    const resumedAfterDeletion: AgentEvent[] = [
+      created,
+      { type: 'AgentDeleted', data: { agentId: 7 } },
+      { type: 'AgentResumed', data: { agentId: 7 } },
+    ];
     spec.given(resumedAfterDeletion).when({ type: 'ChangeAgent', agentId: 7, actorId: owner, name: 'Back' }).thenThrows(NotFound);
-    const createdAgain: AgentEvent = { ...created, data: { ...created.data, ownerId: 'intruder' } } as AgentEvent;
+    const createdAgain: AgentEvent = { ...created, data: { ...created.data, ownerId: 'intruder' } };
     spec.given([created, createdAgain]).when({ type: 'DeleteAgent', agentId: 7, actorId: 'intruder' }).thenThrows(NotFound);
   });
 
   it('deletes an agent of its owner', () => {
-    spec.given([created]).when({ type: 'DeleteAgent', agentId: 7, actorId: owner }).then([{ type: 'AgentDeleted', data: { agentId: 7 } }]);
+    spec
+      .given([created])
+      .when({ type: 'DeleteAgent', agentId: 7, actorId: owner })
+      .then([{ type: 'AgentDeleted', data: { agentId: 7 } }]);
   });
 });

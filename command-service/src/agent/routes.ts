@@ -9,9 +9,11 @@ import {
   updateAgentInput,
   writeHeaders,
   commandHeaders,
+  type AgentCommand,
   type AgentView,
 } from '@pf/events';
 import type { FastifyPluginAsyncZod, ServiceContext } from '@pf/infra';
+import type { FastifyRequest } from 'fastify';
 import { handleCommand } from '../handle-command';
 import { answered, expectedVersion, signedIn } from '../http-helpers';
 import { nextId } from '../ids';
@@ -37,6 +39,23 @@ const oneAgent = { params: idParams('Agent'), headers: writeHeaders };
 const WRITE_ERRORS = [...SIGNED_IN_ERRORS, 404, 409, 412] as const;
 
 export const agentRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { pool, store }) => {
+  /** A change to an existing agent by the signed-in person, decided on the version their If-Match names. */
+  const changeAgent = (
+    request: FastifyRequest & { headers: { 'if-match'?: string } },
+    agentId: number,
+    command: (actor: { actorId: string; actorFirmId: string }) => AgentCommand,
+  ) => {
+    const { user, metadata } = signedIn(request);
+    return handleCommand(
+      store,
+      streams.agent(agentId),
+      agentDecider,
+      command({ actorId: user.id, actorFirmId: user.firmId }),
+      metadata,
+      expectedVersion(request.headers),
+    );
+  };
+
   app.post(
     '/api/agents',
     {
@@ -55,7 +74,7 @@ export const agentRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { 
         store,
         streams.agent(agentId),
         agentDecider,
-        { ...input, type: 'CreateAgent', agentId, ownerId: user.id, agentType: input.type },
+        { ...input, type: 'CreateAgent', agentId, ownerId: user.id, firmId: user.firmId, agentType: input.type },
         metadata,
       );
       return answered(reply, handled).status(201).send(view(handled.state, new Date().toISOString()));
@@ -73,16 +92,8 @@ export const agentRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { 
       },
     },
     async (request, reply) => {
-      const { user, metadata } = signedIn(request);
       const agentId = request.params.id;
-      const handled = await handleCommand(
-        store,
-        streams.agent(agentId),
-        agentDecider,
-        { type: 'ChangeAgent', agentId, actorId: user.id, ...request.body },
-        metadata,
-        expectedVersion(request.headers),
-      );
+      const handled = await changeAgent(request, agentId, (actor) => ({ type: 'ChangeAgent', agentId, ...actor, ...request.body }));
       return answered(reply, handled).send(view(handled.state, new Date().toISOString()));
     },
   );
@@ -97,16 +108,8 @@ export const agentRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { 
       },
     },
     async (request, reply) => {
-      const { user, metadata } = signedIn(request);
       const agentId = request.params.id;
-      const handled = await handleCommand(
-        store,
-        streams.agent(agentId),
-        agentDecider,
-        { type: 'DeleteAgent', agentId, actorId: user.id },
-        metadata,
-        expectedVersion(request.headers),
-      );
+      const handled = await changeAgent(request, agentId, (actor) => ({ type: 'DeleteAgent', agentId, ...actor }));
       return answered(reply, handled).send({ id: agentId });
     },
   );

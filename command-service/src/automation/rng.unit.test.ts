@@ -9,7 +9,10 @@ describe('rng', () => {
     const seqA = [a(), a(), a()];
     expect([b(), b(), b()]).toEqual(seqA);
     expect([c(), c(), c()]).not.toEqual(seqA);
-    for (const value of seqA) expect(value).toBeGreaterThanOrEqual(0), expect(value).toBeLessThan(1);
+    for (const value of seqA) {
+      expect(value).toBeGreaterThanOrEqual(0);
+      expect(value).toBeLessThan(1);
+    }
   });
 
   it('derives stable seeds from parts', () => {

@@ -1,9 +1,11 @@
 import type { ConversationCommand, ConversationEvent, Participant, Speaker } from '@pf/events';
 import { Conflict, Forbidden, Invalid, NotFound } from '@pf/infra';
-import { switchSides, USER_MESSAGES } from '@pf/events';
+import { canSeeConversation, firmOf, switchSides, USER_MESSAGES } from '@pf/events';
 import type { Decider } from '../handle-command';
+import { evolveSideClock, type SideClock } from '../process-managers/response-time';
+import { commitmentMove, type CommitmentCommand } from './commitment-moves';
 
-export type { ConversationCommand, ConversationEvent, Speaker } from '@pf/events';
+export type { ConversationCommand, ConversationEvent } from '@pf/events';
 
 export type ConversationState =
   | { status: 'none' }
@@ -15,16 +17,42 @@ export type ConversationState =
       /** The sides a person has taken over: owner → the session they took it from. */
       manual: Record<string, { byUserId: string | null; sessionId: string | null }>;
       matchId: string | null;
+      /** Why it completed (shown when a command is refused because of it). */
+      completedReason?: string;
+      /** The offer on the table, if open, and how many offers were made (an operator's offer's round). */
+      openOffer: { offerId: string; fromAgentId: number } | null;
+      offersMade: number;
+      /** Who owes whom an answer (the response-time rule's clock, folded from the same events). */
+      clock: SideClock | null;
     };
 
-type Started = Exclude<ConversationState, { status: 'none' }>;
+export type Started = Exclude<ConversationState, { status: 'none' }>;
 
 const notFound = (id: number) => new NotFound(`Conversation ${id} not found`);
 
-/** A conversation is visible to the owners of its agents; to anyone else it does not exist. */
-function visibleTo(state: ConversationState, conversationId: number, userId: string): Started {
-  if (state.status === 'none' || !state.participants.some((p) => p.ownerId === userId)) throw notFound(conversationId);
+/** A conversation is visible to the firms of its agents (visibility.ts); to anyone else it does not exist. */
+export function visibleTo(state: ConversationState, conversationId: number, firmId: string): Started {
+  if (state.status === 'none' || !canSeeConversation(state, firmId)) throw notFound(conversationId);
   return state;
+}
+
+/**
+ * The side a person of a firm switches or speaks for: the owner whose agents form it. The side of the agent
+ * they name (their firm's only), else their own agents' side, else the first side of their firm's agents.
+ */
+function sideOf(conversation: Started, actorId: string, firmId: string, agentId: number | undefined): string {
+  if (agentId !== undefined) {
+    const named = conversation.participants.find((p) => p.agentId === agentId);
+    if (!named) throw new NotFound(`Agent ${agentId} takes no part in conversation ${conversation.conversationId}`);
+    if (firmOf(named) !== firmId) {
+      throw new Forbidden(`${named.name} belongs to another firm: you can take over or hand back only your own firm's agents`);
+    }
+    return named.ownerId;
+  }
+  const own =
+    conversation.participants.find((p) => p.ownerId === actorId && firmOf(p) === firmId) ??
+    conversation.participants.find((p) => firmOf(p) === firmId);
+  return own!.ownerId;
 }
 
 function started(state: ConversationState, conversationId: number): Started {
@@ -32,9 +60,13 @@ function started(state: ConversationState, conversationId: number): Started {
   return state;
 }
 
-function active(state: ConversationState, conversationId: number): Started {
+export function active(state: ConversationState, conversationId: number): Started {
   const conversation = started(state, conversationId);
-  if (conversation.status !== 'active') throw new Invalid(`Conversation ${conversationId} is completed`);
+  if (conversation.status !== 'active') {
+    throw new Invalid(
+      `Conversation ${conversationId} is completed${conversation.completedReason ? `: ${conversation.completedReason}` : ''}`,
+    );
+  }
   return conversation;
 }
 
@@ -50,16 +82,11 @@ export const isSilenced = (conversation: Started, agentId: number) => {
  * settled by the append's expected version; the loser is told here, on retry, or by the 409 of the append).
  */
 function switchSide(state: ConversationState, command: Extract<ConversationCommand, { type: 'SetManualMode' }>): ConversationEvent[] {
-  const conversation = visibleTo(state, command.conversationId, command.actorId);
-  if (command.agentId !== undefined) {
-    const named = conversation.participants.find((p) => p.agentId === command.agentId);
-    if (!named) throw new NotFound(`Agent ${command.agentId} takes no part in conversation ${command.conversationId}`);
-    if (named.ownerId !== command.actorId) {
-      throw new Forbidden(`${named.name} belongs to another operator: you can take over or hand back only your own agents`);
-    }
-  }
-  const agentIds = conversation.participants.filter((p) => p.ownerId === command.actorId).map((p) => p.agentId);
-  const current = conversation.manual[command.actorId];
+  const firmId = command.actorFirmId ?? command.actorId;
+  const conversation = visibleTo(state, command.conversationId, firmId);
+  const side = sideOf(conversation, command.actorId, firmId, command.agentId);
+  const agentIds = conversation.participants.filter((p) => p.ownerId === side).map((p) => p.agentId);
+  const current = conversation.manual[side];
   if (command.isManualMode && current) {
     if (current.sessionId === (command.sessionId ?? null)) return [];
     throw new Conflict(USER_MESSAGES.sideTakenElsewhere);
@@ -71,7 +98,7 @@ function switchSide(state: ConversationState, command: Extract<ConversationComma
       data: {
         conversationId: command.conversationId,
         isManualMode: command.isManualMode,
-        ownerId: command.actorId,
+        ownerId: side,
         agentIds,
         byUserId: command.actorId,
         ...(command.sessionId ? { sessionId: command.sessionId } : {}),
@@ -80,25 +107,31 @@ function switchSide(state: ConversationState, command: Extract<ConversationComma
   ];
 }
 
-/** The person speaks as their own agent in the conversation (the one they asked for, if it is theirs). */
-function senderFor(conversation: Started, speaker: Speaker): Participant {
+/**
+ * The person speaks as their firm's agent in the conversation: the one they asked for, if it is their firm's,
+ * else their own, else their firm's first.
+ */
+export function senderFor(conversation: Started, speaker: Speaker): Participant {
+  const firmId = speaker.kind === 'user' ? (speaker.firmId ?? speaker.userId) : null;
+  const ours = (p: Participant) => firmOf(p) === firmId;
   const sender =
     speaker.kind === 'agent'
       ? conversation.participants.find((p) => p.agentId === speaker.agentId)
-      : (conversation.participants.find((p) => p.ownerId === speaker.userId && p.agentId === speaker.preferredAgentId) ??
-        conversation.participants.find((p) => p.ownerId === speaker.userId));
+      : (conversation.participants.find((p) => ours(p) && p.agentId === speaker.preferredAgentId) ??
+        conversation.participants.find((p) => ours(p) && p.ownerId === speaker.userId) ??
+        conversation.participants.find(ours));
   if (!sender) throw notFound(conversation.conversationId);
   return sender;
 }
 
 /** The addressee: the other principal (borrower ↔ lender); a broker speaks to the borrower. */
-function counterpartOf(conversation: Started, sender: Participant): Participant | undefined {
+export function counterpartOf(conversation: Started, sender: Participant): Participant | undefined {
   const others = conversation.participants.filter((p) => p.agentId !== sender.agentId);
   const opposite = sender.type === 'lender' ? 'borrower' : sender.type === 'borrower' ? 'lender' : 'borrower';
   return others.find((p) => p.type === opposite) ?? others[0];
 }
 
-export function decide(command: ConversationCommand, state: ConversationState): ConversationEvent[] {
+function decide(command: ConversationCommand, state: ConversationState): ConversationEvent[] {
   switch (command.type) {
     case 'StartConversation': {
       if (state.status !== 'none') return [];
@@ -110,14 +143,20 @@ export function decide(command: ConversationCommand, state: ConversationState): 
         { type: 'ConversationStarted', data: { conversationId, title, participants, matchId } },
         ...manualOwners.map((ownerId): ConversationEvent => ({
           type: 'ManualModeChanged',
-          data: { conversationId, isManualMode: true, ownerId, agentIds: participants.filter((p) => p.ownerId === ownerId).map((p) => p.agentId), byUserId: ownerId },
+          data: {
+            conversationId,
+            isManualMode: true,
+            ownerId,
+            agentIds: participants.filter((p) => p.ownerId === ownerId).map((p) => p.agentId),
+            byUserId: ownerId,
+          },
         })),
       ];
     }
     case 'SetManualMode':
       return switchSide(state, command);
     case 'SendMessage': {
-      if (command.speaker.kind === 'user') visibleTo(state, command.conversationId, command.speaker.userId);
+      if (command.speaker.kind === 'user') visibleTo(state, command.conversationId, command.speaker.firmId ?? command.speaker.userId);
       const conversation = active(state, command.conversationId);
       const isAutomated = command.speaker.kind === 'agent';
       const sender = senderFor(conversation, command.speaker);
@@ -145,15 +184,16 @@ export function decide(command: ConversationCommand, state: ConversationState): 
         },
       ];
     }
-    case 'MakeOffer': {
-      active(state, command.conversationId);
-      const { conversationId, offerId, round, fromAgentId, toAgentId, terms } = command;
-      return [{ type: 'OfferMade', data: { conversationId, offerId, round, fromAgentId, toAgentId, terms } }];
-    }
+    case 'MakeOffer':
+    case 'RecordAgentTurn':
+    case 'EndForCommitment':
+    case 'ReturnSideToAgent':
+    case 'NoteReading':
+      return commitmentMove(command satisfies CommitmentCommand, state);
     case 'AcceptOffer': {
+      // Only an agent's turn (RecordAgentTurn, with the need committed here) may agree terms.
       active(state, command.conversationId);
-      const { conversationId, offerId, byAgentId, terms } = command;
-      return [{ type: 'OfferAccepted', data: { conversationId, offerId, byAgentId, terms } }];
+      throw new Invalid("An acceptance is recorded as an agent's turn with the borrower's need committed to this conversation");
     }
     case 'RejectOffer': {
       active(state, command.conversationId);
@@ -172,15 +212,6 @@ export function decide(command: ConversationCommand, state: ConversationState): 
       const { conversationId, agentId, reason } = command;
       return [{ type: 'ConversationStalled', data: { conversationId, agentId, reason } }];
     }
-    case 'RecordAgentTurn': {
-      const conversation = active(state, command.conversationId);
-      // Its side may have been taken over while the agent was composing: then it says nothing.
-      if (isSilenced(conversation, command.agentId)) return [];
-      if (!conversation.participants.some((p) => p.agentId === command.agentId)) throw notFound(command.conversationId);
-      const foreign = command.events.find((event) => 'conversationId' in event.data && event.data.conversationId !== command.conversationId);
-      if (foreign) throw new Invalid(`An agent's turn in conversation ${command.conversationId} cannot record ${foreign.type} of another`);
-      return command.events;
-    }
     default: {
       const unhandled: never = command;
       throw new Error(`Unknown command ${JSON.stringify(unhandled)}`);
@@ -188,11 +219,29 @@ export function decide(command: ConversationCommand, state: ConversationState): 
   }
 }
 
-export function evolve(state: ConversationState, event: ConversationEvent): ConversationState {
+function evolve(state: ConversationState, event: ConversationEvent): ConversationState {
+  const clocked =
+    state.status === 'none' || event.type === 'ConversationStarted' ? state : { ...state, clock: evolveSideClock(state.clock, event) };
+  return evolveOwn(clocked, event);
+}
+
+function evolveOwn(state: ConversationState, event: ConversationEvent): ConversationState {
   switch (event.type) {
+    case 'OfferMade':
+      if (state.status === 'none') return state;
+      return {
+        ...state,
+        openOffer: { offerId: event.data.offerId, fromAgentId: event.data.fromAgentId },
+        offersMade: state.offersMade + 1,
+      };
+    case 'OfferRejected':
+    case 'OfferAccepted':
+      if (state.status === 'none' || state.openOffer?.offerId !== event.data.offerId) return state;
+      return { ...state, openOffer: null };
     case 'ConversationStarted': {
       const { conversationId, title, participants, matchId } = event.data;
-      return { status: 'active', conversationId, title, participants, manual: {}, matchId };
+      const clock = evolveSideClock(null, event);
+      return { status: 'active', conversationId, title, participants, manual: {}, matchId, openOffer: null, offersMade: 0, clock };
     }
     case 'ManualModeChanged': {
       if (state.status === 'none') return state;
@@ -202,7 +251,7 @@ export function evolve(state: ConversationState, event: ConversationEvent): Conv
       return { ...state, manual: Object.fromEntries(switched.map(({ ownerId, ...holder }) => [ownerId, holder])) };
     }
     case 'ConversationCompleted':
-      return state.status === 'none' ? state : { ...state, status: 'completed' };
+      return state.status === 'none' ? state : { ...state, status: 'completed', completedReason: event.data.reason };
     default:
       return state;
   }

@@ -40,7 +40,7 @@ describe('conversation decider', () => {
     spec
       .given([started])
       .when({ type: 'SetManualMode', conversationId: 3, actorId: 'alice', sessionId: 'a', agentId: 2, isManualMode: true })
-      .thenThrows(Forbidden, 'Northgate belongs to another operator: you can take over or hand back only your own agents');
+      .thenThrows(Forbidden, "Northgate belongs to another firm: you can take over or hand back only your own firm's agents");
   });
 
   it('lets exactly one session hold a side: a takeover from another session of the same account is refused', () => {
@@ -48,20 +48,35 @@ describe('conversation decider', () => {
   });
 
   it("keeps the other side's agent talking while one side is manual, and lets both people talk when both are", () => {
-    const agentSays = (agentId: number) => ({ type: 'SendMessage', conversationId: 3, messageId: 9, speaker: { kind: 'agent', agentId }, content: 'An offer' }) as const;
+    const agentSays = (agentId: number) =>
+      ({ type: 'SendMessage', conversationId: 3, messageId: 9, speaker: { kind: 'agent', agentId }, content: 'An offer' }) as const;
     spec.given([started, bobTakes]).when(agentSays(2)).then([]);
-    spec.given([started, bobTakes]).when(agentSays(1)).then([
-      { type: 'MessageSent', data: { conversationId: 3, messageId: 9, fromAgentId: 1, toAgentId: 2, content: 'An offer', isAutomated: true } },
-    ]);
+    spec
+      .given([started, bobTakes])
+      .when(agentSays(1))
+      .then([
+        {
+          type: 'MessageSent',
+          data: { conversationId: 3, messageId: 9, fromAgentId: 1, toAgentId: 2, content: 'An offer', isAutomated: true },
+        },
+      ]);
     spec
       .given([started, bobTakes])
       .when({ type: 'SendMessage', conversationId: 3, messageId: 9, speaker: { kind: 'user', userId: 'alice' }, content: 'hi' })
       .thenThrows(Invalid, USER_MESSAGES.switchToManualFirst);
-    const aliceTakes: ConversationEvent = { type: 'ManualModeChanged', data: { conversationId: 3, isManualMode: true, ownerId: 'alice', agentIds: [1], byUserId: 'alice', sessionId: 'a' } };
+    const aliceTakes: ConversationEvent = {
+      type: 'ManualModeChanged',
+      data: { conversationId: 3, isManualMode: true, ownerId: 'alice', agentIds: [1], byUserId: 'alice', sessionId: 'a' },
+    };
     spec
       .given([started, bobTakes, aliceTakes])
       .when({ type: 'SendMessage', conversationId: 3, messageId: 9, speaker: { kind: 'user', userId: 'alice' }, content: 'Hello Bob' })
-      .then([{ type: 'MessageSent', data: { conversationId: 3, messageId: 9, fromAgentId: 1, toAgentId: 2, content: 'Hello Bob', isAutomated: false } }]);
+      .then([
+        {
+          type: 'MessageSent',
+          data: { conversationId: 3, messageId: 9, fromAgentId: 1, toAgentId: 2, content: 'Hello Bob', isAutomated: false },
+        },
+      ]);
   });
 
   it('hides the conversation from everyone else', () => {
@@ -78,7 +93,13 @@ describe('conversation decider', () => {
   it("stores a person's message as not automated, from their own agent to the counterpart", () => {
     spec
       .given([started, manual])
-      .when({ type: 'SendMessage', conversationId: 3, messageId: 9, speaker: { kind: 'user', userId: 'alice', preferredAgentId: 2 }, content: 'We can do 4.1%' })
+      .when({
+        type: 'SendMessage',
+        conversationId: 3,
+        messageId: 9,
+        speaker: { kind: 'user', userId: 'alice', preferredAgentId: 2 },
+        content: 'We can do 4.1%',
+      })
       .then([
         {
           type: 'MessageSent',
@@ -129,8 +150,17 @@ describe('conversation decider', () => {
         terms: { interestRate: 4.6, termYears: 25, loanAmount: 240_000, arrangementFee: 999 },
       },
     };
-    spec.given([started]).when({ type: 'RecordAgentTurn', conversationId: 3, agentId: 2, events: [message, offer] }).then([message, offer]);
-    spec.given([started, manual]).when({ type: 'RecordAgentTurn', conversationId: 3, agentId: 2, events: [message, offer] }).then([]);
-    spec.given([started]).when({ type: 'RecordAgentTurn', conversationId: 3, agentId: 99, events: [message] }).thenThrows(NotFound);
+    spec
+      .given([started])
+      .when({ type: 'RecordAgentTurn', conversationId: 3, agentId: 2, events: [message, offer] })
+      .then([message, offer]);
+    spec
+      .given([started, manual])
+      .when({ type: 'RecordAgentTurn', conversationId: 3, agentId: 2, events: [message, offer] })
+      .then([]);
+    spec
+      .given([started])
+      .when({ type: 'RecordAgentTurn', conversationId: 3, agentId: 99, events: [message] })
+      .thenThrows(NotFound);
   });
 });

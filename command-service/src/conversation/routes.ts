@@ -6,7 +6,9 @@ import {
   type DomainEvent,
   errorAnswers,
   idParams,
+  makeOfferInput,
   messageView,
+  offerMadeView,
   patchConversationInput,
   sendMessageInput,
   SIGNED_IN_ERRORS,
@@ -15,12 +17,23 @@ import {
   type ConversationView,
   type MessageView,
 } from '@pf/events';
-import { AccountStore, displayName, type EventStore, type FastifyPluginAsyncZod, type ServiceContext, type SessionUser } from '@pf/infra';
+import {
+  AccountStore,
+  displayName,
+  viewerOf,
+  type EventStore,
+  type FastifyPluginAsyncZod,
+  type ServiceContext,
+  type SessionUser,
+} from '@pf/infra';
 import { handleCommand, type StoredFact } from '../handle-command';
 import { answered, expectedVersion, signedIn } from '../http-helpers';
 import { nextId } from '../ids';
 import { streamCacheOf } from '../stream-cache';
 import { conversationDecider } from './conversation';
+import { describeOffer } from '../automation/negotiation/read-offer';
+import { needOfConversation } from '../need/read-need';
+import { randomUUID } from 'node:crypto';
 
 /**
  * The conversation as it stands after a switch, folded with the shared view (so "since" is the takeover's
@@ -36,15 +49,19 @@ async function currentView(
 ): Promise<ConversationView> {
   const stream = streams.conversation(conversationId);
   const cache = streamCacheOf(store);
-  const conversation = cache.fold<Conversation | null>(stream, history ?? (await cache.read(stream)), evolveConversation, null, (folded, fact) =>
-    evolveConversation(folded, { type: fact.type, data: fact.data } as DomainEvent, fact.recordedAt.toISOString()),
+  const conversation = cache.fold<Conversation | null>(
+    stream,
+    history ?? (await cache.read(stream)),
+    evolveConversation,
+    null,
+    (folded, fact) => evolveConversation(folded, { type: fact.type, data: fact.data } as DomainEvent, fact.recordedAt.toISOString()),
   );
   if (!conversation) throw new Error('A conversation view needs a conversation');
   // The signed-in person's own name comes with their session; only other people's are looked up.
   const others = conversation.manualSides.flatMap((side) => (side.byUserId && side.byUserId !== user.id ? [side.byUserId] : []));
   const names = await accounts.displayNames(others);
   names.set(user.id, displayName(user.firstName, user.lastName));
-  return conversationViewFor(conversation, user.id, (id) => names.get(id) ?? null);
+  return conversationViewFor(conversation, viewerOf(user), (id) => names.get(id) ?? null);
 }
 
 /** The body of POST /api/conversations/:id/messages: the socket's send_message without the id in the path. */
@@ -72,7 +89,15 @@ export const conversationRoutes: FastifyPluginAsyncZod<ServiceContext> = async (
         store,
         streams.conversation(conversationId),
         conversationDecider,
-        { type: 'SetManualMode', conversationId, actorId: user.id, sessionId: user.sessionId, isManualMode, ...(agentId ? { agentId } : {}) },
+        {
+          type: 'SetManualMode',
+          conversationId,
+          actorId: user.id,
+          actorFirmId: user.firmId,
+          sessionId: user.sessionId,
+          isManualMode,
+          ...(agentId ? { agentId } : {}),
+        },
         metadata,
         expectedVersion(request.headers),
       );
@@ -105,7 +130,7 @@ export const conversationRoutes: FastifyPluginAsyncZod<ServiceContext> = async (
           type: 'SendMessage',
           conversationId,
           messageId,
-          speaker: { kind: 'user', userId: user.id, sessionId: user.sessionId, preferredAgentId: input.fromAgentId },
+          speaker: { kind: 'user', userId: user.id, firmId: user.firmId, sessionId: user.sessionId, preferredAgentId: input.fromAgentId },
           content: input.content,
         },
         metadata,
@@ -127,6 +152,50 @@ export const conversationRoutes: FastifyPluginAsyncZod<ServiceContext> = async (
         createdAt: new Date().toISOString(),
       };
       return answered(reply, handled).status(201).send(message);
+    },
+  );
+
+  /**
+   * The structured Make offer: the side the person holds offers exactly these figures, decided by the
+   * conversation's decider against the borrower's need (refused, naming the deal, once it is committed elsewhere).
+   * The thread says what was recorded; the other side's agent answers it like any offer.
+   */
+  app.post(
+    '/api/conversations/:id/offers',
+    {
+      schema: {
+        summary: 'Make an offer (loan, rate, term, fee) on the side you have taken over',
+        params: idParams('Conversation'),
+        headers: writeHeaders,
+        body: makeOfferInput,
+        response: { 201: offerMadeView, ...errorAnswers(...WRITE_ERRORS) },
+      },
+    },
+    async (request, reply) => {
+      const { user, metadata } = signedIn(request);
+      const conversationId = request.params.id;
+      const { fromAgentId, ...terms } = request.body;
+      const messageId = await nextId(pool, 'message_ids');
+      const handled = await handleCommand(
+        store,
+        streams.conversation(conversationId),
+        conversationDecider,
+        {
+          type: 'MakeOffer',
+          conversationId,
+          offerId: randomUUID(),
+          speaker: { kind: 'user', userId: user.id, sessionId: user.sessionId, ...(fromAgentId ? { preferredAgentId: fromAgentId } : {}) },
+          terms,
+          need: await needOfConversation(store, conversationId),
+          note: { messageId, content: `Offer made: ${describeOffer(terms)}` },
+        },
+        metadata,
+        expectedVersion(request.headers),
+      );
+      const made = handled.events.find((event) => event.type === 'OfferMade');
+      if (made?.type !== 'OfferMade') throw new Error('An offer was expected');
+      const { offerId, round, fromAgentId: from, toAgentId } = made.data;
+      return answered(reply, handled).status(201).send({ offerId, round, fromAgentId: from, toAgentId, terms: made.data.terms });
     },
   );
 };

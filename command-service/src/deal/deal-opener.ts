@@ -1,4 +1,4 @@
-import { START, streams, type DealParty, type EventOf, type Position } from '@pf/events';
+import { readCriteria, START, streams, type Criteria, type DealParty, type EventOf, type Position } from '@pf/events';
 import { BACKGROUND_BATCH_INTERVAL_MS, loadCheckpoint, runOf, saveCheckpoint, type RecordedEvent, type ServiceContext } from '@pf/infra';
 import { foldEvents, handleCommand } from '../handle-command';
 import { conversationDecider } from '../conversation/conversation';
@@ -14,13 +14,21 @@ const CHECKPOINT = 'deal-opener';
  * see the deal). Idempotent: the deal opens once (the decider, and event ids derived from the cause), so every
  * copy of the command-service may run it, and a redelivery after a crash adds nothing.
  */
-export async function openAgreedDeal(context: Pick<ServiceContext, 'store'>, cause: RecordedEvent): Promise<void> {
+async function openAgreedDeal(context: Pick<ServiceContext, 'store'>, cause: RecordedEvent): Promise<void> {
   const agreed = cause.data as Agreed;
   const conversation = foldEvents(conversationDecider, await context.store.readStream(streams.conversation(agreed.conversationId)));
   if (conversation.status === 'none') return;
   const party = (agentId: number | null): DealParty | null => {
     const found = agentId === null ? undefined : conversation.participants.find((p) => p.agentId === agentId);
-    return found ? { agentId: found.agentId, ownerId: found.ownerId, name: found.name, type: found.type } : null;
+    return found
+      ? {
+          agentId: found.agentId,
+          ownerId: found.ownerId,
+          ...(found.firmId ? { firmId: found.firmId } : {}),
+          name: found.name,
+          type: found.type,
+        }
+      : null;
   };
   const borrower = party(agreed.borrowerAgentId);
   const lender = party(agreed.lenderAgentId);
@@ -39,7 +47,7 @@ export async function openAgreedDeal(context: Pick<ServiceContext, 'store'>, cau
           borrower,
           lender,
           broker: party(agreed.brokerAgentId),
-          propertyAddress: '',
+          propertyAddress: await regionOf(context, agreed.borrowerAgentId),
           propertyValue: agreed.propertyValue,
           loanAmount: agreed.loanAmount,
           ltv: agreed.ltv,
@@ -56,6 +64,20 @@ export async function openAgreedDeal(context: Pick<ServiceContext, 'store'>, cau
     // Another copy opened it at the same moment: the deal stands, which is all this wanted.
     if ((error as { statusCode?: number }).statusCode !== 409) throw error;
   }
+}
+
+/**
+ * Where the property is, as far as the borrower's details say: agents agree terms, not addresses, so a deal opens
+ * with the region the borrower's criteria name ("Leeds"), or empty, and the Deals screen asks its operator for
+ * the address (Edit).
+ */
+async function regionOf(context: Pick<ServiceContext, 'store'>, borrowerAgentId: number): Promise<string> {
+  let criteria: Criteria | null = null;
+  for (const event of await context.store.readStream(streams.agent(borrowerAgentId))) {
+    if (event.type === 'AgentCreated' || event.type === 'AgentUpdated') criteria = (event.data as { criteria: Criteria | null }).criteria;
+  }
+  const region = readCriteria(criteria).regions?.[0];
+  return region ? `${region.charAt(0).toUpperCase()}${region.slice(1)} (region; full address to be given)` : '';
 }
 
 /**

@@ -17,7 +17,7 @@ export type DealCommand =
   | {
       type: 'ChangeDeal';
       dealId: string;
-      actorId: string;
+      firmId: string;
       status?: DealStatus;
       stage?: DealStage;
       propertyAddress?: string;
@@ -26,9 +26,9 @@ export type DealCommand =
 
 type Existing = Exclude<DealState, { status: 'none' }>;
 
-/** A deal is visible to the owners of its agents; to anyone else it does not exist (404). */
-function visibleTo(state: DealState, dealId: string, actorId: string): Existing {
-  if (state.status === 'none' || !state.owners.includes(actorId)) throw new NotFound(`Deal ${dealId} not found`);
+/** A deal is visible to the firms of its agents (visibility.ts: dealFirmsOf); to anyone else it does not exist (404). */
+function visibleTo(state: DealState, dealId: string, firmId: string): Existing {
+  if (state.status === 'none' || !state.owners.includes(firmId)) throw new NotFound(`Deal ${dealId} not found`);
   return state;
 }
 
@@ -65,12 +65,12 @@ function statusChange(deal: Existing, status: DealStatus): DealEvent[] {
   return [statusEvent(deal, status)];
 }
 
-export function decide(command: DealCommand, state: DealState): DealEvent[] {
+function decide(command: DealCommand, state: DealState): DealEvent[] {
   switch (command.type) {
     case 'OpenDeal':
       return state.status === 'none' ? [{ type: 'DealOpened', data: command.deal }] : [];
     case 'ChangeDeal': {
-      let deal = visibleTo(state, command.dealId, command.actorId);
+      let deal = visibleTo(state, command.dealId, command.firmId);
       if (deal.status === 'cancelled') throw new Invalid('status: This deal is cancelled, and a cancelled deal is final');
       const events: DealEvent[] = [];
       const take = (produced: DealEvent[]) => {
@@ -94,7 +94,7 @@ export function decide(command: DealCommand, state: DealState): DealEvent[] {
 }
 
 /** The view's rules: the first DealOpened counts (opening again records nothing), then each change as recorded. */
-export function evolve(state: DealState, event: DealEvent): DealState {
+function evolve(state: DealState, event: DealEvent): DealState {
   if (event.type === 'DealOpened') return state.status === 'none' ? dealFromOpening(event.data) : state;
   return state.status === 'none' ? state : applyDealEvent(state, event);
 }

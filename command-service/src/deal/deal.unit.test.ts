@@ -9,7 +9,7 @@ const opened = dealOpened();
 const stage = (from: string, to: string) => ({ type: 'DealStageChanged', data: { dealId, from, stage: to } }) as DealEvent;
 const status = (from: string, to: string) => ({ type: 'DealStatusChanged', data: { dealId, from, status: to } }) as DealEvent;
 const spec = deciderSpec(dealDecider);
-const change = (changes: object, actorId = 'alice') => ({ type: 'ChangeDeal' as const, dealId, actorId, ...changes });
+const change = (changes: object, firmId = 'alice') => ({ type: 'ChangeDeal' as const, dealId, firmId, ...changes });
 
 describe('deal decider', () => {
   it('opens once', () => {
@@ -19,35 +19,78 @@ describe('deal decider', () => {
 
   it('folds with the deals view’s rules: the first opening counts', () => {
     const openedAgain = { ...opened, data: { ...opened.data, lender: { ...opened.data.lender, ownerId: 'mallory' } } };
-    spec.given([opened, openedAgain]).when(change({ stage: 'valuation' }, 'mallory')).thenThrows(NotFound);
-    spec.given([opened, openedAgain]).when(change({ stage: 'valuation' }, 'bob')).then([stage('application', 'valuation')]);
+    spec
+      .given([opened, openedAgain])
+      .when(change({ stage: 'valuation' }, 'mallory'))
+      .thenThrows(NotFound);
+    spec
+      .given([opened, openedAgain])
+      .when(change({ stage: 'valuation' }, 'bob'))
+      .then([stage('application', 'valuation')]);
   });
 
   it('is visible only to the owners of its agents', () => {
-    spec.given([opened]).when(change({ stage: 'valuation' }, 'mallory')).thenThrows(NotFound, `Deal ${dealId} not found`);
-    spec.given([]).when(change({ stage: 'valuation' })).thenThrows(NotFound);
-    spec.given([opened]).when(change({ stage: 'valuation' }, 'bob')).then([stage('application', 'valuation')]);
+    spec
+      .given([opened])
+      .when(change({ stage: 'valuation' }, 'mallory'))
+      .thenThrows(NotFound, `Deal ${dealId} not found`);
+    spec
+      .given([])
+      .when(change({ stage: 'valuation' }))
+      .thenThrows(NotFound);
+    spec
+      .given([opened])
+      .when(change({ stage: 'valuation' }, 'bob'))
+      .then([stage('application', 'valuation')]);
   });
 
   it('completes only from underwriting, and completing the stage completes the deal', () => {
-    spec.given([opened]).when(change({ stage: 'completed' })).thenThrows(Invalid, 'stage: A deal reaches completion only from underwriting; this one is at application');
-    spec.given([opened, stage('application', 'valuation')]).when(change({ status: 'completed' })).thenThrows(Invalid, 'status: A deal cannot complete before underwriting; this one is at valuation');
+    spec
+      .given([opened])
+      .when(change({ stage: 'completed' }))
+      .thenThrows(Invalid, 'stage: A deal reaches completion only from underwriting; this one is at application');
+    spec
+      .given([opened, stage('application', 'valuation')])
+      .when(change({ status: 'completed' }))
+      .thenThrows(Invalid, 'status: A deal cannot complete before underwriting; this one is at valuation');
     const underwriting = [opened, stage('application', 'valuation'), stage('valuation', 'underwriting')];
-    spec.given(underwriting).when(change({ stage: 'completed' })).then([stage('underwriting', 'completed'), status('active', 'completed')]);
-    spec.given(underwriting).when(change({ status: 'completed' })).then([stage('underwriting', 'completed'), status('active', 'completed')]);
-    spec.given([...underwriting, stage('underwriting', 'completed'), status('active', 'completed')]).when(change({ status: 'pending' })).thenThrows(Invalid, 'its status is final');
+    spec
+      .given(underwriting)
+      .when(change({ stage: 'completed' }))
+      .then([stage('underwriting', 'completed'), status('active', 'completed')]);
+    spec
+      .given(underwriting)
+      .when(change({ status: 'completed' }))
+      .then([stage('underwriting', 'completed'), status('active', 'completed')]);
+    spec
+      .given([...underwriting, stage('underwriting', 'completed'), status('active', 'completed')])
+      .when(change({ status: 'pending' }))
+      .thenThrows(Invalid, 'its status is final');
   });
 
   it('keeps a cancelled deal as it is', () => {
-    spec.given([opened, status('active', 'cancelled')]).when(change({ status: 'active' })).thenThrows(Invalid, 'a cancelled deal is final');
-    spec.given([opened, status('active', 'cancelled')]).when(change({ propertyAddress: '1 High St' })).thenThrows(Invalid, 'a cancelled deal is final');
+    spec
+      .given([opened, status('active', 'cancelled')])
+      .when(change({ status: 'active' }))
+      .thenThrows(Invalid, 'a cancelled deal is final');
+    spec
+      .given([opened, status('active', 'cancelled')])
+      .when(change({ propertyAddress: '1 High St' }))
+      .thenThrows(Invalid, 'a cancelled deal is final');
   });
 
   it('moves between active and pending, and records only real changes', () => {
-    spec.given([opened]).when(change({ status: 'pending' })).then([status('active', 'pending')]);
-    spec.given([opened]).when(change({ status: 'active', stage: 'application' })).then([]);
-    spec.given([opened]).when(change({ propertyAddress: '1 High St', targetCompletion: '2026-09-30' })).then([
-      { type: 'DealEdited', data: { dealId, propertyAddress: '1 High St', targetCompletion: '2026-09-30' } },
-    ]);
+    spec
+      .given([opened])
+      .when(change({ status: 'pending' }))
+      .then([status('active', 'pending')]);
+    spec
+      .given([opened])
+      .when(change({ status: 'active', stage: 'application' }))
+      .then([]);
+    spec
+      .given([opened])
+      .when(change({ propertyAddress: '1 High St', targetCompletion: '2026-09-30' }))
+      .then([{ type: 'DealEdited', data: { dealId, propertyAddress: '1 High St', targetCompletion: '2026-09-30' } }]);
   });
 });

@@ -8,6 +8,7 @@ import {
   SIGNED_IN_ERRORS,
   streams,
   uuidParams,
+  canSeeAgent,
   type AgentType,
   type DealParty,
 } from '@pf/events';
@@ -17,14 +18,14 @@ import { foldEvents, handleCommand } from '../handle-command';
 import { signedIn, withPosition } from '../http-helpers';
 import { dealDecider } from './deal';
 
-/** A party of a New Deal must be one of the user's own agents, of the right type. */
-async function ownAgent(store: EventStore, field: string, agentId: number, type: AgentType, userId: string): Promise<DealParty> {
+/** A party of a New Deal must be one of the firm's own agents (visibility.ts: canSeeAgent), of the right type. */
+async function ownAgent(store: EventStore, field: string, agentId: number, type: AgentType, firmId: string): Promise<DealParty> {
   const agent = foldEvents(agentDecider, await store.readStream(streams.agent(agentId)));
-  if (agent.status === 'none' || agent.status === 'deleted' || agent.ownerId !== userId) {
-    throw new Invalid(`${field}: agent ${agentId} is not one of your agents`);
+  if (agent.status === 'none' || agent.status === 'deleted' || !canSeeAgent(agent, firmId)) {
+    throw new Invalid(`${field}: agent ${agentId} is not one of your firm's agents`);
   }
   if (agent.type !== type) throw new Invalid(`${field}: ${agent.name} is a ${agent.type} agent, not a ${type}`);
-  return { agentId, ownerId: agent.ownerId, name: agent.name, type };
+  return { agentId, ownerId: agent.ownerId, firmId: agent.firmId, name: agent.name, type };
 }
 
 /** New Deal, and changes of status, stage, address and target date (PATCH). */
@@ -41,9 +42,9 @@ export const dealRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { s
     async (request, reply) => {
       const { user, metadata } = signedIn(request);
       const input = request.body;
-      const borrower = await ownAgent(store, 'borrowerAgentId', input.borrowerAgentId, 'borrower', user.id);
-      const lender = await ownAgent(store, 'lenderAgentId', input.lenderAgentId, 'lender', user.id);
-      const broker = input.brokerAgentId ? await ownAgent(store, 'brokerAgentId', input.brokerAgentId, 'broker', user.id) : null;
+      const borrower = await ownAgent(store, 'borrowerAgentId', input.borrowerAgentId, 'borrower', user.firmId);
+      const lender = await ownAgent(store, 'lenderAgentId', input.lenderAgentId, 'lender', user.firmId);
+      const broker = input.brokerAgentId ? await ownAgent(store, 'brokerAgentId', input.brokerAgentId, 'broker', user.firmId) : null;
       const dealId = randomUUID();
       const { position } = await handleCommand(
         store,
@@ -92,7 +93,7 @@ export const dealRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { s
         store,
         streams.deal(dealId),
         dealDecider,
-        { type: 'ChangeDeal', dealId, actorId: user.id, ...changes },
+        { type: 'ChangeDeal', dealId, firmId: user.firmId, ...changes },
         metadata,
       );
       if (state.status === 'none') throw new NotFound(`Deal ${dealId} not found`);

@@ -7,32 +7,39 @@ type Uploaded = EventOf<'DocumentUploaded'>['data'];
 
 export type DocumentState =
   | { status: 'none' }
-  | { status: DocumentStatus; documentId: string; owners: readonly string[]; name: string; contentType: Uploaded['contentType']; downloads: number };
+  | {
+      status: DocumentStatus;
+      documentId: string;
+      owners: readonly string[];
+      name: string;
+      contentType: Uploaded['contentType'];
+      downloads: number;
+    };
 
 export type DocumentCommand =
   | { type: 'UploadDocument'; document: Uploaded }
-  | { type: 'ReviewDocument'; documentId: string; actorId: string; status: DocumentStatus }
-  | { type: 'RecordDownload'; documentId: string; actorId: string };
+  | { type: 'ReviewDocument'; documentId: string; firmId: string; status: DocumentStatus }
+  | { type: 'RecordDownload'; documentId: string; firmId: string };
 
 type Existing = Exclude<DocumentState, { status: 'none' }>;
 
-/** A document is visible to the owners of its deal's agents; to anyone else it does not exist (404). */
-export function visibleTo(state: DocumentState, documentId: string, actorId: string): Existing {
-  if (state.status === 'none' || !state.owners.includes(actorId)) throw new NotFound(`Document ${documentId} not found`);
+/** A document is visible to the firms of its deal's agents (visibility.ts); to anyone else it does not exist (404). */
+export function visibleTo(state: DocumentState, documentId: string, firmId: string): Existing {
+  if (state.status === 'none' || !state.owners.includes(firmId)) throw new NotFound(`Document ${documentId} not found`);
   return state;
 }
 
-export function decide(command: DocumentCommand, state: DocumentState): DocumentEvent[] {
+function decide(command: DocumentCommand, state: DocumentState): DocumentEvent[] {
   switch (command.type) {
     case 'UploadDocument':
       return state.status === 'none' ? [{ type: 'DocumentUploaded', data: command.document }] : [];
     case 'ReviewDocument': {
-      const document = visibleTo(state, command.documentId, command.actorId);
+      const document = visibleTo(state, command.documentId, command.firmId);
       if (document.status === command.status) return [];
       return [{ type: 'DocumentStatusChanged', data: { documentId: command.documentId, status: command.status, from: document.status } }];
     }
     case 'RecordDownload':
-      visibleTo(state, command.documentId, command.actorId);
+      visibleTo(state, command.documentId, command.firmId);
       return [{ type: 'DocumentDownloaded', data: { documentId: command.documentId } }];
     default: {
       const unhandled: never = command;
@@ -41,7 +48,7 @@ export function decide(command: DocumentCommand, state: DocumentState): Document
   }
 }
 
-export function evolve(state: DocumentState, event: DocumentEvent): DocumentState {
+function evolve(state: DocumentState, event: DocumentEvent): DocumentState {
   switch (event.type) {
     case 'DocumentUploaded': {
       const { documentId, ownerIds, name, contentType } = event.data;

@@ -28,13 +28,15 @@ export const documentFileRoute: FastifyPluginAsyncZod<ServiceContext> = async (a
     const filename = document.name.toLowerCase().endsWith(`.${EXTENSION[document.contentType]}`)
       ? document.name
       : `${document.name}.${EXTENSION[document.contentType]}`;
-    return reply
-      .header('content-type', document.contentType)
-      .header('content-disposition', `${check.claims.disposition}; filename*=UTF-8''${encodeURIComponent(filename)}`)
-      .header('cache-control', 'private, max-age=300')
-      // The console shows previews in a frame of its own origin; nothing else may frame them.
-      .header('content-security-policy', "frame-ancestors 'self'")
-      .header('x-frame-options', 'SAMEORIGIN')
-      .send(content);
+    return (
+      reply
+        .header('content-type', document.contentType)
+        .header('content-disposition', `${check.claims.disposition}; filename*=UTF-8''${encodeURIComponent(filename)}`)
+        .header('cache-control', 'private, max-age=300')
+        // The console shows previews in a frame of its own origin; nothing else may frame them.
+        .header('content-security-policy', "frame-ancestors 'self'")
+        .header('x-frame-options', 'SAMEORIGIN')
+        .send(content)
+    );
   });
 };

@@ -84,10 +84,12 @@ export const documentRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app,
       const input = uploadDocumentFields.parse(fields);
       const sniffed = await sniffDocument(file.content);
       if (!sniffed.ok) {
-        throw new Invalid(`file: only PDF, JPEG and PNG documents are accepted, and this file's content is ${sniffed.found ?? 'none of them'}`);
+        throw new Invalid(
+          `file: only PDF, JPEG and PNG documents are accepted, and this file's content is ${sniffed.found ?? 'none of them'}`,
+        );
       }
       const deal = foldEvents(dealDecider, await store.readStream(streams.deal(input.dealId)));
-      if (deal.status === 'none' || !deal.owners.includes(user.id)) throw new NotFound(`Deal ${input.dealId} not found`);
+      if (deal.status === 'none' || !deal.owners.includes(user.firmId)) throw new NotFound(`Deal ${input.dealId} not found`);
 
       const documentId = randomUUID();
       const sha256 = createHash('sha256').update(file.content).digest('hex');
@@ -141,7 +143,7 @@ export const documentRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app,
         store,
         streams.document(documentId),
         documentDecider,
-        { type: 'ReviewDocument', documentId, actorId: user.id, status },
+        { type: 'ReviewDocument', documentId, firmId: user.firmId, status },
         metadata,
       );
       if (state.status === 'none') throw new NotFound(`Document ${documentId} not found`);
@@ -172,21 +174,30 @@ export const documentRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app,
         store,
         streams.document(documentId),
         documentDecider,
-        { type: 'RecordDownload', documentId, actorId: user.id },
+        { type: 'RecordDownload', documentId, firmId: user.firmId },
         metadata,
       );
-      return withPosition(reply, position).status(201).send(await link(documentId, 'attachment', VIEW_LINK_SECONDS));
+      return withPosition(reply, position)
+        .status(201)
+        .send(await link(documentId, 'attachment', VIEW_LINK_SECONDS));
     },
   );
 
   /** View (inline preview) and Share (a link for someone without an account, valid for seven days). */
   for (const kind of ['preview', 'share'] as const) {
-    const summary = kind === 'share' ? 'Share: a link that works without an account for seven days' : 'View: a link that shows the file inline for five minutes';
-    app.post(`/api/documents/:id/${kind}`, { schema: { summary, params, response: { 200: documentLink, ...errorAnswers(...SIGNED_IN_ERRORS, 403, 404) } } }, async (request) => {
-      const { user } = signedIn(request);
-      const documentId = request.params.id;
-      visibleTo(foldEvents(documentDecider, await store.readStream(streams.document(documentId))), documentId, user.id);
-      return kind === 'share' ? link(documentId, 'attachment', SHARE_LINK_SECONDS) : link(documentId, 'inline', VIEW_LINK_SECONDS);
-    });
+    const summary =
+      kind === 'share'
+        ? 'Share: a link that works without an account for seven days'
+        : 'View: a link that shows the file inline for five minutes';
+    app.post(
+      `/api/documents/:id/${kind}`,
+      { schema: { summary, params, response: { 200: documentLink, ...errorAnswers(...SIGNED_IN_ERRORS, 403, 404) } } },
+      async (request) => {
+        const { user } = signedIn(request);
+        const documentId = request.params.id;
+        visibleTo(foldEvents(documentDecider, await store.readStream(streams.document(documentId))), documentId, user.firmId);
+        return kind === 'share' ? link(documentId, 'attachment', SHARE_LINK_SECONDS) : link(documentId, 'inline', VIEW_LINK_SECONDS);
+      },
+    );
   }
 };

@@ -25,17 +25,23 @@ export async function deleteAccount(
   // The write side keeps no index of owners; the agents read model lists them, and each deletion is then
   // decided on the agent's own stream. An agent created a moment ago may not be in the read model yet: with
   // the PostgreSQL event store its AgentCreated is read from the events table too (else that query fails).
-  const listed = await pool.query<{ id: string }>('select id from rm_agents where owner_id = $1 and not is_deleted', [userId]).catch(() => ({ rows: [] }));
+  const listed = await pool
+    .query<{ id: string }>('select id from rm_agents where owner_id = $1 and not is_deleted', [userId])
+    .catch(() => ({ rows: [] }));
   const recorded = await pool
-    .query<{ id: string }>("select distinct data->>'agentId' as id from events where type = 'AgentCreated' and data->>'ownerId' = $1", [userId])
+    .query<{ id: string }>("select distinct data->>'agentId' as id from events where type = 'AgentCreated' and data->>'ownerId' = $1", [
+      userId,
+    ])
     .catch(() => ({ rows: [] }));
   const owned = { rows: [...new Map([...listed.rows, ...recorded.rows].map((row) => [String(row.id), row])).values()] };
   for (const { id } of owned.rows) {
     const agentId = Number(id);
     // Already deleted (the read model may lag behind a first attempt): nothing more to do for it.
-    await handleCommand(store, streams.agent(agentId), agentDecider, { type: 'DeleteAgent', agentId, actorId: userId }, metadata).catch((error: unknown) => {
-      if (!(error instanceof NotFound)) throw error;
-    });
+    await handleCommand(store, streams.agent(agentId), agentDecider, { type: 'DeleteAgent', agentId, actorId: userId }, metadata).catch(
+      (error: unknown) => {
+        if (!(error instanceof NotFound)) throw error;
+      },
+    );
   }
   await new PersonalDataVault(pool).shred(userId);
   const handled = await handleCommand(store, streams.user(userId), userDecider, { type: 'DeleteAccount', userId }, metadata);

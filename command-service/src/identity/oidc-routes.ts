@@ -21,20 +21,25 @@ function redirectUri(request: FastifyRequest, publicUrl: string | undefined): st
  * account keyed by issuer and subject and lands where guest sign-in lands (/auth). What a visitor or a provider
  * can cause answers 4xx or 502 with a message, never 500.
  */
-export const oidcRoutes: FastifyPluginAsyncZod<{ sessions: SessionStore; ttlHours: number; oidc: OidcSettings & { publicUrl: string | undefined } }> = async (
-  app,
-  { sessions, ttlHours, oidc },
-) => {
+export const oidcRoutes: FastifyPluginAsyncZod<{
+  sessions: SessionStore;
+  ttlHours: number;
+  oidc: OidcSettings & { publicUrl: string | undefined };
+}> = async (app, { sessions, ttlHours, oidc }) => {
   const provider = new OidcSignIn(oidc);
   // The error handler answers a DomainError without logging it; a provider that cannot be used is the operator's to know.
   app.addHook('onError', async (request, _reply, error) => {
-    if (error instanceof ProviderUnavailable) request.log.warn({ url: request.url.split('?')[0], reason: error.detail }, 'OpenID Connect sign-in failed at the provider');
+    if (error instanceof ProviderUnavailable)
+      request.log.warn({ url: request.url.split('?')[0], reason: error.detail }, 'OpenID Connect sign-in failed at the provider');
   });
 
   app.get(
     '/api/login',
     {
-      schema: { summary: 'Sign in with the OpenID Connect provider (redirects there; a signed-in browser goes to /auth)', response: { 302: redirectAnswer('the provider'), ...errorAnswers(429, 502) } },
+      schema: {
+        summary: 'Sign in with the OpenID Connect provider (redirects there; a signed-in browser goes to /auth)',
+        response: { 302: redirectAnswer('the provider'), ...errorAnswers(429, 502) },
+      },
       config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
     },
     async (request, reply) => {
@@ -55,7 +60,10 @@ export const oidcRoutes: FastifyPluginAsyncZod<{ sessions: SessionStore; ttlHour
   app.get(
     CALLBACK_PATH,
     {
-      schema: { summary: 'Where the OpenID Connect provider sends the browser back (signs in, then to /auth)', response: { 302: redirectAnswer('/auth'), ...errorAnswers(400, 403, 502) } },
+      schema: {
+        summary: 'Where the OpenID Connect provider sends the browser back (signs in, then to /auth)',
+        response: { 302: redirectAnswer('/auth'), ...errorAnswers(400, 403, 502) },
+      },
     },
     async (request, reply) => {
       const flow = readFlow(request.cookies[FLOW_COOKIE]);

@@ -51,7 +51,7 @@ export class ProviderUnavailable extends DomainError {
 const SCOPE = 'openid profile email';
 
 /**
- * OpenID Connect sign-in (authorization code with PKCE, issue 15) with openid-client: discovery once (cached;
+ * OpenID Connect sign-in (authorization code with PKCE: docs/behaviour/sign-in.md) with openid-client: discovery once (cached;
  * a failed discovery is retried at the next sign-in), then per sign-in a random state, nonce and PKCE verifier
  * whose S256 challenge goes to the provider, and at the callback the code exchange that checks all three.
  */
@@ -135,18 +135,23 @@ export class OidcSignIn {
       // Wrong client credentials are the operator's to fix, not the visitor's: logged, and a 502.
       const challenged = error instanceof client.WWWAuthenticateChallengeError; // a 401 to the client's credentials
       if (challenged || (error instanceof client.ResponseBodyError && error.error === 'invalid_client')) {
-        throw new ProviderUnavailable('the provider refused this server\'s client (invalid_client): check OIDC_CLIENT_ID and OIDC_CLIENT_SECRET');
+        throw new ProviderUnavailable(
+          "the provider refused this server's client (invalid_client): check OIDC_CLIENT_ID and OIDC_CLIENT_SECRET",
+        );
       }
       // The token endpoint refusing the code (used twice, expired, wrong verifier) is the visitor's to retry.
       if (error instanceof client.ResponseBodyError && error.status < 500) {
-        throw new Invalid(`code: the provider refused the sign-in (${error.error}${error.error_description ? `: ${error.error_description}` : ''}); sign in again`);
+        throw new Invalid(
+          `code: the provider refused the sign-in (${error.error}${error.error_description ? `: ${error.error_description}` : ''}); sign in again`,
+        );
       }
       throw new ProviderUnavailable(describe(error));
     }
   }
 }
 
-const text = (value: unknown, max: number): string | null => (typeof value === 'string' && value.trim() ? value.trim().slice(0, max) : null);
+const text = (value: unknown, max: number): string | null =>
+  typeof value === 'string' && value.trim() ? value.trim().slice(0, max) : null;
 
 function toAccount(issuer: string, claims: Record<string, unknown>): ProviderAccount {
   const subject = text(claims.sub, 255);

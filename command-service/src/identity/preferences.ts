@@ -4,7 +4,7 @@ import { handleCommand, type Handled } from '../handle-command';
 import { userDecider, type UserEvent, type UserState } from './user';
 
 /**
- * Channels spec §3 lists that nothing here can send: accepted only as off, so none is ever stored "on" while
+ * Channels the preferences list that nothing here can send (docs/behaviour/notifications.md): accepted only as off, so none is ever stored "on" while
  * changing nothing (Settings shows them disabled, labelled like Billing).
  */
 const NOT_CONNECTED: [keyof NotificationPreferences, string][] = [
@@ -31,7 +31,10 @@ export async function savePreferences(
   if (refused) throw new Invalid(`${field}${refused[0]}: ${refused[1]}`);
   const accounts = new AccountStore(pool);
   const current = await accounts.preferences(userId);
-  const next: PreferencesInput = { notifications: change.notifications ?? current.notifications, sessionTimeout: change.sessionTimeout ?? current.sessionTimeout };
+  const next: PreferencesInput = {
+    notifications: change.notifications ?? current.notifications,
+    sessionTimeout: change.sessionTimeout ?? current.sessionTimeout,
+  };
   const handled = await handleCommand(store, streams.user(userId), userDecider, { type: 'ChangePreferences', userId, ...next }, metadata);
   await accounts.savePreferences(userId, next);
   // A new timeout applies to this user's sessions from their next request, in this process at once.

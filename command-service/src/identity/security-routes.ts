@@ -5,14 +5,29 @@ import { deleteAccount } from './account-deletion';
 
 /** Settings → Security: the sessions of the account (each revocable at once) and Delete Account. */
 export const securityRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { pool, store, sessions }) => {
-  app.get('/api/auth/sessions', { schema: { summary: 'Your active sessions, with device and last use', response: { 200: sessionListView, ...errorAnswers(...SIGNED_IN_ERRORS) } } }, async (request) => {
-    const { user } = signedIn(request);
-    return sessions.listSessions(user.id, user.sessionId);
-  });
+  app.get(
+    '/api/auth/sessions',
+    {
+      schema: {
+        summary: 'Your active sessions, with device and last use',
+        response: { 200: sessionListView, ...errorAnswers(...SIGNED_IN_ERRORS) },
+      },
+    },
+    async (request) => {
+      const { user } = signedIn(request);
+      return sessions.listSessions(user.id, user.sessionId);
+    },
+  );
 
   app.delete(
     '/api/auth/sessions/:id',
-    { schema: { summary: 'Revoke one of your sessions (refused at once from then on)', params: sessionParams, response: { 200: ended, ...errorAnswers(...SIGNED_IN_ERRORS, 404) } } },
+    {
+      schema: {
+        summary: 'Revoke one of your sessions (refused at once from then on)',
+        params: sessionParams,
+        response: { 200: ended, ...errorAnswers(...SIGNED_IN_ERRORS, 404) },
+      },
+    },
     async (request, reply) => {
       const { user } = signedIn(request);
       if (!(await sessions.revokeSession(user.id, request.params.id))) throw new NotFound(`Session ${request.params.id} not found`);
@@ -24,7 +39,13 @@ export const securityRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app,
   /** Delete Account (account-deletion.ts: idempotent steps, the key deleted before anything is reported). */
   app.delete(
     '/api/auth/account',
-    { schema: { summary: 'Delete your account and make your personal data unreadable', body: deleteAccountInput, response: { 200: ended, ...errorAnswers(...SIGNED_IN_ERRORS, 404, 409) } } },
+    {
+      schema: {
+        summary: 'Delete your account and make your personal data unreadable',
+        body: deleteAccountInput,
+        response: { 200: ended, ...errorAnswers(...SIGNED_IN_ERRORS, 404, 409) },
+      },
+    },
     async (request, reply) => {
       const { user, metadata } = signedIn(request);
       const handled = await deleteAccount({ pool, store, sessions }, user.id, metadata);

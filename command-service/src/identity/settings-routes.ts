@@ -34,29 +34,54 @@ export const settingsRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app,
     return profile;
   };
 
-  app.get('/api/auth/profile', { schema: { summary: 'Your profile', response: { 200: profileView, ...errorAnswers(...SIGNED_IN_ERRORS, 404) } } }, async (request) => {
-    const { user } = signedIn(request);
-    return profileOf(user.id);
-  });
+  app.get(
+    '/api/auth/profile',
+    { schema: { summary: 'Your profile', response: { 200: profileView, ...errorAnswers(...SIGNED_IN_ERRORS, 404) } } },
+    async (request) => {
+      const { user } = signedIn(request);
+      return profileOf(user.id);
+    },
+  );
 
   app.put(
     '/api/auth/profile',
-    { schema: { summary: 'Save your profile (Settings → Profile)', body: profileInput, response: { 200: profileView, ...errorAnswers(...WRITE_ERRORS) } } },
+    {
+      schema: {
+        summary: 'Save your profile (Settings → Profile)',
+        body: profileInput,
+        response: { 200: profileView, ...errorAnswers(...WRITE_ERRORS) },
+      },
+    },
     async (request, reply) => {
       const { user, metadata } = signedIn(request);
       const profile = request.body;
       const sealedProfile = await vault.seal(user.id, profile);
-      const handled = await handleCommand(store, streams.user(user.id), userDecider, { type: 'ChangeProfile', userId: user.id, profile: sealedProfile }, metadata);
+      const handled = await handleCommand(
+        store,
+        streams.user(user.id),
+        userDecider,
+        { type: 'ChangeProfile', userId: user.id, profile: sealedProfile },
+        metadata,
+      );
       await accounts.saveProfile(user.id, profile);
       sessions.forgetUser(user.id);
       return withPosition(reply, handled.position).send(await profileOf(user.id));
     },
   );
 
-  app.get('/api/auth/preferences', { schema: { summary: 'Your notification preferences and session timeout', response: { 200: preferencesView, ...errorAnswers(...SIGNED_IN_ERRORS) } } }, async (request) => {
-    const { user } = signedIn(request);
-    return accounts.preferences(user.id);
-  });
+  app.get(
+    '/api/auth/preferences',
+    {
+      schema: {
+        summary: 'Your notification preferences and session timeout',
+        response: { 200: preferencesView, ...errorAnswers(...SIGNED_IN_ERRORS) },
+      },
+    },
+    async (request) => {
+      const { user } = signedIn(request);
+      return accounts.preferences(user.id);
+    },
+  );
 
   app.put(
     '/api/auth/preferences',
@@ -74,17 +99,38 @@ export const settingsRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app,
     },
   );
 
-  app.get('/api/auth/agent-defaults', { schema: { summary: 'Your agent defaults (they pre-fill Create Agent)', response: { 200: agentDefaultsView, ...errorAnswers(...SIGNED_IN_ERRORS) } } }, async (request) => {
-    const { user } = signedIn(request);
-    return accounts.agentDefaults(user.id);
-  });
+  app.get(
+    '/api/auth/agent-defaults',
+    {
+      schema: {
+        summary: 'Your agent defaults (they pre-fill Create Agent)',
+        response: { 200: agentDefaultsView, ...errorAnswers(...SIGNED_IN_ERRORS) },
+      },
+    },
+    async (request) => {
+      const { user } = signedIn(request);
+      return accounts.agentDefaults(user.id);
+    },
+  );
 
   app.put(
     '/api/auth/agent-defaults',
-    { schema: { summary: 'Save your agent defaults', body: agentDefaultsInput, response: { 200: agentDefaultsView, ...errorAnswers(...WRITE_ERRORS) } } },
+    {
+      schema: {
+        summary: 'Save your agent defaults',
+        body: agentDefaultsInput,
+        response: { 200: agentDefaultsView, ...errorAnswers(...WRITE_ERRORS) },
+      },
+    },
     async (request, reply) => {
       const { user, metadata } = signedIn(request);
-      const handled = await handleCommand(store, streams.user(user.id), userDecider, { type: 'ChangeAgentDefaults', userId: user.id, defaults: request.body }, metadata);
+      const handled = await handleCommand(
+        store,
+        streams.user(user.id),
+        userDecider,
+        { type: 'ChangeAgentDefaults', userId: user.id, defaults: request.body },
+        metadata,
+      );
       await accounts.saveAgentDefaults(user.id, request.body);
       return withPosition(reply, handled.position).send(await accounts.agentDefaults(user.id));
     },

@@ -9,7 +9,9 @@ import {
 import { NotFound } from '@pf/infra';
 import type { Decider } from '../handle-command';
 
-export type UserEvent = EventOf<'UserProfileChanged' | 'NotificationPreferencesChanged' | 'SessionTimeoutChanged' | 'AgentDefaultsChanged' | 'AccountDeleted'>;
+export type UserEvent = EventOf<
+  'UserProfileChanged' | 'NotificationPreferencesChanged' | 'SessionTimeoutChanged' | 'AgentDefaultsChanged' | 'AccountDeleted'
+>;
 
 export interface UserState {
   deleted: boolean;
@@ -24,7 +26,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * A person's account settings as events (user-{id}). Only what changed is recorded, so the notifications read
  * model and the history see one event per real change; a deleted account accepts nothing more.
  */
-export function decide(command: UserCommand, state: UserState): UserEvent[] {
+function decide(command: UserCommand, state: UserState): UserEvent[] {
   // Deleting again records nothing: Delete Account is retried until every one of its steps has run.
   if (state.deleted && command.type === 'DeleteAccount') return [];
   if (state.deleted) throw new NotFound('This account has been deleted');
@@ -53,7 +55,7 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
   }
 }
 
-export function evolve(state: UserState, event: UserEvent): UserState {
+function evolve(state: UserState, event: UserEvent): UserState {
   switch (event.type) {
     case 'NotificationPreferencesChanged':
       return { ...state, notifications: event.data.preferences };
@@ -69,7 +71,12 @@ export function evolve(state: UserState, event: UserEvent): UserState {
 }
 
 export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
-  initialState: { deleted: false, notifications: DEFAULT_NOTIFICATION_PREFERENCES, sessionTimeout: DEFAULT_SESSION_TIMEOUT, defaults: null },
+  initialState: {
+    deleted: false,
+    notifications: DEFAULT_NOTIFICATION_PREFERENCES,
+    sessionTimeout: DEFAULT_SESSION_TIMEOUT,
+    defaults: null,
+  },
   decide,
   evolve,
 };

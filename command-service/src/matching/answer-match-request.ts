@@ -1,14 +1,19 @@
 import { streams, type EventOf } from '@pf/events';
 import type { RecordedEvent, ServiceContext } from '@pf/infra';
-import type { MatchSettings } from '../automation/matching/plan-matches';
+import type { MatchSettings } from './plan-matches';
 import { handleCommand } from '../handle-command';
 import type { AutomationState } from '../process-managers/automation-state';
 import { deterministicId } from '../process-managers/deterministic-id';
-import { matchAgentExplained } from '../process-managers/matcher';
+import { matchAgentExplained } from './matcher';
 import { matchRunDecider } from './match-run';
 
 /** The matcher's answer to Match: it runs for the lead as on a resume, then says what it found. */
-export async function answerMatchRequest(context: ServiceContext, state: AutomationState, cause: RecordedEvent, settings: MatchSettings): Promise<void> {
+export async function answerMatchRequest(
+  context: ServiceContext,
+  state: AutomationState,
+  cause: RecordedEvent,
+  settings: MatchSettings,
+): Promise<void> {
   const { requestId, agentId } = cause.data as EventOf<'MatchRequested'>['data'];
   const { matchIds, everyFitNegotiated } = await matchAgentExplained(context, state, agentId, cause, settings);
   const note =
@@ -28,9 +33,10 @@ export async function answerMatchRequest(context: ServiceContext, state: Automat
 }
 
 /** Nothing new because the negotiations that fit have all been had with these criteria (they would end the same way). */
-export function alreadyNegotiatedNote(agent: { name: string; type: string } | undefined): string {
+function alreadyNegotiatedNote(agent: { name: string; type: string } | undefined): string {
   const name = agent?.name ?? 'This agent';
-  if (agent?.type === 'broker') return `No new match: every borrower and lender that ${name} fits have already negotiated with each other; change the criteria to look again`;
+  if (agent?.type === 'broker')
+    return `No new match: every borrower and lender that ${name} fits have already negotiated with each other; change the criteria to look again`;
   const counterpart = agent?.type === 'lender' ? 'borrower' : 'lender';
   return `No new match: ${name} has already negotiated with every ${counterpart} that fits; change the criteria to look again`;
 }

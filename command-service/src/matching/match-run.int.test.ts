@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { streams, type EventMetadata } from '@pf/events';
-import { createHttpServer, createLogger, openServiceContext, parseConfig, SESSION_COOKIE, sessionPlugin, type OpenedContext } from '@pf/infra';
+import {
+  createHttpServer,
+  createLogger,
+  openServiceContext,
+  parseConfig,
+  SESSION_COOKIE,
+  sessionPlugin,
+  type OpenedContext,
+} from '@pf/infra';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { dealRoutes } from '../deal/routes';
 import { matchRequestRoutes } from './routes';
@@ -48,8 +56,22 @@ describe("a Match request's outcome, and New Deal's target completion", () => {
       ids[who] = user.id;
     }
     const metadata: EventMetadata = { actor: { kind: 'user', userId: ids.alice }, correlationId: 'c', causationId: null };
-    for (const [agentId, type, name] of [[borrower, 'borrower', 'Amelia Hart'], [lender, 'lender', 'Northgate']] as const) {
-      await context.store.append(streams.agent(agentId), [{ id: randomUUID(), type: 'AgentCreated', data: { agentId, ownerId: ids.alice, name, type, description: '', criteria: {} }, metadata }], 'no_stream');
+    for (const [agentId, type, name] of [
+      [borrower, 'borrower', 'Amelia Hart'],
+      [lender, 'lender', 'Northgate'],
+    ] as const) {
+      await context.store.append(
+        streams.agent(agentId),
+        [
+          {
+            id: randomUUID(),
+            type: 'AgentCreated',
+            data: { agentId, ownerId: ids.alice, name, type, description: '', criteria: {} },
+            metadata,
+          },
+        ],
+        'no_stream',
+      );
     }
   });
   afterAll(async () => {
@@ -63,12 +85,23 @@ describe("a Match request's outcome, and New Deal's target completion", () => {
     expect(asked.status).toBe(202);
     const { requestId } = asked.body;
     const path = `/api/leads/${borrower}/match/${requestId}`;
-    expect(await call('alice', 'GET', path)).toMatchObject({ status: 200, body: { requestId, agentId: borrower, status: 'requested', answeredAt: null, newMatches: null, note: null } });
+    expect(await call('alice', 'GET', path)).toMatchObject({
+      status: 200,
+      body: { requestId, agentId: borrower, status: 'requested', answeredAt: null, newMatches: null, note: null },
+    });
 
-    const note = 'No new match at 70 or more: every counterpart that fits is already in conversation, at its limit of 3, or scores below 70';
+    const note =
+      'No new match at 70 or more: every counterpart that fits is already in conversation, at its limit of 3, or scores below 70';
     await context.store.append(
       streams.matchRun(requestId),
-      [{ id: randomUUID(), type: 'MatchRunCompleted', data: { requestId, agentId: borrower, matchIds: [], note }, metadata: { actor: { kind: 'system', name: 'matcher' }, correlationId: 'c', causationId: null } }],
+      [
+        {
+          id: randomUUID(),
+          type: 'MatchRunCompleted',
+          data: { requestId, agentId: borrower, matchIds: [], note },
+          metadata: { actor: { kind: 'system', name: 'matcher' }, correlationId: 'c', causationId: null },
+        },
+      ],
       0,
     );
     const answered = await call('alice', 'GET', path);
@@ -82,12 +115,23 @@ describe("a Match request's outcome, and New Deal's target completion", () => {
   });
 
   it('refuses New Deal with an impossible target completion, naming the field, and takes a real one', async () => {
-    const deal = { propertyAddress: '12 Elm Street', borrowerAgentId: borrower, lenderAgentId: lender, propertyValue: 400_000, loanAmount: 300_000, interestRate: 4.3, termYears: 25 };
+    const deal = {
+      propertyAddress: '12 Elm Street',
+      borrowerAgentId: borrower,
+      lenderAgentId: lender,
+      propertyValue: 400_000,
+      loanAmount: 300_000,
+      interestRate: 4.3,
+      termYears: 25,
+    };
     const refused = await call('alice', 'POST', '/api/deals', { ...deal, targetCompletion: '2026-13-45' });
     expect(refused.status).toBe(400);
     expect(refused.body.message).toContain('targetCompletion');
     expect(refused.body.message).toContain('Target completion must be a real calendar date; 2026-13-45 is not one');
     expect((await call('alice', 'POST', '/api/deals', { ...deal, targetCompletion: '2026-02-29' })).status).toBe(400);
-    expect(await call('alice', 'POST', '/api/deals', { ...deal, targetCompletion: '2028-02-29' })).toMatchObject({ status: 201, body: { id: expect.any(String) } });
+    expect(await call('alice', 'POST', '/api/deals', { ...deal, targetCompletion: '2028-02-29' })).toMatchObject({
+      status: 201,
+      body: { id: expect.any(String) },
+    });
   });
 });

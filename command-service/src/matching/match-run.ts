@@ -1,4 +1,4 @@
-import type { EventOf } from '@pf/events';
+import { canSeeAgent, type EventOf } from '@pf/events';
 import { Invalid, NotFound } from '@pf/infra';
 import type { AgentState } from '../agent/agent';
 import type { Decider } from '../handle-command';
@@ -6,7 +6,7 @@ import type { Decider } from '../handle-command';
 export type MatchRunEvent = EventOf<'MatchRequested' | 'MatchRunCompleted'>;
 export type MatchRunState = { status: 'none' } | { status: 'requested' | 'answered'; agentId: number };
 export type MatchRunCommand =
-  | { type: 'RequestMatch'; requestId: string; agent: AgentState; agentId: number; actorId: string }
+  | { type: 'RequestMatch'; requestId: string; agent: AgentState; agentId: number; actorId: string; actorFirmId?: string }
   | { type: 'AnswerMatch'; requestId: string; agentId: number; matchIds: string[]; note: string | null };
 
 /**
@@ -14,11 +14,12 @@ export type MatchRunCommand =
  * automated matcher reacts to (asynchronously, like an agent being resumed); its answer is another event,
  * which the lead shows. The agent, passed in, must be the person's own and active.
  */
-export function decide(command: MatchRunCommand, state: MatchRunState): MatchRunEvent[] {
+function decide(command: MatchRunCommand, state: MatchRunState): MatchRunEvent[] {
   switch (command.type) {
     case 'RequestMatch': {
       const { agent, agentId, actorId, requestId } = command;
-      if (agent.status === 'none' || agent.status === 'deleted' || agent.ownerId !== actorId) throw new NotFound(`Agent ${agentId} not found`);
+      if (agent.status === 'none' || agent.status === 'deleted' || !canSeeAgent(agent, command.actorFirmId ?? actorId))
+        throw new NotFound(`Agent ${agentId} not found`);
       if (agent.status === 'paused') throw new Invalid(`${agent.name} is paused; resume it before matching`);
       if (state.status !== 'none') return [];
       return [{ type: 'MatchRequested', data: { requestId, agentId, ownerId: actorId } }];
@@ -35,8 +36,12 @@ export function decide(command: MatchRunCommand, state: MatchRunState): MatchRun
   }
 }
 
-export function evolve(state: MatchRunState, event: MatchRunEvent): MatchRunState {
-  return event.type === 'MatchRequested' ? { status: 'requested', agentId: event.data.agentId } : state.status === 'none' ? state : { ...state, status: 'answered' };
+function evolve(state: MatchRunState, event: MatchRunEvent): MatchRunState {
+  return event.type === 'MatchRequested'
+    ? { status: 'requested', agentId: event.data.agentId }
+    : state.status === 'none'
+      ? state
+      : { ...state, status: 'answered' };
 }
 
 export const matchRunDecider: Decider<MatchRunCommand, MatchRunState, MatchRunEvent> = { initialState: { status: 'none' }, decide, evolve };

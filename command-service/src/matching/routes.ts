@@ -1,6 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import { errorAnswers, idParams, matchRequestAnswer, matchRunParams, matchRunView, SIGNED_IN_ERRORS, streams, type EventOf, type MatchRunView } from '@pf/events';
-import { NotFound, requireUser, signedInBeforeValidation, type FastifyPluginAsyncZod, type RecordedEvent, type ServiceContext } from '@pf/infra';
+import {
+  errorAnswers,
+  idParams,
+  matchRequestAnswer,
+  matchRunParams,
+  matchRunView,
+  SIGNED_IN_ERRORS,
+  streams,
+  type EventOf,
+  type MatchRunView,
+} from '@pf/events';
+import {
+  NotFound,
+  requireUser,
+  signedInBeforeValidation,
+  type FastifyPluginAsyncZod,
+  type RecordedEvent,
+  type ServiceContext,
+} from '@pf/infra';
 import { agentDecider } from '../agent/agent';
 import { foldEvents, handleCommand } from '../handle-command';
 import { signedIn, withPosition } from '../http-helpers';
@@ -25,7 +42,7 @@ export const matchRequestRoutes: FastifyPluginAsyncZod<ServiceContext> = async (
         store,
         streams.matchRun(requestId),
         matchRunDecider,
-        { type: 'RequestMatch', requestId, agent, agentId, actorId: user.id },
+        { type: 'RequestMatch', requestId, agent, agentId, actorId: user.id, actorFirmId: user.firmId },
         metadata,
       );
       return withPosition(reply, position).status(202).send({ requestId });

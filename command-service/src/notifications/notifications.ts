@@ -3,12 +3,12 @@ import type { Decider } from '../handle-command';
 
 /**
  * A person's notification commands, on their stream `user-{userId}` (which other user events share; this
- * decider folds only its own). Reading is one-way (spec §4: no way back to unread), so a repeated Mark as
+ * decider folds only its own). Reading is one-way (no way back to unread: docs/behaviour/notifications.md), so a repeated Mark as
  * read records nothing; Mark All Read always records, since notifications may have arrived since the last one.
  */
 export type NotificationCommand =
-  | { type: 'MarkNotificationRead'; userId: string; notificationId: string }
-  | { type: 'MarkAllNotificationsRead'; userId: string };
+  | { type: 'MarkNotificationRead'; userId: string; firmId: string; notificationId: string }
+  | { type: 'MarkAllNotificationsRead'; userId: string; firmId: string };
 
 export type NotificationEvent = EventOf<'NotificationRead'> | EventOf<'AllNotificationsRead'>;
 
@@ -24,9 +24,11 @@ export const notificationDecider: Decider<NotificationCommand, NotificationState
     switch (command.type) {
       case 'MarkNotificationRead':
         if (state.read.has(command.notificationId)) return [];
-        return [{ type: 'NotificationRead', data: { userId: command.userId, notificationId: command.notificationId } }];
+        return [
+          { type: 'NotificationRead', data: { userId: command.userId, firmId: command.firmId, notificationId: command.notificationId } },
+        ];
       case 'MarkAllNotificationsRead':
-        return [{ type: 'AllNotificationsRead', data: { userId: command.userId } }];
+        return [{ type: 'AllNotificationsRead', data: { userId: command.userId, firmId: command.firmId } }];
       default: {
         const unhandled: never = command;
         return unhandled;

@@ -8,7 +8,7 @@ import {
   SIGNED_IN_ERRORS,
   streams,
 } from '@pf/events';
-import type { FastifyPluginAsyncZod, ServiceContext } from '@pf/infra';
+import { NotFound, sessionViewer, type FastifyPluginAsyncZod, type ServiceContext } from '@pf/infra';
 import { handleCommand } from '../handle-command';
 import { signedIn, withPosition } from '../http-helpers';
 import { savePreferences } from '../identity/preferences';
@@ -21,29 +21,50 @@ const WRITE_ERRORS = [...SIGNED_IN_ERRORS, 409] as const;
  * want (saved exactly as Settings → Preferences saves them).
  */
 export const notificationRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, context) => {
-  const { store } = context;
+  const { store, pool } = context;
   app.post(
     '/api/notifications/:id/read',
     {
       schema: {
-        summary: 'Mark one of your notifications as read',
+        summary: "Mark one of your firm's notifications as read (for the whole firm)",
         params: notificationIdParams,
-        response: { 200: notificationReadAnswer, ...errorAnswers(...WRITE_ERRORS) },
+        response: { 200: notificationReadAnswer, ...errorAnswers(...WRITE_ERRORS, 404) },
       },
     },
     async (request, reply) => {
       const { user, metadata } = signedIn(request);
-      // Another person's notification id changes nothing: the read model applies a read to the reader's own rows only.
-      const handled = await handleCommand(store, streams.user(user.id), notificationDecider, { type: 'MarkNotificationRead', userId: user.id, notificationId: request.params.id }, metadata);
+      // Only a notification of the caller's firm: another firm's id (or one that does not exist) is 404 and appends
+      // nothing. A notification reaches a firm only through this read model, so one its members can see is in it.
+      const { firmId } = sessionViewer(request);
+      const { rowCount } = await pool.query('select 1 from rm_notifications where id = $1 and firm_id = $2', [request.params.id, firmId]);
+      if (!rowCount) throw new NotFound(`Notification ${request.params.id} not found`);
+      const handled = await handleCommand(
+        store,
+        streams.user(user.id),
+        notificationDecider,
+        { type: 'MarkNotificationRead', userId: user.id, firmId, notificationId: request.params.id },
+        metadata,
+      );
       return withPosition(reply, handled.position).send({ id: request.params.id });
     },
   );
   app.post(
     '/api/notifications/read-all',
-    { schema: { summary: 'Mark all your notifications as read', response: { 200: allNotificationsReadAnswer, ...errorAnswers(...WRITE_ERRORS) } } },
+    {
+      schema: {
+        summary: "Mark all your firm's notifications as read (for the whole firm)",
+        response: { 200: allNotificationsReadAnswer, ...errorAnswers(...WRITE_ERRORS) },
+      },
+    },
     async (request, reply) => {
       const { user, metadata } = signedIn(request);
-      const handled = await handleCommand(store, streams.user(user.id), notificationDecider, { type: 'MarkAllNotificationsRead', userId: user.id }, metadata);
+      const handled = await handleCommand(
+        store,
+        streams.user(user.id),
+        notificationDecider,
+        { type: 'MarkAllNotificationsRead', userId: user.id, firmId: sessionViewer(request).firmId },
+        metadata,
+      );
       return withPosition(reply, handled.position).send({ ok: true as const });
     },
   );

@@ -56,9 +56,10 @@ describe('automation: completed conversations leave memory; the saved state is t
     for (const event of await context.store.readAll(START, 10_000)) replayed.observe(event);
     expect(JSON.parse(JSON.stringify(snapshotOf(replayed)))).toEqual(state);
 
-    // The next leader restores that state and reacts to what comes after: a second lender is matched.
+    // The next leader restores that state and reacts to what comes after: a second borrower is matched (the
+    // first one's need is committed to its agreement, so it is matched nowhere else).
     const second = startAutomation(context);
-    await createAgent(3, 'lender', 'Thames Mutual');
+    await createAgent(3, 'borrower', 'Thomas Reed');
     await until(async () => (await count('ConversationCompleted')) === 2, 'the second negotiation to finish');
     await second.close();
     expect(await count('ConversationStarted')).toBe(2);

@@ -1,4 +1,5 @@
 import type { LendingRules } from '../automation/negotiation/lending-rules';
+import type { NeedState } from '../need/need';
 import { AutomationState, type ConversationInfo } from './automation-state';
 
 type AgentInfo = AutomationState['agents'] extends Map<number, infer A> ? A : never;
@@ -10,32 +11,37 @@ type AgentInfo = AutomationState['agents'] extends Map<number, infer A> ? A : ne
  * stand at their own checkpoint, not the automation's), while a snapshot is consistent with its position by
  * construction. It stays small: completed conversations leave the state, so it holds the agents and the
  * conversations still open, each with its negotiation (plain data: ranges, offers, counts), and per borrower
- * the number of negotiations it agreed terms in (issue 16: one deal per borrower), and per borrower–lender pair
+ * its need while committed (format 4; docs/decisions/one-commitment-per-need.md), and per borrower–lender pair
  * that has had a conversation a 16-digit fingerprint of their criteria then (format 3: the matcher does not match
  * a pair again with unchanged criteria).
  *
  * Bump the format whenever AutomationState's shape changes: an older snapshot is then ignored and the next
  * leader replays from the start once.
  */
-export const AUTOMATION_SNAPSHOT_FORMAT = 3;
+export const AUTOMATION_SNAPSHOT_FORMAT = 4;
 
 interface AutomationSnapshot {
   readonly agents: AgentInfo[];
   readonly conversations: ConversationInfo[];
-  readonly agreedBy: [number, number][];
+  readonly needs: [number, NeedState][];
   readonly negotiatedPairs: [string, string][];
 }
 
 export function snapshotOf(state: AutomationState): AutomationSnapshot {
-  return { agents: [...state.agents.values()], conversations: [...state.conversations.values()], agreedBy: [...state.agreedBy], negotiatedPairs: [...state.negotiatedPairs] };
+  return {
+    agents: [...state.agents.values()],
+    conversations: [...state.conversations.values()],
+    needs: [...state.needs],
+    negotiatedPairs: [...state.negotiatedPairs],
+  };
 }
 
 /** The state a snapshot describes; an empty state when there is none. `rules`: the lenders' (from the configuration). */
 export function restoreAutomationState(saved: unknown, rules?: LendingRules): AutomationState {
   const state = new AutomationState(rules);
   if (!saved) return state;
-  const { agents, conversations, agreedBy, negotiatedPairs } = saved as AutomationSnapshot;
-  for (const [borrowerId, count] of agreedBy) state.agreedBy.set(borrowerId, count);
+  const { agents, conversations, needs, negotiatedPairs } = saved as AutomationSnapshot;
+  for (const [borrowerId, need] of needs) state.needs.set(borrowerId, need);
   for (const [pair, fingerprint] of negotiatedPairs) state.negotiatedPairs.set(pair, fingerprint);
   for (const agent of agents) state.agents.set(agent.agentId, agent);
   for (const conversation of conversations) state.conversations.set(conversation.conversationId, conversation);

@@ -1,9 +1,10 @@
 import { agentsView, evolveAgent, evolveConversation, type Agent, type Conversation, type DomainEvent, type Participant } from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
-import { criteriaFingerprint, pairKey, type MatchableAgent, type OpenConversation } from '../automation/matching/plan-matches';
+import { criteriaFingerprint, pairKey, type MatchableAgent, type OpenConversation } from '../matching/plan-matches';
 import { DEFAULT_LENDING_RULES, type LendingRules } from '../automation/negotiation/lending-rules';
 import { negotiationSetup } from '../automation/negotiation/setup';
 import { evolveNegotiation, initialNegotiationState, type NegotiationState } from '../automation/negotiation/state';
+import { needDecider, type NeedState } from '../need/need';
 
 /** An agent as the shared agents view folds it, with its id under the name the matcher uses. */
 export type AgentInfo = Agent & MatchableAgent;
@@ -15,12 +16,6 @@ export interface ConversationInfo extends Conversation {
   version: number;
   /** Null when the conversation lacks a borrower or a lender (nothing to negotiate). */
   negotiation: NegotiationState | null;
-  /**
-   * Issue 16: its borrower agreed terms in another conversation while this one was open; it is withdrawn from
-   * (withdraw.ts) and nobody may agree here meanwhile. Kept here because that other conversation leaves the
-   * state when it completes, possibly before the withdrawal lands. A conversation opened later may agree.
-   */
-  borrowerAgreedElsewhere?: true;
   /**
    * One of its agents was paused or deleted while it was open: if it then ends as stopped, that pair never
    * finished negotiating, so it is forgotten and may be matched again (once the agent is resumed).
@@ -37,10 +32,11 @@ export class AutomationState {
   readonly agents = new Map<number, AgentInfo>();
   readonly conversations = new Map<number, ConversationInfo>();
   /**
-   * Issue 16, one deal per borrower at a time: how many negotiations each borrower agreed terms in. Kept (and
-   * snapshotted) after those conversations leave memory, for deal-claim.ts's key.
+   * Each borrower's need as its stream stands (docs/decisions/one-commitment-per-need.md), so the matcher passes
+   * over a committed borrower and its other conversations are left. The rule itself is the deciders'; this is
+   * only what the automation has seen of it.
    */
-  readonly agreedBy = new Map<number, number>();
+  readonly needs = new Map<number, NeedState>();
   /**
    * Every borrower–lender pair that has had a conversation (pairKey → criteriaFingerprint of both agents' criteria
    * when it started), so the matcher does not open the same negotiation again (it would end the same way). A
@@ -51,14 +47,19 @@ export class AutomationState {
   /** Borrowers whose conversations completed since the reactor last asked: a held-back acceptance may now go ahead. */
   private endedBorrowers = new Set<number>();
 
-  /** `rules`: the lenders' income multiple, interest cover and LTV pricing (issue 16; from the configuration). */
+  /** `rules`: the lenders' income multiple, interest cover and LTV pricing (docs/behaviour/negotiation.md; from the configuration). */
   constructor(private readonly rules: LendingRules = DEFAULT_LENDING_RULES) {}
 
   observe(recorded: RecordedEvent): void {
     const event = { type: recorded.type, data: recorded.data } as DomainEvent;
     const at = recorded.recordedAt.toISOString();
     const agentId = agentsView.keyOf(event);
-    if (agentId !== null) {
+    if (event.type === 'NeedCommitted' || event.type === 'NeedReopened') {
+      const borrowerId = event.data.borrowerAgentId;
+      const need = needDecider.evolve(this.needs.get(borrowerId) ?? needDecider.initialState, event);
+      if (need.committed) this.needs.set(borrowerId, need);
+      else this.needs.delete(borrowerId);
+    } else if (agentId !== null) {
       const before = this.agents.get(agentId) ?? null;
       const after = evolveAgent(before, event, at);
       if (after && after !== before) this.agents.set(agentId, { ...after, agentId });
@@ -91,7 +92,8 @@ export class AutomationState {
 
   private markStoppedBy(agentId: number): void {
     for (const conversation of this.conversations.values()) {
-      if (conversation.status === 'active' && conversation.participants.some((p) => p.agentId === agentId)) conversation.stoppedByAgent = true;
+      if (conversation.status === 'active' && conversation.participants.some((p) => p.agentId === agentId))
+        conversation.stoppedByAgent = true;
     }
   }
 
@@ -108,8 +110,9 @@ export class AutomationState {
     return ended;
   }
 
+  /** The agents that may be matched: active, and no borrower whose need is committed to an agreement. */
   activeAgents(): MatchableAgent[] {
-    return [...this.agents.values()].filter((agent) => agent.isActive && !agent.isDeleted);
+    return [...this.agents.values()].filter((agent) => agent.isActive && !agent.isDeleted && !this.needs.get(agent.agentId)?.committed);
   }
 
   openConversations(): OpenConversation[] {
@@ -125,14 +128,6 @@ export class AutomationState {
     if (!view) return;
     const negotiation = before?.negotiation ? evolveNegotiation(before.negotiation, event) : null;
     const borrowerId = negotiation?.setup.borrower.agentId;
-    if (borrowerId !== undefined && negotiation?.status === 'agreed' && before?.negotiation?.status !== 'agreed') {
-      this.agreedBy.set(borrowerId, (this.agreedBy.get(borrowerId) ?? 0) + 1);
-      for (const other of this.conversations.values()) {
-        if (other.conversationId !== conversationId && other.status === 'active' && other.negotiation?.setup.borrower.agentId === borrowerId) {
-          other.borrowerAgreedElsewhere = true;
-        }
-      }
-    }
     // A completed conversation leaves memory: nothing more is negotiated or matched against it.
     if (view.status === 'completed') {
       this.conversations.delete(conversationId);
@@ -148,7 +143,6 @@ export class AutomationState {
       conversationId,
       version: Math.max(before.version, streamVersion),
       negotiation,
-      ...(before.borrowerAgreedElsewhere ? { borrowerAgreedElsewhere: true as const } : {}),
       ...(before.stoppedByAgent ? { stoppedByAgent: true as const } : {}),
     });
   }
@@ -160,8 +154,15 @@ export class AutomationState {
     const broker = participants.find((p) => p.type === 'broker');
     const party = (p: Participant) => {
       const agent = this.agents.get(p.agentId);
-      return { agentId: p.agentId, criteria: agent?.criteria ?? null, rules: this.rules, ...(agent?.strategy ? { strategy: agent.strategy } : {}) };
+      return {
+        agentId: p.agentId,
+        criteria: agent?.criteria ?? null,
+        rules: this.rules,
+        ...(agent?.strategy ? { strategy: agent.strategy } : {}),
+      };
     };
-    return borrower && lender ? initialNegotiationState(conversation.id, negotiationSetup(party(borrower), party(lender), broker?.agentId ?? null)) : null;
+    return borrower && lender
+      ? initialNegotiationState(conversation.id, negotiationSetup(party(borrower), party(lender), broker?.agentId ?? null))
+      : null;
   }
 }

@@ -1,21 +1,39 @@
-import type { DomainEvent } from '@pf/events';
+import { streams, type DomainEvent, type EventMetadata } from '@pf/events';
 import type { RecordedEvent, ServiceContext } from '@pf/infra';
+import { handleCommand } from '../handle-command';
+import { needDecider } from '../need/need';
+import { deterministicId } from './deterministic-id';
 import { DEFAULT_LENDING_RULES } from '../automation/negotiation/lending-rules';
 import { AUTOMATION_SNAPSHOT_FORMAT, restoreAutomationState, snapshotOf } from './automation-snapshot';
 import { answerMatchRequest } from '../matching/answer-match-request';
-import { matchAgent, stopAgent } from './matcher';
+import { matchAgent, stopAgent } from '../matching/matcher';
 import { Negotiator } from './negotiator';
 import { createLlmPhraser, type Phraser } from '../automation/words/llm-phrasing';
 import { startReactor, type Reactor } from './reactor';
 import { startResponseTimeKeeper } from './response-time-keeper';
-import { withdrawAfterAgreement } from './withdraw';
 
 /**
  * The automated agents as one process manager: the matcher (agents created, edited, resumed →
  * matches and conversations; paused or deleted → their conversations stop) and the negotiator.
  */
-export function startAutomation(context: ServiceContext, phraser?: Phraser): Reactor {
+export interface AutomationOptions {
+  readonly phraser?: Phraser;
+  /** The negotiator's jitter (Math.random unless a simulation supplies a seeded one). */
+  readonly random?: () => number;
+  /** The response-time keeper's clock (Date.now unless a simulation supplies its own). */
+  readonly now?: () => number;
+}
+
+export interface Automation extends Reactor {
+  /** Moves scheduled or under way in the negotiator (0: idle until the next event). */
+  pending(): number;
+  /** Runs the response-time check now (a simulation's controlled clock; otherwise it runs on its own timer). */
+  checkResponseTimes(): Promise<void>;
+}
+
+export function startAutomation(context: ServiceContext, options: AutomationOptions | Phraser = {}): Automation {
   const { config, log } = context;
+  const { phraser, random, now } = typeof options === 'function' ? { phraser: options, random: undefined, now: undefined } : options;
   // Without LLM_* settings this keeps the engine's own wording.
   const phrase = phraser ?? createLlmPhraser(config, log);
   let negotiator: Negotiator | null = null;
@@ -41,6 +59,7 @@ export function startAutomation(context: ServiceContext, phraser?: Phraser): Rea
         replyDelayMs: config.AGENT_REPLY_DELAY_MS,
         phrase,
         log,
+        ...(random ? { random } : {}),
       });
       negotiator = current;
       const matchSettings = { threshold: config.MATCH_THRESHOLD, maxOpenConversations: config.MAX_OPEN_CONVERSATIONS, rules };
@@ -52,33 +71,67 @@ export function startAutomation(context: ServiceContext, phraser?: Phraser): Rea
             state.observe(recorded);
             const event = { type: recorded.type, data: recorded.data } as DomainEvent;
             switch (event.type) {
-              case 'AgentCreated':
               case 'AgentUpdated':
+                // An operator who edits a committed borrower's need opens it again (then it is matched anew).
+                await reopenNeed(recorded, event.data.agentId, 'its operator edited the need');
+                await matchAgent(context, state, event.data.agentId, recorded, matchSettings);
+                break;
+              case 'AgentCreated':
               case 'AgentResumed':
                 await matchAgent(context, state, event.data.agentId, recorded, matchSettings);
                 break;
               case 'MatchRequested':
+                // Match on a committed borrower is its operator asking for another lender.
+                await reopenNeed(recorded, event.data.agentId, 'its operator asked for another lender');
                 await answerMatchRequest(context, state, recorded, matchSettings);
+                break;
+              case 'NeedReopened':
+                await matchAgent(context, state, event.data.borrowerAgentId, recorded, matchSettings);
+                break;
+              case 'NeedCommitted':
+                // The borrower's other conversations: its agent (or the lender's) leaves each (negotiator.ts).
+                for (const other of state.conversations.values()) {
+                  if (other.status === 'active' && other.negotiation?.setup.borrower.agentId === event.data.borrowerAgentId)
+                    touched.add(other.conversationId);
+                }
+                break;
+              case 'DealStatusChanged':
+                if (event.data.status === 'cancelled') {
+                  for (const [borrowerId, need] of state.needs) {
+                    if (need.committed?.dealId === event.data.dealId)
+                      await reopenNeed(recorded, borrowerId, 'its deal was cancelled', event.data.dealId);
+                  }
+                }
                 break;
               case 'AgentPaused':
               case 'AgentDeleted':
                 await stopAgent(context, state, event.data.agentId, recorded);
                 break;
-              case 'DealAgreed':
-                await withdrawAfterAgreement(context, state, recorded);
-                break;
               case 'MessageSent':
                 if (!event.data.isAutomated) await current.readOperatorMessage(recorded);
                 break;
-              case 'ConversationCompleted':
+              case 'ConversationCompleted': {
                 current.forget(event.data.conversationId);
+                // A need held for a conversation that ended without agreeing is open again.
+                const held =
+                  event.data.outcome === 'agreed'
+                    ? undefined
+                    : [...state.needs].find(([, need]) => need.committed?.conversationId === event.data.conversationId);
+                if (held)
+                  await reopenNeed(
+                    recorded,
+                    held[0],
+                    'the conversation it was committed for ended without agreement',
+                    held[1].committed!.dealId,
+                  );
                 break;
+              }
               default:
                 break;
             }
             if ('conversationId' in event.data) touched.add(event.data.conversationId);
           }
-          // A borrower's other negotiations may have held back an acceptance for one that has ended (deal-claim.ts).
+          // A borrower whose conversation ended: its others are looked at again (an outside option may have gone).
           const ended = new Set(state.takeEndedBorrowers());
           for (const other of state.conversations.values()) {
             const borrowerId = other.negotiation?.setup.borrower.agentId;
@@ -93,9 +146,27 @@ export function startAutomation(context: ServiceContext, phraser?: Phraser): Rea
       };
     },
   });
-  // Spec §9's response time: a side its owner leaves unanswered goes back to its agent (response-time-keeper.ts).
-  const responseTimes = startResponseTimeKeeper(context);
+  async function reopenNeed(cause: RecordedEvent, borrowerAgentId: number, reason: string, onlyIfDealId?: string): Promise<void> {
+    const metadata: EventMetadata = {
+      actor: { kind: 'system', name: 'automation' },
+      correlationId: cause.metadata.correlationId,
+      causationId: cause.id,
+    };
+    await handleCommand(
+      context.store,
+      streams.need(borrowerAgentId),
+      needDecider,
+      { type: 'ReopenNeed', borrowerAgentId, reason, ...(onlyIfDealId ? { onlyIfDealId } : {}) },
+      metadata,
+      (i) => deterministicId(`${cause.id}:reopen:${borrowerAgentId}:${i}`),
+    );
+  }
+
+  // The agents' response time: a side its owner leaves unanswered goes back to its agent (response-time-keeper.ts).
+  const responseTimes = startResponseTimeKeeper(context, now ? { now } : {});
   return {
+    pending: () => negotiator?.pending ?? 0,
+    checkResponseTimes: () => responseTimes.check(),
     async close() {
       negotiator?.close();
       await responseTimes.close();

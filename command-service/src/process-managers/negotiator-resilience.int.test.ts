@@ -33,16 +33,29 @@ describe('negotiator: appends on the version it decided on, never stalls silentl
     context = { ...opened, close: async () => (await opened.close(), await database.drop()) };
     for (const p of participants) {
       const data = { agentId: p.agentId, ownerId: 'owner', name: p.name, type: p.type, description: '', criteria };
-      await context.store.append(streams.agent(p.agentId), [{ id: randomUUID(), type: 'AgentCreated', data, metadata: owner }], 'no_stream');
+      await context.store.append(
+        streams.agent(p.agentId),
+        [{ id: randomUUID(), type: 'AgentCreated', data, metadata: owner }],
+        'no_stream',
+      );
     }
   });
   afterAll(async () => context?.close());
 
   /** A new conversation between the two agents, and a state that has seen it. */
-  async function conversation(): Promise<{ id: number; state: AutomationState; seen: () => Promise<void>; events: () => Promise<RecordedEvent[]> }> {
+  async function conversation(): Promise<{
+    id: number;
+    state: AutomationState;
+    seen: () => Promise<void>;
+    events: () => Promise<RecordedEvent[]>;
+  }> {
     const id = nextConversation++;
     const data = { conversationId: id, title: 't', participants, matchId: null };
-    await context.store.append(streams.conversation(id), [{ id: randomUUID(), type: 'ConversationStarted', data, metadata: owner }], 'no_stream');
+    await context.store.append(
+      streams.conversation(id),
+      [{ id: randomUUID(), type: 'ConversationStarted', data, metadata: owner }],
+      'no_stream',
+    );
     const state = new AutomationState();
     for (const p of participants) state.observe((await context.store.readStream(streams.agent(p.agentId)))[0]!);
     let seenVersion = -1;
@@ -109,9 +122,16 @@ describe('negotiator: appends on the version it decided on, never stalls silentl
     const agents = negotiator(state, { phrase: held.phrase });
     agents.schedule(id);
     await held.composing;
-    for (const [version, isManualMode] of [[0, true], [1, false]] as const) {
+    for (const [version, isManualMode] of [
+      [0, true],
+      [1, false],
+    ] as const) {
       const data = { conversationId: id, isManualMode };
-      await context.store.append(streams.conversation(id), [{ id: randomUUID(), type: 'ManualModeChanged', data, metadata: owner }], version);
+      await context.store.append(
+        streams.conversation(id),
+        [{ id: randomUUID(), type: 'ManualModeChanged', data, metadata: owner }],
+        version,
+      );
     }
     held.release();
     await new Promise((resolve) => setTimeout(resolve, 200));

@@ -1,9 +1,10 @@
-import { isAgentSilenced, streams, type DomainEvent, type EventMetadata } from '@pf/events';
+import { backoffDelay, isAgentSilenced, streams, type DomainEvent, type EventMetadata } from '@pf/events';
 import { ConcurrencyConflict, DomainError, notifyTyping, type Logger, type RecordedEvent, type ServiceContext } from '@pf/infra';
 import { brokerMove } from '../automation/negotiation/broker-move';
 import { moveEvents } from '../automation/negotiation/move-events';
 import { nextMove, whoseTurn, type NegotiationSettings } from '../automation/negotiation/next-move';
-import { offerFromOperatorMessage } from '../automation/negotiation/operator-offer';
+import { describeOffer, readOperatorMessage } from '../automation/negotiation/operator-offer';
+import { composeMessage } from '../automation/words/phrases';
 import { outsideOptions } from '../automation/negotiation/outside-options';
 import { createRng, seedFrom } from '../automation/rng';
 import { messageForBroker, messageForMove } from '../automation/words/move-message';
@@ -12,7 +13,8 @@ import { conversationDecider, type ConversationEvent } from '../conversation/con
 import { handleCommand } from '../handle-command';
 import { nextId } from '../ids';
 import type { AutomationState, ConversationInfo } from './automation-state';
-import { claimDeal } from './deal-claim';
+import { committedElsewhere, NeedCommittedElsewhere, needDecider, type NeedState } from '../need/need';
+import { readNeed } from '../need/read-need';
 import { deterministicId } from './deterministic-id';
 
 export interface NegotiatorOptions {
@@ -21,6 +23,8 @@ export interface NegotiatorOptions {
   readonly phrase: Phraser;
   readonly log: Logger;
   readonly retry?: Partial<RetryPolicy>;
+  /** The jitter's randomness (Math.random unless a simulation supplies its own, seeded). */
+  readonly random?: () => number;
 }
 
 export interface RetryPolicy {
@@ -38,6 +42,12 @@ interface Turn {
   readonly key: string;
   /** The stream version the move was decided on: it is appended there or not at all. */
   readonly version: number;
+  /** The borrower whose need an offer or an acceptance is decided against (null: a broker's words). */
+  readonly borrowerId: number | null;
+  /** Set when the move agrees terms: the need is committed to this deal before the acceptance is recorded. */
+  readonly agreement?: { dealId: string; lenderAgentId: number; lenderName: string; borrowerName: string };
+  /** Set when the move leaves the conversation because the borrower's need is committed elsewhere. */
+  readonly leaving?: true;
   /** The events of the turn, given a message id for its words. */
   compose(messageId: number): Promise<ConversationEvent[] | null>;
 }
@@ -69,35 +79,73 @@ export class Negotiator {
     private readonly options: NegotiatorOptions,
   ) {
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.random = options.random ?? Math.random;
+  }
+
+  private readonly random: () => number;
+
+  /** Moves scheduled or under way: none means the negotiator has nothing left to do until an event arrives. */
+  get pending(): number {
+    return this.timers.size + this.acting.size;
   }
 
   /**
-   * A person's message that states terms is that side's offer. It is the translation of a recorded fact,
-   * not a decision on what the automation believes, so it goes after whatever stands (ids derived from the
-   * message: a redelivery stores nothing twice).
+   * A person's message that states terms is that side's offer, decided by the conversation's decider like the
+   * structured Make offer (MakeOffer, against the borrower's need as it stands); the thread then says how the
+   * message was read ("Read as an offer: …", "Read as chat", or why it was not an offer). Ids derive from the
+   * message, so a redelivery stores nothing twice.
    */
   async readOperatorMessage(event: RecordedEvent): Promise<void> {
     const message = event.data as Extract<DomainEvent, { type: 'MessageSent' }>['data'];
     const conversation = this.state.conversations.get(message.conversationId);
     if (!conversation?.negotiation || message.isAutomated) return;
-    const offer = offerFromOperatorMessage(conversation.negotiation, message);
-    if (!offer) return;
-    const { rejectOfferId, ...made } = offer;
-    const events: ConversationEvent[] = [
-      ...(rejectOfferId ? [{ type: 'OfferRejected' as const, data: { conversationId: made.conversationId, offerId: rejectOfferId, byAgentId: made.fromAgentId } }] : []),
-      { type: 'OfferMade', data: { ...made, offerId: deterministicId(`${event.id}:operator-offer`) } },
-    ];
+    const reading = readOperatorMessage(conversation.negotiation, message);
+    if (!reading) return;
+    const sender = conversation.participants.find((p) => p.agentId === message.fromAgentId);
+    if (!sender) return;
+    const conversationId = message.conversationId;
+    const key = `${event.id}:operator-offer`;
     const metadata: EventMetadata = { ...event.metadata, causationId: event.id };
-    // Recorded as the operator's (not automated) move, so it goes in even in manual mode; the operator may be
-    // typing on, so a conflict is decided again on what stands then.
-    await handleCommand(
-      this.context.store,
-      streams.conversation(made.conversationId),
-      { ...conversationDecider, decide: () => events },
-      null,
-      metadata,
-      (i) => deterministicId(`${event.id}:operator-offer:${i}`),
-    );
+    const stream = streams.conversation(conversationId);
+    const noteId = await nextId(this.context.pool, 'message_ids');
+    const note = (content: string) =>
+      handleCommand(
+        this.context.store,
+        stream,
+        conversationDecider,
+        { type: 'NoteReading', conversationId, fromAgentId: sender.agentId, message: { messageId: noteId, content } },
+        metadata,
+        (i) => deterministicId(`${key}:note:${i}`),
+      );
+    if (reading.kind === 'chat') return void (await note('Read as chat: no offer recorded'));
+    if (reading.kind === 'unclear') return void (await note(`Not read as an offer: ${reading.reason}. Say it again, or use Make offer`));
+    const { offer } = reading;
+    try {
+      await handleCommand(
+        this.context.store,
+        stream,
+        conversationDecider,
+        {
+          type: 'MakeOffer',
+          conversationId,
+          offerId: deterministicId(`${event.id}:operator-offer`),
+          speaker: {
+            kind: 'user',
+            userId: sender.ownerId,
+            ...(sender.firmId ? { firmId: sender.firmId } : {}),
+            preferredAgentId: sender.agentId,
+          },
+          terms: offer.terms,
+          need: await readNeed(this.context.store, conversation.negotiation.setup.borrower.agentId),
+          note: { messageId: noteId, content: `Read as an offer: ${describeOffer(offer.terms)}` },
+        },
+        metadata,
+        (i) => deterministicId(`${key}:${i}`),
+      );
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      await note(`Not recorded as an offer: ${error.message}`);
+    }
   }
 
   /** A conversation changed (or may have): its next move, if any, after the agent's typing delay. */
@@ -115,7 +163,7 @@ export class Negotiator {
       return this.after(conversationId, 0);
     }
     if (!turn) return;
-    const delay = Math.round(this.options.replyDelayMs * (0.75 + Math.random() * 0.5));
+    const delay = Math.round(this.options.replyDelayMs * (0.75 + this.random() * 0.5));
     const agent = this.state.agents.get(turn.agentId);
     if (delay > 0 && agent) {
       void notifyTyping(this.context.pool, { conversationId, agentId: turn.agentId, agentName: agent.name }).catch(() => undefined);
@@ -156,9 +204,10 @@ export class Negotiator {
       this.failures.delete(conversationId);
       this.stalled.delete(conversationId);
     } catch (error) {
-      if (error instanceof ConcurrencyConflict) {
-        // The conversation moved on after the move was decided (an operator's offer, a manual takeover):
-        // nothing was recorded; the move is decided again when that change reaches the state.
+      if (error instanceof ConcurrencyConflict || error instanceof NeedCommittedElsewhere) {
+        // The conversation moved on after the move was decided (an operator's offer, a manual takeover), or the
+        // borrower's need was committed elsewhere meanwhile: nothing was recorded; the move is decided again
+        // when that change reaches the state (the agent then leaves the conversation).
         this.options.log.debug({ conversationId }, 'a move decided on an older state was dropped');
       } else {
         retryInMs = await this.failed(conversationId, error);
@@ -176,7 +225,7 @@ export class Negotiator {
     const failures = (this.failures.get(conversationId) ?? 0) + 1;
     this.failures.set(conversationId, failures);
     const { baseMs, maxMs, stallAfter } = this.retry;
-    const waitMs = Math.round(Math.min(maxMs, baseMs * 2 ** (failures - 1)) * (0.75 + Math.random() * 0.5));
+    const waitMs = backoffDelay(failures - 1, { baseMs, maxMs }, () => this.random());
     this.options.log.warn({ err: error, conversationId, failures, retryInMs: waitMs }, 'an agent could not make its move; retrying');
     const conversation = this.state.conversations.get(conversationId);
     if (failures >= stallAfter && conversation?.status === 'active' && !this.stalled.has(conversationId)) {
@@ -201,7 +250,11 @@ export class Negotiator {
     const who = agentId === null ? 'The agents' : this.agentName(agentId);
     const reason = `${who} could not make the next move (${failures} attempts in a row): ${describeFailure(error)}; still trying`;
     const key = `${conversationId}:${version}:stalled`;
-    const metadata: EventMetadata = { actor: { kind: 'system', name: 'negotiator' }, correlationId: `conversation-${conversationId}`, causationId: key };
+    const metadata: EventMetadata = {
+      actor: { kind: 'system', name: 'negotiator' },
+      correlationId: `conversation-${conversationId}`,
+      causationId: key,
+    };
     await handleCommand(
       this.context.store,
       streams.conversation(conversationId),
@@ -216,17 +269,94 @@ export class Negotiator {
     // The conversation may have moved on while the agent was typing: decide on what stands now.
     const turn = this.turnIn(conversationId);
     if (!turn || this.closed) return;
-    const messageId = await nextId(this.context.pool, 'message_ids');
+    const { store, pool } = this.context;
+    const messageId = await nextId(pool, 'message_ids');
     const events = await turn.compose(messageId);
     if (!events || events.length === 0) return;
-    const metadata: EventMetadata = { actor: { kind: 'agent', agentId: turn.agentId }, correlationId: `conversation-${conversationId}`, causationId: turn.key };
+    const metadata: EventMetadata = {
+      actor: { kind: 'agent', agentId: turn.agentId },
+      correlationId: `conversation-${conversationId}`,
+      causationId: turn.key,
+    };
+    const eventId = (i: number) => deterministicId(`${turn.key}:${i}`);
+    const stream = streams.conversation(conversationId);
+    if (turn.leaving && turn.borrowerId !== null) {
+      const message = events.find((event) => event.type === 'MessageSent');
+      const content = message?.type === 'MessageSent' ? message.data.content : '';
+      const need = await readNeed(store, turn.borrowerId);
+      await handleCommand(
+        store,
+        stream,
+        conversationDecider,
+        { type: 'EndForCommitment', conversationId, byAgentId: turn.agentId, need, message: { messageId, content } },
+        metadata,
+        eventId,
+      );
+      return;
+    }
+    let need: NeedState | undefined = turn.borrowerId === null ? undefined : await readNeed(store, turn.borrowerId);
+    const agreement = turn.agreement;
+    if (agreement && turn.borrowerId !== null) {
+      // The commitment first, at the need's expected version: of two conversations agreeing at once, one wins;
+      // the other is refused here (NeedCommittedElsewhere) and records nothing.
+      const committed = await handleCommand(
+        store,
+        streams.need(turn.borrowerId),
+        needDecider,
+        {
+          type: 'CommitNeed',
+          borrowerAgentId: turn.borrowerId,
+          borrowerName: agreement.borrowerName,
+          commitment: {
+            conversationId,
+            dealId: agreement.dealId,
+            lenderAgentId: agreement.lenderAgentId,
+            lenderName: agreement.lenderName,
+          },
+        },
+        metadata,
+        (i) => deterministicId(`${turn.key}:commit:${i}`),
+      );
+      need = committed.state;
+    }
+    try {
+      await handleCommand(
+        store,
+        stream,
+        conversationDecider,
+        { type: 'RecordAgentTurn', conversationId, agentId: turn.agentId, events, ...(need ? { need } : {}) },
+        metadata,
+        {
+          eventId,
+          decidedAt: turn.version,
+        },
+      );
+    } catch (error) {
+      if (agreement && turn.borrowerId !== null)
+        await this.releaseUnlessAgreed(turn.borrowerId, conversationId, agreement.dealId, metadata);
+      throw error;
+    }
+  }
+
+  /**
+   * A commitment whose acceptance was not recorded (the conversation moved on meanwhile) is given up at once,
+   * unless the conversation holds that deal after all; the acceptance, decided again, commits again.
+   */
+  private async releaseUnlessAgreed(borrowerId: number, conversationId: number, dealId: string, metadata: EventMetadata): Promise<void> {
+    const { store } = this.context;
+    const recorded = await store.readStream(streams.conversation(conversationId));
+    if (recorded.some((event) => event.type === 'DealAgreed' && (event.data as { dealId: string }).dealId === dealId)) return;
     await handleCommand(
-      this.context.store,
-      streams.conversation(conversationId),
-      conversationDecider,
-      { type: 'RecordAgentTurn', conversationId, agentId: turn.agentId, events },
+      store,
+      streams.need(borrowerId),
+      needDecider,
+      {
+        type: 'ReopenNeed',
+        borrowerAgentId: borrowerId,
+        reason: 'the acceptance it was committed for was not recorded',
+        onlyIfDealId: dealId,
+      },
       metadata,
-      { eventId: (i) => deterministicId(`${turn.key}:${i}`), decidedAt: turn.version },
     );
   }
 
@@ -250,35 +380,79 @@ export class Negotiator {
         agentId: brokerId,
         key: `${key}:broker`,
         version: conversation.version,
+        borrowerId: null,
         compose: async (messageId) => {
-          const names = { borrower: this.nameOf(conversation, negotiation.setup.borrower.agentId), lender: this.nameOf(conversation, negotiation.setup.lender.agentId) };
+          const names = {
+            borrower: this.nameOf(conversation, negotiation.setup.borrower.agentId),
+            lender: this.nameOf(conversation, negotiation.setup.lender.agentId),
+          };
           const text = await this.options.phrase(messageForBroker(negotiation, broker, names, rng), this.speaker(conversation, brokerId));
           return [message(conversationId, messageId, brokerId, null, text)];
         },
       };
     }
+    const borrowerId = negotiation.setup.borrower.agentId;
+    const lenderId = negotiation.setup.lender.agentId;
+    // The borrower's need is committed to an agreement elsewhere: the first automated principal leaves politely
+    // (the borrower's agent withdraws; else the lender's closes); with both sides held by people, it waits on them.
+    const commitment = committedElsewhere(this.state.needs.get(borrowerId), conversationId);
+    if (commitment) {
+      const leaver = [borrowerId, lenderId].find((agentId) => !isAgentSilenced(conversation, agentId));
+      if (leaver === undefined) return null;
+      const side = leaver === borrowerId ? 'borrower' : 'lender';
+      return {
+        agentId: leaver,
+        key: `${key}:${side}:leave`,
+        version: conversation.version,
+        borrowerId,
+        leaving: true,
+        compose: async (messageId) => {
+          const draft = composeMessage({ kind: 'withdraw', side, lenderName: commitment.lenderName }, rng);
+          return [
+            message(
+              conversationId,
+              messageId,
+              leaver,
+              side === 'borrower' ? lenderId : borrowerId,
+              await this.options.phrase(draft, this.speaker(conversation, leaver)),
+            ),
+          ];
+        },
+      };
+    }
     const side = whoseTurn(negotiation, settings);
     if (!side) return null;
-    // Issue 16: what this side holds in its other conversations (a borrower keeps the best offer).
+    // What this side holds in its other conversations (a borrower accepts only the best offer it holds).
     const others = [...this.state.conversations.values()].flatMap((c) => (c.negotiation ? [c.negotiation] : []));
     const options = outsideOptions(negotiation, side, others);
-    // The conversation a borrower agreed in leaves the state when it completes; this one remembers it.
-    const agreedElsewhere = options.agreedElsewhere || conversation.borrowerAgreedElsewhere === true;
-    const move = nextMove(negotiation, side, settings, rng, { ...options, agreedElsewhere });
+    const move = nextMove(negotiation, side, settings, rng, { ...options, agreedElsewhere: false });
     if (move.kind === 'wait') return null;
     const me = negotiation.setup[side].agentId;
     if (isAgentSilenced(conversation, me)) return null;
     const them = negotiation.setup[side === 'borrower' ? 'lender' : 'borrower'].agentId;
+    const dealId = deterministicId(`${conversationId}:deal`);
     return {
       agentId: me,
       key: `${key}:${side}`,
       version: conversation.version,
+      borrowerId,
+      ...(move.kind === 'accept'
+        ? {
+            agreement: {
+              dealId,
+              lenderAgentId: lenderId,
+              lenderName: this.nameOf(conversation, lenderId),
+              borrowerName: this.nameOf(conversation, borrowerId),
+            },
+          }
+        : {}),
       compose: async (messageId) => {
-        if (move.kind === 'accept' && !(await claimDeal(this.context.pool, this.state, negotiation))) return null;
         const draft = messageForMove(negotiation, side, move, rng);
-        const ids = { offerId: deterministicId(`${key}:${side}:offer`), dealId: deterministicId(`${conversationId}:deal`) };
+        const ids = { offerId: deterministicId(`${key}:${side}:offer`), dealId };
         const decided = moveEvents(negotiation, side, move, ids) as ConversationEvent[];
-        const said = draft ? [message(conversationId, messageId, me, them, await this.options.phrase(draft, this.speaker(conversation, me)))] : [];
+        const said = draft
+          ? [message(conversationId, messageId, me, them, await this.options.phrase(draft, this.speaker(conversation, me)))]
+          : [];
         return [...said, ...decided];
       },
     };
@@ -301,6 +475,12 @@ function describeFailure(error: unknown): string {
   return text.slice(0, 200);
 }
 
-function message(conversationId: number, messageId: number, fromAgentId: number, toAgentId: number | null, content: string): ConversationEvent {
+function message(
+  conversationId: number,
+  messageId: number,
+  fromAgentId: number,
+  toAgentId: number | null,
+  content: string,
+): ConversationEvent {
   return { type: 'MessageSent', data: { conversationId, messageId, fromAgentId, toAgentId, content, isAutomated: true } };
 }

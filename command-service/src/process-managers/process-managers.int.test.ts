@@ -1,18 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streams, type EventMetadata } from '@pf/events';
-import {
-  createLogger,
-  openServiceContext,
-  parseConfig,
-  type EventStore,
-  type OpenedContext,
-  type RecordedEvent,
-} from '@pf/infra';
+import { createLogger, openServiceContext, parseConfig, type EventStore, type OpenedContext, type RecordedEvent } from '@pf/infra';
 import { createTestDatabase } from '@pf/infra/testing';
 import { commandMigrations } from '../index';
 import { AutomationState } from './automation-state';
-import { matchAgent, stopAgent } from './matcher';
+import { matchAgent, stopAgent } from '../matching/matcher';
 import { Negotiator } from './negotiator';
 
 /** A database of its own with the command-service's tables, opened the way the services open theirs. */

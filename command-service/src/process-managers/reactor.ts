@@ -100,7 +100,10 @@ export function startReactor(options: {
           },
         ),
       );
-      void run.caughtUp.then(() => handlers.caughtUp(), () => undefined);
+      void run.caughtUp.then(
+        () => handlers.caughtUp(),
+        () => undefined,
+      );
       const mine = {
         saveOnHandOver: async () => {
           if (!failed && reached && sinceSnapshot > 0) await snapshot(reached);

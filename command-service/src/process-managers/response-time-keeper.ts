@@ -1,7 +1,7 @@
-import { streams, type DomainEvent, type EventMetadata, type Participant } from '@pf/events';
+import { streams, type DomainEvent, type EventMetadata } from '@pf/events';
 import { AccountStore, type RecordedEvent, type ServiceContext } from '@pf/infra';
-import { conversationDecider, type ConversationEvent, type ConversationState } from '../conversation/conversation';
-import { handleCommand, type Decider } from '../handle-command';
+import { conversationDecider } from '../conversation/conversation';
+import { handleCommand } from '../handle-command';
 import { nextId } from '../ids';
 import { decidedIds } from './decisions';
 import { deterministicId } from './deterministic-id';
@@ -9,14 +9,17 @@ import { startReactor, type Reactor } from './reactor';
 import { evolveSideClock, overdueSides, type OverdueSide, type SideClock } from './response-time';
 
 /**
- * The agents' response time (spec §9) as a process manager of its own: it folds the agents' response times and
+ * The agents' response time (docs/behaviour/README.md) as a process manager of its own: it folds the agents' response times and
  * each open conversation's side clocks (response-time.ts) from the event stream, and, as leader, checks now and
  * then (and once caught up) for sides held by hand whose owner left the other side unanswered past the response
  * time; the agent takes such a side back, recorded as done by the system, and says why. The negotiator sees the
  * hand-back like any other and carries on. Its state is small, so it has no snapshot: each leader folds from the
  * start, and what is overdue follows from the events' times alone (a restart loses nothing).
  */
-export function startResponseTimeKeeper(context: ServiceContext, options: { now?: () => number } = {}): Reactor {
+export function startResponseTimeKeeper(
+  context: ServiceContext,
+  options: { now?: () => number } = {},
+): Reactor & { check(): Promise<void> } {
   const { config, log, pool, store } = context;
   const now = options.now ?? Date.now;
   const hourMs = config.AGENT_RESPONSE_HOUR_MS;
@@ -50,8 +53,7 @@ export function startResponseTimeKeeper(context: ServiceContext, options: { now?
         async check() {
           if (!instance.caughtUp) return;
           for (const side of overdueSides(clocks, (agentId) => responseTimes.get(agentId), now(), hourMs)) {
-            const clock = clocks.get(side.conversationId);
-            if (clock) await handBack(side, clock.participants);
+            if (clocks.has(side.conversationId)) await handBack(side);
           }
         },
       };
@@ -69,26 +71,27 @@ export function startResponseTimeKeeper(context: ServiceContext, options: { now?
     },
   });
 
-  async function handBack(side: OverdueSide, participants: readonly Participant[]): Promise<void> {
-    const { conversationId, ownerId, agentIds, hours } = side;
-    const speaker = participants.find((p) => p.ownerId === ownerId && p.type !== 'broker') ?? participants.find((p) => p.ownerId === ownerId)!;
-    const others = participants.filter((p) => p.ownerId !== ownerId);
-    const opposite = speaker.type === 'lender' ? 'borrower' : 'lender';
-    const to = others.find((p) => p.type === opposite) ?? others[0];
+  async function handBack(side: OverdueSide): Promise<void> {
+    const { conversationId, ownerId, hours } = side;
     const key = `response-time:${conversationId}:${ownerId}:${side.key}`;
     const { messageId } = await decidedIds(pool, key, async () => ({ messageId: await nextId(pool, 'message_ids') }));
     const name = (await accounts.displayNames([ownerId])).get(ownerId) ?? 'its owner';
     const content = `No answer from ${name} within ${hours} ${hours === 1 ? 'hour' : 'hours'}: the agent carries on`;
-    const events: ConversationEvent[] = [
-      // No byUserId: nobody switched it; the metadata names the system as the actor.
-      { type: 'ManualModeChanged', data: { conversationId, isManualMode: false, ownerId, agentIds } },
-      { type: 'MessageSent', data: { conversationId, messageId, fromAgentId: speaker.agentId, toAgentId: to?.agentId ?? null, content, isAutomated: true } },
-    ];
     const metadata: EventMetadata = { actor: { kind: 'system', name: 'agent response time' }, correlationId: key, causationId: null };
-    // Decided on the stream as it stands: only if the owner still holds the side and the same speech is unanswered
-    // (a stale copy of the state, or a check run twice, then writes nothing).
-    await handleCommand(store, streams.conversation(conversationId), stillOverdue(side, events), null, metadata, (i) => deterministicId(`${key}:${i}`));
-    log.info({ conversationId, ownerId, hours }, 'an owner left the other side unanswered past the response time: the agent takes the side back');
+    // Decided by the conversation's decider on the stream as it stands: only if the owner still holds the side
+    // and the same speech is unanswered (a stale copy of the state, or a check run twice, then writes nothing).
+    await handleCommand(
+      store,
+      streams.conversation(conversationId),
+      conversationDecider,
+      { type: 'ReturnSideToAgent', conversationId, ownerId, unansweredKey: side.key, message: { messageId, content } },
+      metadata,
+      (i) => deterministicId(`${key}:${i}`),
+    );
+    log.info(
+      { conversationId, ownerId, hours },
+      'an owner left the other side unanswered past the response time: the agent takes the side back',
+    );
   }
 
   async function tick(): Promise<void> {
@@ -106,21 +109,11 @@ export function startResponseTimeKeeper(context: ServiceContext, options: { now?
   timer.unref();
 
   return {
+    check: tick,
     async close() {
       clearInterval(timer);
       current = null;
       await reactor.close();
     },
-  };
-}
-
-type HandBackState = { conversation: ConversationState; clock: SideClock | null };
-
-function stillOverdue(side: OverdueSide, events: ConversationEvent[]): Decider<null, HandBackState, ConversationEvent> {
-  return {
-    initialState: { conversation: conversationDecider.initialState, clock: null },
-    evolve: (state, event) => ({ conversation: conversationDecider.evolve(state.conversation, event), clock: evolveSideClock(state.clock, event) }),
-    decide: (_, { conversation, clock }) =>
-      conversation.status === 'active' && clock?.manual.has(side.ownerId) && clock.waiting.get(side.ownerId)?.key === side.key ? events : [],
   };
 }

@@ -1,7 +1,7 @@
 import type { DomainEvent, Participant } from '@pf/events';
 
 /**
- * Spec §9's agent response time, made real (issue 14): while an owner holds their side of a conversation by hand
+ * The agent response time, made real (docs/behaviour/conversations.md, "Response time"): while an owner holds their side of a conversation by hand
  * and the other side has spoken since the owner last did, the owner has the response time of their agent to
  * answer; past it, the agent takes the side back (response-time-keeper.ts). Everything here is folded from
  * events alone, so a restart (or a new leader) finds the same sides overdue: no timer holds any of it.
@@ -25,6 +25,8 @@ type Event = DomainEvent;
 const speechOf = (event: Event): { agentId: number; key: string } | null => {
   switch (event.type) {
     case 'MessageSent':
+      // A note on how a person was read is nobody's speech.
+      if (event.data.reading) return null;
       return { agentId: event.data.fromAgentId, key: `message:${event.data.messageId}` };
     case 'OfferMade':
       return { agentId: event.data.fromAgentId, key: `offer:${event.data.offerId}` };

@@ -9,7 +9,7 @@ export interface DemoAgent {
 }
 
 /**
- * Borrowers, a broker and lenders written as a broker's client notes would read (issue 16: loan or deposit,
+ * Borrowers, a broker and lenders written as a broker's client notes would read (docs/behaviour/agents.md: loan or deposit,
  * income, property type, rent, region, maximum LTV). Some pairs fit and some fail a lender's rule, so the
  * automated agents reach agreements, walk away, and one borrower talks to two lenders at once and withdraws
  * from one when it agrees with the other.
@@ -159,8 +159,15 @@ export const DEMO_CONVERSATIONS: readonly DemoConversation[] = [
     title: 'Amelia Hart ↔ Northgate Building Society · £295,000',
     participants: ['amelia', 'northgate'],
     messages: [
-      { from: 'amelia', content: 'Hello, I am looking to borrow £236,000 against a £295,000 flat in Leeds over 30 years. What could you offer?' },
-      { from: 'northgate', content: 'Thank you, Amelia. For a first-time buyer at that value we would start at 4.85% over 30 years with a £999 arrangement fee.' },
+      {
+        from: 'amelia',
+        content: 'Hello, I am looking to borrow £236,000 against a £295,000 flat in Leeds over 30 years. What could you offer?',
+      },
+      {
+        from: 'northgate',
+        content:
+          'Thank you, Amelia. For a first-time buyer at that value we would start at 4.85% over 30 years with a £999 arrangement fee.',
+      },
       { from: 'amelia', content: 'That is above what I hoped for. Could you come closer to 4.2% if I keep the term at 30 years?' },
     ],
   },
@@ -168,8 +175,15 @@ export const DEMO_CONVERSATIONS: readonly DemoConversation[] = [
     title: 'Oliver Bennett ↔ Harbour Street Bank · £560,000',
     participants: ['oliver', 'thames', 'harbour'],
     messages: [
-      { from: 'thames', content: 'Good morning both. Oliver is refinancing a buy-to-let terrace valued at £560,000; Harbour Street lends in this range, so I thought an introduction worthwhile.' },
-      { from: 'harbour', content: 'Thanks for the introduction. On a 20-year term we could look at 5.6% with a £1,495 fee, subject to rental cover.' },
+      {
+        from: 'thames',
+        content:
+          'Good morning both. Oliver is refinancing a buy-to-let terrace valued at £560,000; Harbour Street lends in this range, so I thought an introduction worthwhile.',
+      },
+      {
+        from: 'harbour',
+        content: 'Thanks for the introduction. On a 20-year term we could look at 5.6% with a £1,495 fee, subject to rental cover.',
+      },
     ],
   },
 ];

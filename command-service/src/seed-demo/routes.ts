@@ -16,8 +16,8 @@ import { conversationDecider } from '../conversation/conversation';
 import { handleCommand } from '../handle-command';
 import { signedIn, withPosition } from '../http-helpers';
 import { nextId } from '../ids';
-import { scoreMatch } from '../automation/matching/score-match';
-import { matchDecider } from '../process-managers/match-decider';
+import { scoreMatch } from '../matching/score-match';
+import { matchDecider } from '../matching/match-decider';
 import { DEMO_AGENTS, DEMO_CONVERSATIONS } from './demo-data';
 
 const latest = (a: Position | null, b: Position | null) => (!a ? b : !b ? a : comparePositions(a, b) >= 0 ? a : b);
@@ -41,11 +41,21 @@ export const seedDemoRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app,
         store,
         streams.agent(agentId),
         agentDecider,
-        { type: 'CreateAgent', agentId, ownerId: user.id, name: agent.name, agentType: agent.type, description: agent.description, criteria: agent.criteria },
+        {
+          type: 'CreateAgent',
+          agentId,
+          ownerId: user.id,
+          firmId: user.firmId,
+          isDemo: true,
+          name: agent.name,
+          agentType: agent.type,
+          description: agent.description,
+          criteria: agent.criteria,
+        },
         metadata,
       );
       position = latest(position, handled.position);
-      participants.set(agent.key, { agentId, ownerId: user.id, name: agent.name, type: agent.type });
+      participants.set(agent.key, { agentId, ownerId: user.id, firmId: user.firmId, name: agent.name, type: agent.type });
     }
 
     // The scripted conversations come with the match the matcher would have recorded, so their header explains it.
@@ -102,7 +112,13 @@ export const seedDemoRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app,
           store,
           stream,
           conversationDecider,
-          { type: 'SendMessage', conversationId, messageId: await nextId(pool, 'message_ids'), speaker: { kind: 'agent', agentId }, content: message.content },
+          {
+            type: 'SendMessage',
+            conversationId,
+            messageId: await nextId(pool, 'message_ids'),
+            speaker: { kind: 'agent', agentId },
+            content: message.content,
+          },
           agentMetadata,
         );
         position = latest(position, sent.position);

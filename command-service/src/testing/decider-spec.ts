@@ -6,7 +6,7 @@ import type { Decider } from '../handle-command';
 export function deciderSpec<C, S, E extends DomainEvent>(decider: Decider<C, S, E>) {
   return {
     given(events: E[]) {
-      const state = events.reduce(decider.evolve, decider.initialState);
+      const state = events.reduce((state, event) => decider.evolve(state, event), decider.initialState);
       return {
         when(command: C) {
           const run = () => decider.decide(command, state);

@@ -10,8 +10,8 @@ import { NotFound } from './not-found';
 const RolePicker = lazy(() => import('../features/auth/role-picker').then((m) => ({ default: m.RolePicker })));
 const SignedIn = lazy(() => import('./routes/signed-in'));
 
-/** Paths of the signed-in screens; anything else that is not / or /auth is the 404 page (spec §2). */
-const SIGNED_IN = /^\/(dashboard|agents|conversations|deals|documents|matching|analytics|market|notifications|settings)(\/.*)?$/;
+/** Paths of the signed-in screens; anything else that is not / or /auth is the 404 page (docs/behaviour/README.md). */
+const SIGNED_IN = /^\/(dashboard|agents|conversations|deals|documents|matching|analytics|market|notifications|settings|join)(\/.*)?$/;
 
 export function App() {
   return (
@@ -23,7 +23,9 @@ export function App() {
             <Route path="/auth" component={RolePicker} />
             <Route path={SIGNED_IN} component={SignedIn} />
             <Route>
-              <NotFound />
+              <main>
+                <NotFound />
+              </main>
             </Route>
           </Switch>
         </Suspense>

@@ -1,4 +1,5 @@
-import { Button, NonIdealState } from '@blueprintjs/core';
+import { Button } from '@blueprintjs/core';
+import { Problem } from '../components/problem';
 import { Component, type ReactNode } from 'react';
 
 /** A screen that fails to render shows why, inline, with a way out (druid: the main error as a NonIdealState). */
@@ -12,7 +13,8 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, { error: E
   override render() {
     if (!this.state.error) return this.props.children;
     return (
-      <NonIdealState
+      <Problem
+        level={1}
         icon="error"
         title="Something went wrong"
         description={this.state.error.message}

@@ -1,9 +1,9 @@
-import { NonIdealState } from '@blueprintjs/core';
+import { Problem } from '../components/problem';
 
 export function NotFound() {
   return (
-    <main className="pf-centre">
-      <NonIdealState icon="warning-sign" title="404 Page Not Found" description="Did you forget to add the page to the router?" />
-    </main>
+    <div className="pf-centre">
+      <Problem level={1} icon="warning-sign" title="404 Page Not Found" description="Did you forget to add the page to the router?" />
+    </div>
   );
 }

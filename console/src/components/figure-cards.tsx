@@ -1,9 +1,10 @@
 import { Card, Icon, type IconName } from '@blueprintjs/core';
+import type { ReactNode } from 'react';
 import { formatDate } from '../lib/display';
 
 export interface Figure {
   key: string;
-  title: string;
+  title: string | ReactNode;
   icon: IconName;
   /** null: not known yet (no data of that kind); shown as a dash. */
   value: string | null;
@@ -28,8 +29,4 @@ export function FigureCards({ figures }: { figures: Figure[] | undefined }) {
   );
 }
 
-export const pounds = (value: number) => `£${Math.round(value).toLocaleString('en-GB')}`;
-/** "£2.4M", "£240K": spec §9's headline style. */
-export const compactPounds = (value: number) =>
-  value >= 1_000_000 ? `£${(Math.round(value / 100_000) / 10).toLocaleString('en-GB')}M` : value >= 10_000 ? `£${Math.round(value / 1000)}K` : pounds(value);
 export const shortDate = (iso: string | null) => (iso ? formatDate(iso) : '–');

@@ -1,4 +1,4 @@
-import { H2 } from '@blueprintjs/core';
+import { H1 } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
 import { MenuButton } from './layout/app-shell';
 
@@ -8,7 +8,7 @@ export function PageHeader({ title, subtitle, children }: { title: ReactNode; su
       <div className="pf-page-title">
         <MenuButton />
         <div>
-          <H2>{title}</H2>
+          <H1 className="pf-page-title-text">{title}</H1>
           {subtitle ? <p className="pf-muted">{subtitle}</p> : null}
         </div>
       </div>

@@ -17,7 +17,7 @@ interface Props<Value extends string> {
 
 const capitalised = (value: string) => value[0]!.toUpperCase() + value.slice(1);
 
-/** Spec §4's search box beside an exact-match filter, as Deals, Documents and Leads show them. */
+/** The search box beside an exact-match filter, as Deals, Documents and Leads show them. */
 export function SearchFilterBar<Value extends string>(props: Props<Value>) {
   const { noun, placeholder, search, onSearch, filterLabel, allLabel, options, value, onFilter, className } = props;
   return (

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { describeZodError } from '@pf/events';
 import { notePosition, latestPosition } from './position';
 
-/** A non-OK answer, with the message spec §8 prescribes: "{status}: {body text or status text}". */
+/** A non-OK answer, with the message docs/behaviour/README.md ("Errors") gives: "{status}: {body text or status text}". */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -11,6 +11,18 @@ export class ApiError extends Error {
   ) {
     super(`${status}: ${body || statusText}`);
     this.name = 'ApiError';
+  }
+}
+
+/** What to tell the user about a failed call: the server's own message where it gave one, else the error. */
+export function failureReason(error: unknown): string {
+  if (!(error instanceof ApiError)) return String(error);
+  try {
+    const body: unknown = JSON.parse(error.body || '{}');
+    const message = typeof body === 'object' && body !== null && 'message' in body ? body.message : undefined;
+    return typeof message === 'string' ? message : error.message;
+  } catch {
+    return error.message;
   }
 }
 
@@ -43,7 +55,12 @@ async function request<Schema extends z.ZodType>(method: string, path: string, s
   return (await send(method, path, schema, body)).data;
 }
 
-async function send<Schema extends z.ZodType>(method: string, path: string, schema: Schema, body?: unknown): Promise<Positioned<z.output<Schema>>> {
+async function send<Schema extends z.ZodType>(
+  method: string,
+  path: string,
+  schema: Schema,
+  body?: unknown,
+): Promise<Positioned<z.output<Schema>>> {
   const headers: Record<string, string> = { accept: 'application/json' };
   // A form (a file upload) sets its own multipart content type with its boundary.
   const isForm = body instanceof FormData;
@@ -72,7 +89,7 @@ async function send<Schema extends z.ZodType>(method: string, path: string, sche
 }
 
 /**
- * The console's one HTTP client (spec §7: credentials included, JSON in and out). Every call names the
+ * The console's one HTTP client (credentials included, JSON in and out). Every call names the
  * schema of its answer from `@pf/events`, and the answer is parsed with it rather than cast.
  */
 export const api = {

@@ -5,7 +5,10 @@ import { api, ApiError, ContractError } from './api-client';
 // The server is stood in for by a fetch that answers one fixed Response: what is under test is how the client
 // reads an answer, which needs no network (the browser tests drive the real server).
 function answer(status: number, body: string) {
-  vi.stubGlobal('fetch', vi.fn(async () => new Response(body, { status, headers: { 'content-type': 'application/json' } })));
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => new Response(body, { status, headers: { 'content-type': 'application/json' } })),
+  );
 }
 
 afterEach(() => vi.unstubAllGlobals());
@@ -39,10 +42,12 @@ describe('the console API client parses answers with the contract', () => {
 
   it('says so when an OK answer is not JSON at all', async () => {
     answer(200, '<html>proxy error</html>');
-    await expect(api.get('/api/stats', statsView)).rejects.toThrow('The answer to GET /api/stats is not what this console expects (it is not JSON)');
+    await expect(api.get('/api/stats', statsView)).rejects.toThrow(
+      'The answer to GET /api/stats is not what this console expects (it is not JSON)',
+    );
   });
 
-  it('keeps the spec §8 wording for a non-OK answer', async () => {
+  it('keeps the "{status}: {body}" wording for a non-OK answer', async () => {
     answer(404, '{"message":"Conversation 9 not found"}');
     const failure = api.get('/api/stats', statsView);
     await expect(failure).rejects.toBeInstanceOf(ApiError);

@@ -1,13 +1,4 @@
-/** RFC 4180 CSV: fields with commas, quotes or line breaks are quoted, quotes doubled. */
-export function toCsv(rows: readonly (readonly (string | number | null)[])[]): string {
-  const field = (value: string | number | null) => {
-    const text = value === null ? '' : String(value);
-    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-  };
-  return rows.map((row) => row.map(field).join(',')).join('\r\n') + '\r\n';
-}
-
-/** Hands the text to the browser as a file download. */
+/** CSV text (made with toCsv from @pf/events, which guards against spreadsheet formulas) as a file download. */
 export function downloadCsv(filename: string, csv: string): void {
   const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
   const link = document.createElement('a');

@@ -8,7 +8,7 @@ export function saveBlob(blob: Blob, filename: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-export const historyExportUrl = (id: number, format: 'json' | 'csv') => `/api/conversations/${id}/history/export?format=${format}`;
+const historyExportUrl = (id: number, format: 'json' | 'csv') => `/api/conversations/${id}/history/export?format=${format}`;
 
 /**
  * Saves a conversation's full history as the server exports it from the event store: JSON with every event

@@ -26,6 +26,6 @@ async function loadIcon(name: IconName, size: IconSize): Promise<IconPaths> {
   return splitPathsBySizeLoader(name, size);
 }
 
-export function useOnDemandIcons(): void {
+export function loadIconsOnDemand(): void {
   Icons.setLoaderOptions({ loader: loadIcon });
 }

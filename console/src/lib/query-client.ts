@@ -12,7 +12,7 @@ function signedOutMaybe(error: unknown, key?: readonly unknown[]): void {
   void queryClient.refetchQueries({ queryKey: queryKeys.user });
 }
 
-/** Spec §9: no interval or focus refetch, data never stale, no retries for reads or writes. */
+/** No interval or focus refetch, data never stale, no retries for reads or writes. */
 export const queryClient: QueryClient = new QueryClient({
   queryCache: new QueryCache({ onError: (error, query) => signedOutMaybe(error, query.queryKey) }),
   mutationCache: new MutationCache({ onError: (error) => signedOutMaybe(error) }),

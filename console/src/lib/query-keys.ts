@@ -11,7 +11,7 @@ export const queryKeys = {
   conversations: ['conversations'] as const,
   conversation: (id: number) => ['conversations', id] as const,
   messages: (id: number) => ['conversations', id, 'messages'] as const,
-  /** A conversation's history from the event store (issue 12); its `?at=` states hang under it. */
+  /** A conversation's history from the event store (docs/behaviour/history.md); its `?at=` states hang under it. */
   history: (id: number) => ['history', id] as const,
   /** The root key of a screen's queries that `views_changed` pushes refresh: ['deals'], ['deals', 'stats'], ... */
   view: (view: LiveView) => [view] as const,

@@ -1,23 +1,24 @@
 import { Intent, OverlayToaster, Position, type Toaster } from '@blueprintjs/core';
 
 /**
- * The one toaster (druid's singletons/toaster.ts). Spec §9: one toast at a time, shown for 5 s.
- * Error toasts are destructive in style (Intent.DANGER).
+ * The one toaster (druid's singletons/toaster.ts): one toast at a time, shown for 5 s; error toasts are
+ * destructive in style (Intent.DANGER). Bottom left, above the sidebar's user footer on a desktop, so it hides no
+ * header badge or thread (docs/behaviour/console-layout.md).
  */
 let toaster: Promise<Toaster> | null = null;
 
 function getToaster(): Promise<Toaster> {
-  toaster ??= OverlayToaster.create({ position: Position.TOP_RIGHT, maxToasts: 1 });
+  toaster ??= OverlayToaster.create({ position: Position.BOTTOM_LEFT, maxToasts: 1, className: 'pf-toaster' });
   return toaster;
 }
 
-export interface ToastOptions {
+interface ToastOptions {
   title?: string;
   description: string;
   variant?: 'default' | 'destructive' | 'success';
 }
 
-export function showToast({ title, description, variant = 'default' }: ToastOptions): void {
+function showToast({ title, description, variant = 'default' }: ToastOptions): void {
   const intent = variant === 'destructive' ? Intent.DANGER : variant === 'success' ? Intent.SUCCESS : Intent.NONE;
   const message = title ? `${title}: ${description}` : description;
   void getToaster().then((t) => t.show({ message, intent, timeout: 5000 }));

@@ -2,6 +2,7 @@ import type { AgentType, AgentView, Criteria } from '../agent';
 import type { DomainEvent, EventOf } from '../domain-events';
 import type { ConcessionStrategy } from '../negotiation';
 import type { View } from './view';
+import { firmOf } from '../firm';
 
 /**
  * An agent's own facts, as every fold of it keeps them: the views below and the agent's decider on the command
@@ -11,6 +12,8 @@ import type { View } from './view';
 export interface AgentFacts {
   id: number;
   ownerId: string;
+  /** The firm it belongs to (firmOf: its owner's firm of one for agents created before firms). */
+  firmId: string;
   name: string;
   type: AgentType;
   description: string;
@@ -20,6 +23,8 @@ export interface AgentFacts {
   isDeleted: boolean;
   /** False when created with auto-negotiate off (its owner negotiates its conversations); absent: on. */
   autoNegotiate?: false;
+  /** Created by Seed Demo Data (a sandbox: it meets only demo agents of its own firm); absent: a real agent. */
+  isDemo?: true;
 }
 
 /** An agent as every view of it sees it: its facts and when they were recorded. */
@@ -43,10 +48,20 @@ function agentIdOf(event: DomainEvent): number | null {
 
 /** An agent as its AgentCreated records it: active, not deleted. */
 export function agentFromCreation(data: EventOf<'AgentCreated'>['data']): AgentFacts {
-  const { agentId, ownerId, name, type, description, criteria, strategy, autoNegotiate } = data;
+  const { agentId, ownerId, name, type, description, criteria, strategy, autoNegotiate, isDemo } = data;
   return {
-    id: agentId, ownerId, name, type, description, criteria, strategy: strategy ?? null, isActive: true, isDeleted: false,
+    id: agentId,
+    ownerId,
+    firmId: firmOf(data),
+    name,
+    type,
+    description,
+    criteria,
+    strategy: strategy ?? null,
+    isActive: true,
+    isDeleted: false,
     ...(autoNegotiate === false ? { autoNegotiate } : {}),
+    ...(isDemo ? { isDemo } : {}),
   };
 }
 

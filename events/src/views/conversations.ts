@@ -1,6 +1,8 @@
 import type { ConversationOutcome, ConversationView, Participant, SideControl } from '../conversation';
 import type { DomainEvent, EventOf } from '../domain-events';
 import type { View } from './view';
+import { firmOf } from '../firm';
+import { asViewer, isOwnSide, type Viewer, type ViewerOrUser } from '../visibility';
 
 /** One side taken over by a person: the owner whose agents are silent, who took it and from which session. */
 export interface ManualSide extends SideHolder {
@@ -58,13 +60,28 @@ export function evolveConversation(conversation: Conversation | null, event: Dom
   if (event.type === 'ConversationStarted') {
     if (conversation) return conversation;
     const { conversationId, title, participants, matchId } = event.data;
-    return { id: conversationId, title, status: 'active', outcome: null, isManualMode: false, manualSides: [], matchId, participants, createdAt: recordedAt, updatedAt: recordedAt };
+    return {
+      id: conversationId,
+      title,
+      status: 'active',
+      outcome: null,
+      isManualMode: false,
+      manualSides: [],
+      matchId,
+      participants,
+      createdAt: recordedAt,
+      updatedAt: recordedAt,
+    };
   }
   if (!conversation) return null;
   const touched = { ...conversation, updatedAt: recordedAt };
   switch (event.type) {
     case 'ManualModeChanged': {
-      const manualSides = switchSides(conversation.manualSides, conversation, event, (owner, holder) => ({ ownerId: owner, ...holder, since: recordedAt }));
+      const manualSides = switchSides(conversation.manualSides, conversation, event, (owner, holder) => ({
+        ownerId: owner,
+        ...holder,
+        since: recordedAt,
+      }));
       return { ...touched, manualSides, isManualMode: manualSides.length > 0 };
     }
     case 'ConversationCompleted':
@@ -119,36 +136,77 @@ export function isAgentSilenced(conversation: Pick<Conversation, 'manualSides' |
 
 export const conversationsView: View<number, Conversation> = { keyOf: conversationIdOf, evolve: evolveConversation };
 
-/** The owners of its agents, once each: the people who may see it. */
+/** The owners of its agents, once each: its sides (who may see it is its firms': visibility.ts). */
 export function ownersOf(conversation: Pick<Conversation, 'participants'>): string[] {
   return [...new Set(conversation.participants.map((participant) => participant.ownerId))];
-}
-
-export function canSeeConversation(conversation: Conversation | null | undefined, userId: string): boolean {
-  return conversation?.participants.some((participant) => participant.ownerId === userId) ?? false;
 }
 
 /** A person's display name by user id, or null when unknown (the names live outside the events: personal data). */
 export type NameOf = (userId: string) => string | null;
 
-/** Who controls each side, as one viewer is shown it: session ids only of the viewer's own side. */
-export function controlFor(conversation: Conversation, userId: string, nameOf: NameOf = () => null): SideControl[] {
+/**
+ * Who controls each side, as one viewer is shown it: a side is the agents of one owner, and it is the viewer's
+ * ("mine") when it is their firm's; session ids only of the viewer's firm's sides.
+ */
+export function controlFor(conversation: Conversation, viewerOrUser: ViewerOrUser, nameOf: NameOf = () => null): SideControl[] {
+  const viewer = asViewer(viewerOrUser);
   return ownersOf(conversation).map((owner) => {
     const side = manualSideOf(conversation, owner);
-    const isMine = owner === userId;
+    const isMine = conversation.participants.some((p) => p.ownerId === owner && isOwnSide(p, viewer.firmId));
     const agentIds = conversation.participants.filter((p) => p.ownerId === owner).map((p) => p.agentId);
     if (!side) return { agentIds, isMine, isManual: false, controllerName: null, sessionId: null, since: null };
-    return { agentIds, isMine, isManual: true, controllerName: nameOf(side.byUserId ?? owner), sessionId: isMine ? side.sessionId : null, since: side.since };
+    return {
+      agentIds,
+      isMine,
+      isManual: true,
+      controllerName: nameOf(side.byUserId ?? owner),
+      sessionId: isMine ? side.sessionId : null,
+      since: side.since,
+    };
   });
 }
 
+/** Who a conversation is shown to: a person of a firm (visibility.ts). */
+export type ConversationViewer = Pick<Viewer, 'userId' | 'firmId'>;
+
+/** The firm's name by firm id, or null when unknown (the other side's firm, named inside a shared conversation). */
+export type FirmNameOf = (firmId: string) => string | null;
+
 /**
- * What a user is shown of a conversation: isMine and isManualMode are relative to that user (isManualMode:
- * their own side is taken over), owners stay on the server.
+ * What a person is shown of a conversation: isMine and isManualMode are relative to their firm (isManualMode:
+ * one of their firm's sides is taken over); each participant names its firm (inside a shared conversation each
+ * side sees the other's agent and firm); owners stay on the server.
  */
-export function conversationViewFor(conversation: Conversation, userId: string, nameOf?: NameOf): ConversationView {
+export function conversationViewFor(
+  conversation: Conversation,
+  viewerOrUser: ViewerOrUser,
+  nameOf?: NameOf,
+  firmNameOf: FirmNameOf = () => null,
+): ConversationView {
+  const viewer = asViewer(viewerOrUser);
   const { id, title, status, outcome, createdAt, updatedAt } = conversation;
-  const participants = conversation.participants.map(({ agentId, name, type, ownerId }) => ({ agentId, name, type, isMine: ownerId === userId }));
-  const isManualMode = manualSideOf(conversation, userId) !== undefined;
-  return { id, title, status, outcome, isManualMode, control: controlFor(conversation, userId, nameOf), participants, createdAt, updatedAt };
+  const participants = conversation.participants.map((p) => {
+    const firmName = firmNameOf(firmOf(p));
+    return {
+      agentId: p.agentId,
+      name: p.name,
+      type: p.type,
+      isMine: isOwnSide(p, viewer.firmId),
+      ...(firmName === null ? {} : { firmName }),
+    };
+  });
+  const isManualMode = conversation.manualSides.some((side) =>
+    conversation.participants.some((p) => p.ownerId === side.ownerId && isOwnSide(p, viewer.firmId)),
+  );
+  return {
+    id,
+    title,
+    status,
+    outcome,
+    isManualMode,
+    control: controlFor(conversation, viewer, nameOf),
+    participants,
+    createdAt,
+    updatedAt,
+  };
 }

@@ -1,17 +1,9 @@
 import type { DealStage, DealStatus } from '../deal';
 import type { DomainEvent, EventOf } from '../domain-events';
 import type { View } from './view';
+import { dealFirmsOf } from '../visibility';
 
 type Opened = EventOf<'DealOpened'>['data'];
-
-/**
- * Who may see a deal, and the documents filed under it: the owners of its agents as the deal opened, once each.
- * The one rule for the deal's decider, the deal and match boards, the notifications and the gateway.
- */
-export function dealOwnersOf(parties: Pick<Opened, 'borrower' | 'lender' | 'broker'>): string[] {
-  const { borrower, lender, broker } = parties;
-  return [...new Set([borrower, lender, broker].flatMap((party) => (party ? [party.ownerId] : [])))];
-}
 
 /**
  * A deal's facts (Deals & Transactions), as every fold of it keeps them: the views below and the deal's
@@ -70,7 +62,7 @@ export function dealFromOpening(data: Opened): DealFacts {
     borrowerAgentId: borrower.agentId,
     lenderAgentId: lender.agentId,
     brokerAgentId: broker?.agentId ?? null,
-    owners: dealOwnersOf(data),
+    owners: dealFirmsOf(data),
     targetCompletion: data.targetCompletion,
   };
 }
@@ -81,7 +73,10 @@ export function dealFromOpening(data: Opened): DealFacts {
  * edit sets the address and the target date. Always a new object for a deal's change (each is a moment on the
  * deal's timeline, even one that repeats a value); the same object for any other event.
  */
-export function applyDealEvent<T extends Pick<DealFacts, 'status' | 'stage' | 'propertyAddress' | 'targetCompletion'>>(deal: T, event: DomainEvent): T {
+export function applyDealEvent<T extends Pick<DealFacts, 'status' | 'stage' | 'propertyAddress' | 'targetCompletion'>>(
+  deal: T,
+  event: DomainEvent,
+): T {
   switch (event.type) {
     case 'DealStatusChanged':
       return { ...deal, status: event.data.status };
@@ -115,7 +110,8 @@ function dealIdOf(event: DomainEvent): string | null {
  *   completed stage sets `completedAt`.
  */
 export function evolveDeal<T extends Deal>(deal: T | null, event: DomainEvent, recordedAt: string): T | Deal | null {
-  if (event.type === 'DealOpened') return deal ?? { ...dealFromOpening(event.data), dateCreated: recordedAt, completedAt: null, updatedAt: recordedAt };
+  if (event.type === 'DealOpened')
+    return deal ?? { ...dealFromOpening(event.data), dateCreated: recordedAt, completedAt: null, updatedAt: recordedAt };
   if (!deal) return null;
   const changed = applyDealEvent(deal, event);
   if (changed === deal) return deal;

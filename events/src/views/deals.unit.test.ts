@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../domain-events';
 import { dealOpened, SAMPLE_DEAL_ID } from '../testing/fixtures';
-import { dealOwnersOf, dealsView, type Deal } from './deals';
+import { dealsView, type Deal } from './deals';
+import { dealFirmsOf } from '../visibility';
 import { GIVEN_AT, viewSpec, WHEN_AT } from './view-spec';
 
 const dealId = SAMPLE_DEAL_ID;
@@ -35,7 +36,10 @@ const spec = viewSpec(dealsView);
 
 describe('deals view (Deals & Transactions)', () => {
   it('opens active at application, seen by the owners of its agents once each', () => {
-    spec.given().when(opened).then({ ...deal, dateCreated: WHEN_AT, updatedAt: WHEN_AT });
+    spec
+      .given()
+      .when(opened)
+      .then({ ...deal, dateCreated: WHEN_AT, updatedAt: WHEN_AT });
   });
 
   it('keeps the first opening when a deal is opened twice', () => {
@@ -44,8 +48,14 @@ describe('deals view (Deals & Transactions)', () => {
   });
 
   it('moves status and stage as recorded, each moving updatedAt; reaching completion sets completedAt', () => {
-    spec.given(opened).when({ type: 'DealStatusChanged', data: { dealId, from: 'active', status: 'pending' } }).then({ ...deal, status: 'pending', updatedAt: WHEN_AT });
-    spec.given(opened).when({ type: 'DealStageChanged', data: { dealId, from: 'application', stage: 'valuation' } }).then({ ...deal, stage: 'valuation', updatedAt: WHEN_AT });
+    spec
+      .given(opened)
+      .when({ type: 'DealStatusChanged', data: { dealId, from: 'active', status: 'pending' } })
+      .then({ ...deal, status: 'pending', updatedAt: WHEN_AT });
+    spec
+      .given(opened)
+      .when({ type: 'DealStageChanged', data: { dealId, from: 'application', stage: 'valuation' } })
+      .then({ ...deal, stage: 'valuation', updatedAt: WHEN_AT });
     spec
       .given(opened, { type: 'DealStageChanged', data: { dealId, from: 'application', stage: 'underwriting' } })
       .when({ type: 'DealStageChanged', data: { dealId, from: 'underwriting', stage: 'completed' } })
@@ -53,22 +63,49 @@ describe('deals view (Deals & Transactions)', () => {
   });
 
   it('records an edit of address and target date, even one that repeats a value (it is on the timeline)', () => {
-    const edited: DomainEvent = { type: 'DealEdited', data: { dealId, propertyAddress: '3 Mill Lane, Leeds', targetCompletion: '2026-09-30' } };
-    spec.given(opened).when(edited).then({ ...deal, propertyAddress: '3 Mill Lane, Leeds', targetCompletion: '2026-09-30', updatedAt: WHEN_AT });
-    spec.given(opened, edited).when(edited).then({ ...deal, propertyAddress: '3 Mill Lane, Leeds', targetCompletion: '2026-09-30', updatedAt: WHEN_AT });
+    const edited: DomainEvent = {
+      type: 'DealEdited',
+      data: { dealId, propertyAddress: '3 Mill Lane, Leeds', targetCompletion: '2026-09-30' },
+    };
+    spec
+      .given(opened)
+      .when(edited)
+      .then({ ...deal, propertyAddress: '3 Mill Lane, Leeds', targetCompletion: '2026-09-30', updatedAt: WHEN_AT });
+    spec
+      .given(opened, edited)
+      .when(edited)
+      .then({ ...deal, propertyAddress: '3 Mill Lane, Leeds', targetCompletion: '2026-09-30', updatedAt: WHEN_AT });
   });
 
   it('ignores events about a deal it never saw, and terms agreed (the deals agreed view’s)', () => {
-    spec.given().when({ type: 'DealStatusChanged', data: { dealId, from: 'active', status: 'cancelled' } }).then(null);
+    spec
+      .given()
+      .when({ type: 'DealStatusChanged', data: { dealId, from: 'active', status: 'cancelled' } })
+      .then(null);
     const agreed: DomainEvent = {
       type: 'DealAgreed',
-      data: { dealId: 'd1', conversationId: 7, borrowerAgentId: 1, lenderAgentId: 2, brokerAgentId: null, propertyValue: 1, loanAmount: 1, ltv: 1, interestRate: 1, termYears: 1, arrangementFee: 0 },
+      data: {
+        dealId: 'd1',
+        conversationId: 7,
+        borrowerAgentId: 1,
+        lenderAgentId: 2,
+        brokerAgentId: null,
+        propertyValue: 1,
+        loanAmount: 1,
+        ltv: 1,
+        interestRate: 1,
+        termYears: 1,
+        arrangementFee: 0,
+      },
     };
     expect(dealsView.keyOf(agreed)).toBeNull();
   });
 
   it('is seen by the owners of its borrower, lender and broker, once each, in that order', () => {
-    expect(dealOwnersOf(opened.data)).toEqual(['alice', 'bob']);
-    expect(dealOwnersOf({ ...opened.data, broker: null, borrower: { ...opened.data.borrower, ownerId: 'carol' } })).toEqual(['carol', 'bob']);
+    expect(dealFirmsOf(opened.data)).toEqual(['alice', 'bob']);
+    expect(dealFirmsOf({ ...opened.data, broker: null, borrower: { ...opened.data.borrower, ownerId: 'carol' } })).toEqual([
+      'carol',
+      'bob',
+    ]);
   });
 });

@@ -31,7 +31,9 @@ export const matchesView: View<string, Match> = {
  * The agents taking part in a match or a deal (borrower, lender and the broker if any). Their owners, once
  * each, are the people who see it: owners outlive their agents, so a deleted agent's owner still does.
  */
-export function partyAgentIds(parties: Pick<EventOf<'MatchFound'>['data'], 'borrowerAgentId' | 'lenderAgentId' | 'brokerAgentId'>): number[] {
+export function partyAgentIds(
+  parties: Pick<EventOf<'MatchFound'>['data'], 'borrowerAgentId' | 'lenderAgentId' | 'brokerAgentId'>,
+): number[] {
   const { borrowerAgentId, lenderAgentId, brokerAgentId } = parties;
   return brokerAgentId === null ? [borrowerAgentId, lenderAgentId] : [borrowerAgentId, lenderAgentId, brokerAgentId];
 }

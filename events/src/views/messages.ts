@@ -14,5 +14,16 @@ export function messageOf(conversation: Conversation | null | undefined, event: 
   const { messageId, conversationId, fromAgentId, toAgentId, content, isAutomated } = event.data;
   const sender = participantOf(conversation, fromAgentId);
   if (!sender) return null;
-  return { id: messageId, conversationId, fromAgentId, toAgentId, fromAgentName: sender.name, fromAgentType: sender.type, content, isAutomated, createdAt: recordedAt };
+  return {
+    id: messageId,
+    conversationId,
+    fromAgentId,
+    toAgentId,
+    fromAgentName: sender.name,
+    fromAgentType: sender.type,
+    content,
+    isAutomated,
+    ...(event.data.reading ? { isReading: true } : {}),
+    createdAt: recordedAt,
+  };
 }

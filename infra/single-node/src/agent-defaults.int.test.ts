@@ -13,34 +13,64 @@ describe('an agent created with auto-negotiate off', () => {
   it('is matched, but its side opens in manual mode: its owner negotiates, and the agent says nothing until handed back', async () => {
     const alice = await ApiClient.signIn(node.server.url);
     const bob = await ApiClient.signIn(node.server.url);
-    expect((await alice.post('/api/agents', { name: 'Harriet Cole', type: 'borrower', autoNegotiate: 'no' })).body.message).toBe('autoNegotiate: autoNegotiate must be true or false');
-    const borrower = (await alice.post('/api/agents', {
-      name: 'Harriet Cole',
-      type: 'borrower',
-      autoNegotiate: false,
-      criteria: { propertyValueMin: '£400k', propertyValueMax: '£500k', interestRateMin: '3.5%', interestRateMax: '5.5%', loanTermMin: '20', loanTermMax: '30' },
-    })).body;
-    const lender = (await bob.post('/api/agents', {
-      name: 'Wessex Building Society',
-      type: 'lender',
-      criteria: { propertyValueMin: '£200,000', propertyValueMax: '£800,000', interestRateMin: '4%', interestRateMax: '5.2%', loanTermMin: '10 years', loanTermMax: '35 years' },
-    })).body;
+    expect((await alice.post('/api/agents', { name: 'Harriet Cole', type: 'borrower', autoNegotiate: 'no' })).body.message).toBe(
+      'autoNegotiate: autoNegotiate must be true or false',
+    );
+    const borrower = (
+      await alice.post('/api/agents', {
+        name: 'Harriet Cole',
+        type: 'borrower',
+        autoNegotiate: false,
+        criteria: {
+          propertyValueMin: '£400k',
+          propertyValueMax: '£500k',
+          interestRateMin: '3.5%',
+          interestRateMax: '5.5%',
+          loanTermMin: '20',
+          loanTermMax: '30',
+        },
+      })
+    ).body;
+    const lender = (
+      await bob.post('/api/agents', {
+        name: 'Wessex Building Society',
+        type: 'lender',
+        criteria: {
+          propertyValueMin: '£200,000',
+          propertyValueMax: '£800,000',
+          interestRateMin: '4%',
+          interestRateMax: '5.2%',
+          loanTermMin: '10 years',
+          loanTermMax: '35 years',
+        },
+      })
+    ).body;
     await expect.poll(async () => (await alice.get('/api/conversations')).body.length, { timeout: 10_000, interval: 50 }).toBe(1);
     const [conversation] = (await alice.get('/api/conversations')).body;
     const mine = (await alice.get(`/api/conversations/${conversation.id}`)).body;
     expect(mine.control.find((c: { isMine: boolean }) => c.isMine)).toMatchObject({ agentIds: [borrower.id], isManual: true });
 
     // The borrower opens a negotiation: with its side Alice's, its agent makes no move, however long it is left.
-    const messages = async (): Promise<{ isAutomated: boolean; fromAgentId: number }[]> => (await alice.get(`/api/conversations/${conversation.id}/messages`)).body;
+    const messages = async (): Promise<{ isAutomated: boolean; isReading?: boolean; fromAgentId: number }[]> =>
+      (await alice.get(`/api/conversations/${conversation.id}/messages`)).body;
     await new Promise((resolve) => setTimeout(resolve, 1000)); // many reply delays: room for a move it must not make
-    expect((await messages()).filter((m) => m.isAutomated && m.fromAgentId === borrower.id)).toEqual([]);
+    expect((await messages()).filter((m) => m.isAutomated && !m.isReading && m.fromAgentId === borrower.id)).toEqual([]);
     // Alice negotiates herself; the lender's agent (its side automatic) answers her.
-    expect((await alice.post(`/api/conversations/${conversation.id}/messages`, { content: 'We could accept 4.6% over 25 years.' })).status).toBe(201);
-    await expect.poll(async () => (await messages()).some((m) => m.isAutomated && m.fromAgentId === lender.id), { timeout: 10_000, interval: 100 }).toBe(true);
-    expect((await messages()).filter((m) => m.isAutomated && m.fromAgentId === borrower.id)).toEqual([]);
+    expect(
+      (await alice.post(`/api/conversations/${conversation.id}/messages`, { content: 'We could accept 4.6% over 25 years.' })).status,
+    ).toBe(201);
+    await expect
+      .poll(async () => (await messages()).some((m) => m.isAutomated && m.fromAgentId === lender.id), { timeout: 10_000, interval: 100 })
+      .toBe(true);
+    expect((await messages()).filter((m) => m.isAutomated && !m.isReading && m.fromAgentId === borrower.id)).toEqual([]);
 
     // Handed back, the agent takes up the negotiation.
     expect((await alice.patch(`/api/conversations/${conversation.id}`, { isManualMode: false })).status).toBe(200);
-    await expect.poll(async () => (await messages()).some((m) => m.isAutomated && m.fromAgentId === borrower.id), { timeout: 10_000, interval: 100 }).toBe(true);
+    await expect
+      .poll(async () => (await messages()).some((m) => m.isAutomated && !m.isReading && m.fromAgentId === borrower.id), {
+        timeout: 10_000,
+        interval: 100,
+      })
+      .toBe(true);
   });
 });

@@ -68,9 +68,19 @@ describe('ETag and If-Match', () => {
     expect(next).not.toBe(tag);
     expect((await alice.get(`/api/conversations/${conversation!.id}`)).headers.get('etag')).toBe(next);
 
-    const late = await alice.request('POST', `/api/conversations/${conversation!.id}/messages`, { content: 'We can do 4.1%' }, ifMatch(tag));
+    const late = await alice.request(
+      'POST',
+      `/api/conversations/${conversation!.id}/messages`,
+      { content: 'We can do 4.1%' },
+      ifMatch(tag),
+    );
     expect(late.status).toBe(412);
-    const sent = await alice.request('POST', `/api/conversations/${conversation!.id}/messages`, { content: 'We can do 4.1%' }, ifMatch(next));
+    const sent = await alice.request(
+      'POST',
+      `/api/conversations/${conversation!.id}/messages`,
+      { content: 'We can do 4.1%' },
+      ifMatch(next),
+    );
     expect(sent.status).toBe(201);
     expect(sent.headers.get('etag')).not.toBe(next);
   });

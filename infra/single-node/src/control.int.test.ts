@@ -4,6 +4,7 @@ import { testSingleNode } from './testing/single-node';
 
 interface Message {
   isAutomated: boolean;
+  isReading?: boolean;
   fromAgentId: number;
   content: string;
 }
@@ -16,16 +17,34 @@ describe('control per side: two users whose agents are matched', () => {
     const bob = await ApiClient.signIn(node.server.url);
     await alice.put('/api/auth/profile', { firstName: 'Alice', lastName: 'Borrowes' });
     await bob.put('/api/auth/profile', { firstName: 'Bob', lastName: 'Lendell' });
-    const borrower = (await alice.post('/api/agents', {
-      name: 'Harriet Cole',
-      type: 'borrower',
-      criteria: { propertyValueMin: '£400k', propertyValueMax: '£500k', interestRateMin: '3.5%', interestRateMax: '5.5%', loanTermMin: '20', loanTermMax: '30' },
-    })).body;
-    const lender = (await bob.post('/api/agents', {
-      name: 'Wessex Building Society',
-      type: 'lender',
-      criteria: { propertyValueMin: '£200,000', propertyValueMax: '£800,000', interestRateMin: '4%', interestRateMax: '5.2%', loanTermMin: '10 years', loanTermMax: '35 years' },
-    })).body;
+    const borrower = (
+      await alice.post('/api/agents', {
+        name: 'Harriet Cole',
+        type: 'borrower',
+        criteria: {
+          propertyValueMin: '£400k',
+          propertyValueMax: '£500k',
+          interestRateMin: '3.5%',
+          interestRateMax: '5.5%',
+          loanTermMin: '20',
+          loanTermMax: '30',
+        },
+      })
+    ).body;
+    const lender = (
+      await bob.post('/api/agents', {
+        name: 'Wessex Building Society',
+        type: 'lender',
+        criteria: {
+          propertyValueMin: '£200,000',
+          propertyValueMax: '£800,000',
+          interestRateMin: '4%',
+          interestRateMax: '5.2%',
+          loanTermMin: '10 years',
+          loanTermMax: '35 years',
+        },
+      })
+    ).body;
     await expect.poll(async () => (await bob.get('/api/conversations')).body.length, { timeout: 10_000, interval: 50 }).toBe(1);
     const [conversation] = (await alice.get('/api/conversations')).body;
     expect((await bob.get(`/api/conversations/${conversation.id}`)).body.title).toBe(conversation.title);
@@ -33,17 +52,30 @@ describe('control per side: two users whose agents are matched', () => {
     // Alice cannot switch Bob's side: 403 naming the rule; she can take over her own.
     const refused = await alice.patch(`/api/conversations/${conversation.id}`, { isManualMode: true, agentId: lender.id });
     expect(refused.status).toBe(403);
-    expect(refused.body.message).toBe('Wessex Building Society belongs to another operator: you can take over or hand back only your own agents');
+    expect(refused.body.message).toBe(
+      "Wessex Building Society belongs to another firm: you can take over or hand back only your own firm's agents",
+    );
     const taken = await alice.patch(`/api/conversations/${conversation.id}`, { isManualMode: true });
     expect(taken.status).toBe(200);
     expect(taken.body.isManualMode).toBe(true);
-    expect(taken.body.control.find((c: { isMine: boolean }) => c.isMine)).toMatchObject({ agentIds: [borrower.id], isManual: true, controllerName: 'Alice Borrowes' });
+    expect(taken.body.control.find((c: { isMine: boolean }) => c.isMine)).toMatchObject({
+      agentIds: [borrower.id],
+      isManual: true,
+      controllerName: 'Alice Borrowes',
+    });
 
     bob.lastPosition = alice.lastPosition; // Bob reads after Alice's switch (his console would be pushed it)
     const asBob = (await bob.get(`/api/conversations/${conversation.id}`)).body;
     expect(asBob.isManualMode).toBe(false);
     expect(asBob.control).toEqual([
-      { agentIds: [borrower.id], isMine: false, isManual: true, controllerName: 'Alice Borrowes', sessionId: null, since: expect.any(String) },
+      {
+        agentIds: [borrower.id],
+        isMine: false,
+        isManual: true,
+        controllerName: 'Alice Borrowes',
+        sessionId: null,
+        since: expect.any(String),
+      },
       { agentIds: [lender.id], isMine: true, isManual: false, controllerName: null, sessionId: null, since: null },
     ]);
     // The command's answer (folded without reading back its own event) and the read side agree on the time.
@@ -52,9 +84,16 @@ describe('control per side: two users whose agents are matched', () => {
     // Alice states terms as her side; Bob's agent (still automatic) answers; Alice's agent says nothing.
     const messages = async (): Promise<Message[]> => (await bob.get(`/api/conversations/${conversation.id}/messages`)).body;
     const before = (await messages()).length;
-    expect((await alice.post(`/api/conversations/${conversation.id}/messages`, { content: 'We could accept 4.6% over 25 years.' })).status).toBe(201);
-    await expect.poll(async () => (await messages()).slice(before + 1).some((m) => m.isAutomated && m.fromAgentId === lender.id), { timeout: 10_000, interval: 100 }).toBe(true);
-    expect((await messages()).slice(before).filter((m) => m.isAutomated && m.fromAgentId === borrower.id)).toEqual([]);
+    expect(
+      (await alice.post(`/api/conversations/${conversation.id}/messages`, { content: 'We could accept 4.6% over 25 years.' })).status,
+    ).toBe(201);
+    await expect
+      .poll(async () => (await messages()).slice(before + 1).some((m) => m.isAutomated && m.fromAgentId === lender.id), {
+        timeout: 10_000,
+        interval: 100,
+      })
+      .toBe(true);
+    expect((await messages()).slice(before).filter((m) => m.isAutomated && !m.isReading && m.fromAgentId === borrower.id)).toEqual([]);
     // Bob cannot speak before taking over his side; once both sides are manual, two people talk through their agents.
     expect((await bob.post(`/api/conversations/${conversation.id}/messages`, { content: 'Hello' })).status).toBe(400);
     expect((await bob.patch(`/api/conversations/${conversation.id}`, { isManualMode: true })).status).toBe(200);

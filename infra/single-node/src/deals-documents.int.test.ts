@@ -47,11 +47,19 @@ describe('deals, documents and matching from what the agents do', () => {
 
   it('opens a deal for each agreed negotiation, with the terms agreed in it', async () => {
     const conversations: { id: number; outcome: string | null }[] = (await alice.get('/api/conversations')).body;
-    const agreed = conversations.filter((c) => c.outcome === 'agreed').map((c) => c.id).sort();
+    const agreed = conversations
+      .filter((c) => c.outcome === 'agreed')
+      .map((c) => c.id)
+      .sort();
     const deals: any[] = (await alice.get('/api/deals')).body;
     expect(deals.map((d) => d.conversationId).sort()).toEqual(agreed);
     deal = deals[0];
-    expect(deal).toMatchObject({ source: 'negotiation', status: 'active', stage: 'application', propertyAddress: '' });
+    expect(deal).toMatchObject({
+      source: 'negotiation',
+      status: 'active',
+      stage: 'application',
+      propertyAddress: expect.stringMatching(/^(Leeds|Manchester|London|Bristol|Birmingham) \(region; full address to be given\)$/),
+    });
     expect(deal.ltv).toBeCloseTo((100 * deal.loanAmount) / deal.propertyValue, 1);
     // The agreed loan amount is the one the agents' last messages state.
     const thread: { content: string }[] = (await alice.get(`/api/conversations/${deal.conversationId}/messages`)).body;
@@ -112,23 +120,46 @@ describe('deals, documents and matching from what the agents do', () => {
   it('takes PDF, JPEG and PNG by their content, at most 10 MB, and counts downloads of signed links', async () => {
     const editable = (await alice.get('/api/deals')).body.find((d: any) => d.status !== 'cancelled');
     await alice.patch(`/api/deals/${editable.id}`, { propertyAddress: '14 Harbour Row, Bristol BS1 5TT' });
-    const fake = await uploadDocument(alice, { dealId: editable.id, type: 'valuation' }, { name: 'valuation.pdf', bytes: Buffer.from('not a pdf at all'), type: 'application/pdf' });
+    const fake = await uploadDocument(
+      alice,
+      { dealId: editable.id, type: 'valuation' },
+      { name: 'valuation.pdf', bytes: Buffer.from('not a pdf at all'), type: 'application/pdf' },
+    );
     expect(fake.status).toBe(400);
     expect(fake.body.message).toContain('only PDF, JPEG and PNG');
-    const huge = await uploadDocument(alice, { dealId: editable.id, type: 'valuation' }, { name: 'big.pdf', bytes: Buffer.concat([PDF_BYTES, Buffer.alloc(10 * 1024 * 1024)]) });
+    const huge = await uploadDocument(
+      alice,
+      { dealId: editable.id, type: 'valuation' },
+      { name: 'big.pdf', bytes: Buffer.concat([PDF_BYTES, Buffer.alloc(10 * 1024 * 1024)]) },
+    );
     expect(huge.status).toBe(413);
     expect(huge.body.message).toContain('larger than 10 MB');
-    expect((await uploadDocument(alice, { dealId: editable.id, type: 'passport' }, { name: 'a.png', bytes: PNG_BYTES })).body.message).toMatch(/^type: /);
+    expect(
+      (await uploadDocument(alice, { dealId: editable.id, type: 'passport' }, { name: 'a.png', bytes: PNG_BYTES })).body.message,
+    ).toMatch(/^type: /);
     expect((await uploadDocument(mallory, { dealId: editable.id, type: 'legal' }, { name: 'a.png', bytes: PNG_BYTES })).status).toBe(404);
 
-    const photo = await uploadDocument(alice, { dealId: editable.id, type: 'insurance' }, { name: 'buildings-cover.dat', bytes: PNG_BYTES });
+    const photo = await uploadDocument(
+      alice,
+      { dealId: editable.id, type: 'insurance' },
+      { name: 'buildings-cover.dat', bytes: PNG_BYTES },
+    );
     expect(photo.status).toBe(201);
     expect(photo.body).toMatchObject({ contentType: 'image/png', sha256: createHash('sha256').update(PNG_BYTES).digest('hex') });
-    expect((await uploadDocument(alice, { dealId: editable.id, type: 'valuation' }, { name: 'valuation.pdf', bytes: PDF_BYTES })).status).toBe(201);
+    expect(
+      (await uploadDocument(alice, { dealId: editable.id, type: 'valuation' }, { name: 'valuation.pdf', bytes: PDF_BYTES })).status,
+    ).toBe(201);
 
     const documents: any[] = (await alice.get('/api/documents')).body;
     const listed = documents.find((d) => d.id === photo.body.id);
-    expect(listed).toMatchObject({ name: 'buildings-cover.dat', type: 'insurance', status: 'pending', downloadCount: 0, dealAddress: '14 Harbour Row, Bristol BS1 5TT', size: PNG_BYTES.length });
+    expect(listed).toMatchObject({
+      name: 'buildings-cover.dat',
+      type: 'insurance',
+      status: 'pending',
+      downloadCount: 0,
+      dealAddress: '14 Harbour Row, Bristol BS1 5TT',
+      size: PNG_BYTES.length,
+    });
 
     const link = await alice.post(`/api/documents/${photo.body.id}/downloads`);
     expect(link.status).toBe(201);
@@ -163,7 +194,15 @@ describe('deals, documents and matching from what the agents do', () => {
     const agents: any[] = (await alice.get('/api/agents')).body;
     const borrower = agents.find((a) => a.type === 'borrower');
     const lender = agents.find((a) => a.type === 'lender');
-    const base = { propertyAddress: '3 Mill Lane, Leeds LS1 4AB', borrowerAgentId: borrower.id, lenderAgentId: lender.id, propertyValue: 300000, loanAmount: 240000, interestRate: 4.2, termYears: 25 };
+    const base = {
+      propertyAddress: '3 Mill Lane, Leeds LS1 4AB',
+      borrowerAgentId: borrower.id,
+      lenderAgentId: lender.id,
+      propertyValue: 300000,
+      loanAmount: 240000,
+      interestRate: 4.2,
+      termYears: 25,
+    };
     const tooMuch = await alice.post('/api/deals', { ...base, loanAmount: 400000 });
     expect(tooMuch.body.message).toBe('loanAmount: Loan amount cannot be more than the property value');
     const swapped = await alice.post('/api/deals', { ...base, borrowerAgentId: lender.id });
@@ -172,7 +211,9 @@ describe('deals, documents and matching from what the agents do', () => {
     expect(created.status).toBe(201);
     const opened = (await alice.get(`/api/deals/${created.body.id}`)).body;
     expect(opened).toMatchObject({ source: 'manual', ltv: 80, borrowerName: borrower.name, lenderName: lender.name, arrangementFee: 0 });
-    expect((await mallory.post('/api/deals', base)).body.message).toBe(`borrowerAgentId: agent ${borrower.id} is not one of your agents`);
+    expect((await mallory.post('/api/deals', base)).body.message).toBe(
+      `borrowerAgentId: agent ${borrower.id} is not one of your firm's agents`,
+    );
   });
 
   it('rebuilds the deal, document, lead and match boards into the same rows', async () => {

@@ -7,7 +7,12 @@ import { startSingleNode, type RunningServer } from './server';
 import { ApiClient } from './testing/api-client';
 import { testServerEnv } from './testing/server-env';
 
-type Readiness = { status: string; message?: string; database: { ok: boolean }; followers: { name: string; state: string; lag: number | null; position: string | null }[] };
+type Readiness = {
+  status: string;
+  message?: string;
+  database: { ok: boolean };
+  followers: { name: string; state: string; lag: number | null; position: string | null }[];
+};
 
 /** Reads /readyz until it answers `status` (bounded by the test's timeout). */
 async function eventuallyReady(
@@ -53,7 +58,17 @@ describe('health of the single node', () => {
     expect(body.status).toBe('ready');
     expect(body.database.ok).toBe(true);
     expect(body.followers.map((follower) => follower.name).sort()).toEqual(
-      ['analytics:daily', 'analytics:facts', 'deal opener', 'presence listener', 'process manager: automation', 'process manager: response-time', 'read-model projector', 'realtime-gateway', 'typing listener'].sort(),
+      [
+        'analytics:daily',
+        'analytics:facts',
+        'deal opener',
+        'presence listener',
+        'process manager: automation',
+        'process manager: response-time',
+        'read-model projector',
+        'realtime-gateway',
+        'typing listener',
+      ].sort(),
     );
     const projector = body.followers.find((follower) => follower.name === 'read-model projector')!;
     expect(projector).toMatchObject({ state: 'running', lag: 0 });
@@ -74,7 +89,9 @@ describe('health of the single node', () => {
     const lagging = await eventuallyReady(server.url, 503, (body) => /read-model projector/.test(body.message ?? ''));
     expect(lagging.retryAfter).toBe('2');
     // Lagging, or (on a slow machine, once the blocked batch passed the 15 s statement timeout) failing: named either way.
-    expect(lagging.body.message).toMatch(/read-model projector (lags by more than 5 events|is failing \(canceling statement due to statement timeout\))/);
+    expect(lagging.body.message).toMatch(
+      /read-model projector (lags by more than 5 events|is failing \(canceling statement due to statement timeout\))/,
+    );
     expect(lagging.body.followers.find((follower) => follower.name === 'read-model projector')!.lag).toBeGreaterThan(5);
 
     await holder.query('commit');

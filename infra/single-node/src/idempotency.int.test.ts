@@ -37,7 +37,8 @@ describe('idempotent commands (Idempotency-Key)', () => {
       body: JSON.stringify(body),
     });
   const count = async (sql: string, values: unknown[] = []) => Number((await db.query(sql, values)).rows[0].n);
-  const agentsNamed = (name: string) => count("select count(*) as n from events where type = 'AgentCreated' and data->>'name' = $1", [name]);
+  const agentsNamed = (name: string) =>
+    count("select count(*) as n from events where type = 'AgentCreated' and data->>'name' = $1", [name]);
 
   it('answers a retry with the first answer (status, body, x-position) and stores nothing twice', async () => {
     const body = { name: 'Retried Borrower', type: 'borrower' };
@@ -79,7 +80,9 @@ describe('idempotent commands (Idempotency-Key)', () => {
       send(alice, 'POST', '/api/agents', body, 'concurrent-1'),
       send(alice, 'POST', '/api/agents', body, 'concurrent-1'),
     ]);
-    const [a, b] = await Promise.all(answers.map(async (r) => ({ status: r.status, body: await r.json(), position: r.headers.get('x-position') })));
+    const [a, b] = await Promise.all(
+      answers.map(async (r) => ({ status: r.status, body: await r.json(), position: r.headers.get('x-position') })),
+    );
     expect(a).toEqual(b);
     expect(a!.status).toBe(201);
     expect(await agentsNamed('Concurrent Broker')).toBe(1);
@@ -106,7 +109,7 @@ describe('idempotent commands (Idempotency-Key)', () => {
     expect(await agentsNamed('Expiring Lender')).toBe(2);
   });
 
-  it("carries out a socket command sent twice with one requestId once, acknowledging both", async () => {
+  it('carries out a socket command sent twice with one requestId once, acknowledging both', async () => {
     const bob = await ApiClient.signIn(server.url);
     await bob.post('/api/seed-demo'); // without automation: two conversations under way
     const [conversation] = (await bob.get('/api/conversations')).body as { id: number }[];
@@ -115,13 +118,18 @@ describe('idempotent commands (Idempotency-Key)', () => {
     const acks: unknown[] = [];
     const done = new Promise<void>((resolve) =>
       ws.on('message', (data) => {
-        const message = JSON.parse(data.toString());
+        const message = JSON.parse((data as Buffer).toString());
         if (message.requestId === 'r1') acks.push(message);
         if (acks.length === 2) resolve();
       }),
     );
     await new Promise((resolve) => ws.once('open', resolve));
-    const frame = JSON.stringify({ type: 'send_message', requestId: 'r1', conversationId: conversation!.id, content: 'Sent once, retried once' });
+    const frame = JSON.stringify({
+      type: 'send_message',
+      requestId: 'r1',
+      conversationId: conversation!.id,
+      content: 'Sent once, retried once',
+    });
     ws.send(frame);
     ws.send(frame);
     await done;
@@ -129,6 +137,8 @@ describe('idempotent commands (Idempotency-Key)', () => {
     expect(acks).toHaveLength(2);
     expect(acks[0]).toMatchObject({ type: 'ack' });
     expect(acks[1]).toEqual(acks[0]);
-    expect(await count("select count(*) as n from events where type = 'MessageSent' and data->>'content' = 'Sent once, retried once'")).toBe(1);
+    expect(
+      await count("select count(*) as n from events where type = 'MessageSent' and data->>'content' = 'Sent once, retried once'"),
+    ).toBe(1);
   });
 });

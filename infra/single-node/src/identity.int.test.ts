@@ -51,7 +51,7 @@ describe('accounts that last, and Settings', () => {
     const { client, device } = await browserSignIn(server.url);
     const me = (await client.get('/api/auth/user')).body;
     expect((await client.post('/api/agents', { name: 'Harriet Cole', type: 'borrower' })).status).toBe(201);
-    await fetch(`${server.url}/api/logout`, { redirect: 'manual', headers: { cookie: client.cookie } });
+    await fetch(`${server.url}/api/logout`, { method: 'POST', redirect: 'manual', headers: { cookie: client.cookie } });
     expect((await client.get('/api/auth/user')).status).toBe(401);
 
     const again = await browserSignIn(server.url, device);
@@ -76,7 +76,10 @@ describe('accounts that last, and Settings', () => {
     const stored = await sql.query("select data from events where stream_name = $1 and type = 'UserProfileChanged'", [`user-${me.id}`]);
     expect(stored.rows).toHaveLength(1);
     expect(JSON.stringify(stored.rows[0].data)).not.toContain('Lovelace');
-    expect(await new PersonalDataVault(sql).open(me.id, stored.rows[0].data.profile)).toMatchObject({ lastName: 'Lovelace', phone: PROFILE.phone });
+    expect(await new PersonalDataVault(sql).open(me.id, stored.rows[0].data.profile)).toMatchObject({
+      lastName: 'Lovelace',
+      phone: PROFILE.phone,
+    });
 
     await server.close();
     server = await startSingleNode(testServerEnv(database.url));
@@ -90,7 +93,9 @@ describe('accounts that last, and Settings', () => {
     const me = (await client.get('/api/auth/user')).body;
     const current = (await client.get('/api/auth/preferences')).body;
     expect(current.sessionTimeout).toBe(30);
-    expect((await client.put('/api/auth/preferences', { ...current, sessionTimeout: 45 })).body.message).toBe('sessionTimeout: sessionTimeout must be 15, 30, 60 or 120 minutes');
+    expect((await client.put('/api/auth/preferences', { ...current, sessionTimeout: 45 })).body.message).toBe(
+      'sessionTimeout: sessionTimeout must be 15, 30, 60 or 120 minutes',
+    );
     const preferences = { ...current.notifications, dealUpdates: false, marketInsights: false };
     expect((await client.put('/api/auth/preferences', { notifications: preferences, sessionTimeout: 15 })).status).toBe(200);
     const events = await sql.query('select type, data from events where stream_name = $1 order by stream_version', [`user-${me.id}`]);
@@ -110,7 +115,9 @@ describe('accounts that last, and Settings', () => {
     // The purge (every ten minutes and at start) deletes it; a restart runs one.
     await server.close();
     server = await startSingleNode(testServerEnv(database.url));
-    await expect.poll(async () => (await sql.query('select count(*)::int as n from sessions where user_id = $1', [me.id])).rows[0].n).toBe(0);
+    await expect
+      .poll(async () => (await sql.query('select count(*)::int as n from sessions where user_id = $1', [me.id])).rows[0].n)
+      .toBe(0);
   });
 
   it('keeps one record of notification preferences, whichever screen saves them; unconnected channels stay off', async () => {
@@ -120,19 +127,32 @@ describe('accounts that last, and Settings', () => {
     // Notifications → Settings saves the kinds: Settings → Preferences reads them back, the timeout untouched.
     const fromNotifications = { ...current.notifications, agentMatches: false };
     expect((await client.put('/api/notifications/preferences', fromNotifications)).status).toBe(200);
-    expect((await client.get('/api/auth/preferences')).body).toEqual({ notifications: fromNotifications, sessionTimeout: current.sessionTimeout });
+    expect((await client.get('/api/auth/preferences')).body).toEqual({
+      notifications: fromNotifications,
+      sessionTimeout: current.sessionTimeout,
+    });
     // Settings → Preferences saves: the Notifications screen reads the same.
     const fromSettings = { ...fromNotifications, agentMatches: true, messageAlerts: false };
     expect((await client.put('/api/auth/preferences', { notifications: fromSettings, sessionTimeout: 60 })).status).toBe(200);
     expect((await client.get('/api/notifications/preferences')).body).toEqual(fromSettings);
-    const recorded = await sql.query("select type, data from events where stream_name = $1 and type = 'NotificationPreferencesChanged' order by stream_version", [`user-${me.id}`]);
+    const recorded = await sql.query(
+      "select type, data from events where stream_name = $1 and type = 'NotificationPreferencesChanged' order by stream_version",
+      [`user-${me.id}`],
+    );
     expect(recorded.rows.map((r) => r.data.preferences)).toEqual([fromNotifications, fromSettings]);
 
     // Nothing here sends email or SMS: those cannot be switched on (400 naming the field), and nothing is stored.
-    const digest = await client.put('/api/auth/preferences', { notifications: { ...fromSettings, weeklyDigest: true }, sessionTimeout: 60 });
+    const digest = await client.put('/api/auth/preferences', {
+      notifications: { ...fromSettings, weeklyDigest: true },
+      sessionTimeout: 60,
+    });
     expect(digest.status).toBe(400);
-    expect(digest.body.message).toBe('notifications.weeklyDigest: The weekly digest is not connected to email, so it cannot be switched on');
-    expect((await client.put('/api/notifications/preferences', { ...fromSettings, smsNotifications: true })).body.message).toBe('smsNotifications: SMS notifications are not connected to SMS, so they cannot be switched on');
+    expect(digest.body.message).toBe(
+      'notifications.weeklyDigest: The weekly digest is not connected to email, so it cannot be switched on',
+    );
+    expect((await client.put('/api/notifications/preferences', { ...fromSettings, smsNotifications: true })).body.message).toBe(
+      'smsNotifications: SMS notifications are not connected to SMS, so they cannot be switched on',
+    );
     expect((await client.get('/api/auth/preferences')).body.notifications).toEqual(fromSettings);
   });
 
@@ -154,16 +174,35 @@ describe('accounts that last, and Settings', () => {
   it('deletes an account: no personal data readable in the events table, gone from the read models', async () => {
     const { client } = await browserSignIn(server.url);
     const me = (await client.get('/api/auth/user')).body;
-    const grace = { ...PROFILE, firstName: 'Grace', lastName: 'Hopper', email: 'grace.hopper@example.co.uk', phone: '+44 117 496 0123', address: '3 Admiralty Walk, Bristol' };
+    const grace = {
+      ...PROFILE,
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      email: 'grace.hopper@example.co.uk',
+      phone: '+44 117 496 0123',
+      address: '3 Admiralty Walk, Bristol',
+    };
     // Sent with an Idempotency-Key, so its answer (the profile) is kept for retries: it must go too.
     expect((await client.request('PUT', '/api/auth/profile', grace, { 'idempotency-key': 'profile-1' })).status).toBe(200);
     await client.post('/api/seed-demo');
     const agents: { id: number; type: string }[] = (await client.get('/api/agents')).body;
     const borrower = agents.find((a) => a.type === 'borrower')!;
     const lender = agents.find((a) => a.type === 'lender')!;
-    const deal = await client.post('/api/deals', { propertyAddress: '7 Harbour Row, Bristol', borrowerAgentId: borrower.id, lenderAgentId: lender.id, propertyValue: 300_000, loanAmount: 240_000, interestRate: 4.5, termYears: 25 });
+    const deal = await client.post('/api/deals', {
+      propertyAddress: '7 Harbour Row, Bristol',
+      borrowerAgentId: borrower.id,
+      lenderAgentId: lender.id,
+      propertyValue: 300_000,
+      loanAmount: 240_000,
+      interestRate: 4.5,
+      termYears: 25,
+    });
     expect(deal.status).toBe(201);
-    const uploaded = await uploadDocument(client, { dealId: deal.body.id, type: 'valuation', name: 'Valuation.pdf' }, { name: 'valuation.pdf', bytes: PDF_BYTES });
+    const uploaded = await uploadDocument(
+      client,
+      { dealId: deal.body.id, type: 'valuation', name: 'Valuation.pdf' },
+      { name: 'valuation.pdf', bytes: PDF_BYTES },
+    );
     expect(uploaded.status).toBe(201);
     // While the account exists the document names its uploader (from the account, not from the event).
     expect((await client.get('/api/documents')).body.map((d: { uploadedBy: string }) => d.uploadedBy)).toEqual(['Grace Hopper']);
@@ -203,7 +242,7 @@ describe('accounts that last, and Settings', () => {
          union all select 'documents', count(*)::int from rm_document_board where owners @> array[$1]::text[]
          union all select 'matches', count(*)::int from rm_match_board where owners @> array[$1]::text[]
          union all select 'leads', count(*)::int from rm_lead_board where owners @> array[$1]::text[]
-         union all select 'notifications', count(*)::int from rm_notifications where user_id = $1`,
+         union all select 'notifications', count(*)::int from rm_notifications where firm_id = $1`,
         [me.id],
       );
       return Object.fromEntries(rows.rows.map((r) => [r.model, r.n]));
@@ -222,7 +261,9 @@ describe('accounts that last, and Settings', () => {
       ).rows[0];
     await expect.poll(analytics, { timeout: 10_000 }).toEqual({ kept: agents.length + 1, named: 0, criteria: 0 });
     // And no table at all (events, read models, idempotency answers, sessions) holds their personal data.
-    const tables = await sql.query<{ name: string }>("select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'");
+    const tables = await sql.query<{ name: string }>(
+      "select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'",
+    );
     for (const { name } of tables.rows) {
       const dump = (await sql.query(`select t::text as row from "${name}" t`)).rows.map((r) => r.row as string);
       for (const text of personal) expect(dump.filter((row) => row.includes(text)).map(() => `${name} holds ${text}`)).toEqual([]);
@@ -255,7 +296,9 @@ describe('accounts that last, and Settings', () => {
     server = await startSingleNode(testServerEnv(database.url));
     const again = Object.assign(new ApiClient(server.url), { cookie: client.cookie });
     expect((await again.request('DELETE', '/api/auth/account', { confirm: 'DELETE' })).status).toBe(200);
-    const recorded = await sql.query("select count(*)::int as n from events where stream_name = $1 and type = 'AccountDeleted'", [`user-${me.id}`]);
+    const recorded = await sql.query("select count(*)::int as n from events where stream_name = $1 and type = 'AccountDeleted'", [
+      `user-${me.id}`,
+    ]);
     expect(recorded.rows[0].n).toBe(1);
     expect((await sql.query('select count(*)::int as n from users where id = $1', [me.id])).rows[0].n).toBe(0);
   });

@@ -18,5 +18,9 @@ try {
     for (const problem of error.problems) process.stderr.write(`${problem}\n`);
     process.exit(78);
   }
-  throw error;
+  // One sentence, not a stack trace (the stack with LOG_LEVEL=debug).
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`Could not start: ${message}\n`);
+  if (process.env.LOG_LEVEL === 'debug' || process.env.LOG_LEVEL === 'trace') process.stderr.write(`${(error as Error)?.stack ?? ''}\n`);
+  process.exit(1);
 }

@@ -27,10 +27,13 @@ describe('deals the agents agree after Seed Demo Data', () => {
     expect((await operator.post('/api/seed-demo')).status).toBe(201);
     const conversations = async (): Promise<ConversationView[]> => (await operator.get('/api/conversations')).body;
     await expect
-      .poll(async () => {
-        const list = await conversations();
-        return list.length > 0 && list.every((c) => c.status === 'completed');
-      }, { timeout: 60_000, interval: 250 })
+      .poll(
+        async () => {
+          const list = await conversations();
+          return list.length > 0 && list.every((c) => c.status === 'completed');
+        },
+        { timeout: 60_000, interval: 250 },
+      )
       .toBe(true);
     const agents: AgentView[] = (await operator.get('/api/agents')).body;
     const criteriaOf = (agentId: number) => readCriteria(agents.find((agent) => agent.id === agentId)?.criteria);

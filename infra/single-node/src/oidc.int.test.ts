@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { createPool } from '@pf/infra';
-import { OidcSignIn, readFlow } from '../../../command-service/src/identity/oidc';
+import { OidcSignIn, readFlow } from '@pf/command-service/oidc';
 import { startSingleNode, type RunningServer } from './server';
 import { ApiClient } from './testing/api-client';
 import { OidcTestBrowser } from './testing/oidc-browser';
@@ -83,7 +83,7 @@ describe('sign-in through OpenID Connect', () => {
     expect(await users()).toBe(before);
   });
 
-  it('signs in the provider\'s account keyed by issuer and subject; the same subject again is the same account, another is another', async () => {
+  it("signs in the provider's account keyed by issuer and subject; the same subject again is the same account, another is another", async () => {
     const grace = await signIn('grace');
     const me = (await grace.get('/api/auth/user')).body;
     expect(me).toMatchObject({ firstName: 'Grace', lastName: 'Hopper', email: PEOPLE.grace.email, userType: 'operator' });
@@ -91,7 +91,7 @@ describe('sign-in through OpenID Connect', () => {
     expect(row).toEqual({ oidc_issuer: provider.issuer, oidc_subject: 'grace' });
     expect((await grace.post('/api/agents', { name: 'Harriet Cole', type: 'borrower' })).status).toBe(201);
 
-    await fetch(`${server.url}/api/logout`, { redirect: 'manual', headers: { cookie: grace.cookie } });
+    await fetch(`${server.url}/api/logout`, { method: 'POST', redirect: 'manual', headers: { cookie: grace.cookie } });
     expect((await grace.get('/api/auth/user')).status).toBe(401);
 
     // Another browser, the same person at the provider: the same account, its agent still there.
@@ -151,7 +151,9 @@ describe('sign-in through OpenID Connect', () => {
     // A server with the wrong client secret: the operator's mistake, so 502 (logged), not the visitor's 400.
     const third = await upToCallback('alan');
     const misconfigured = new OidcSignIn({ issuer: provider.issuer, clientId: provider.clientId, clientSecret: 'not-the-secret' });
-    await expect(misconfigured.finish(readFlow(third.browser.cookie(server.url, 'pf_oidc'))!, new URL(third.url).searchParams)).rejects.toMatchObject({
+    await expect(
+      misconfigured.finish(readFlow(third.browser.cookie(server.url, 'pf_oidc'))!, new URL(third.url).searchParams),
+    ).rejects.toMatchObject({
       statusCode: 502,
       detail: expect.stringContaining('invalid_client'),
     });
@@ -159,13 +161,18 @@ describe('sign-in through OpenID Connect', () => {
 
   it('answers 502 when the provider cannot be reached, at discovery and at the code exchange', async () => {
     const nowhere = new OidcSignIn({ issuer: 'http://127.0.0.1:9', clientId: 'x', clientSecret: 'y' });
-    await expect(nowhere.start(callback)).rejects.toMatchObject({ statusCode: 502, detail: expect.stringContaining('discovery at http://127.0.0.1:9 failed') });
+    await expect(nowhere.start(callback)).rejects.toMatchObject({
+      statusCode: 502,
+      detail: expect.stringContaining('discovery at http://127.0.0.1:9 failed'),
+    });
 
     const late = await upToCallback('alan');
     await provider.stop();
     const answer = await late.browser.request(late.url);
     expect(answer.status).toBe(502);
     // The answer names no internals (the reason, an address refusing connections, is logged).
-    expect((await answer.json()).message).toBe('The sign-in provider could not be reached or gave an answer that could not be used; try again shortly');
+    expect((await answer.json()).message).toBe(
+      'The sign-in provider could not be reached or gave an answer that could not be used; try again shortly',
+    );
   });
 });

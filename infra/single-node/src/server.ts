@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { commandMigrations, commandService, startAutomation, startDealOpener } from '@pf/command-service';
+import { commandMigrations, commandService, startAutomation, startDealOpener, type AutomationOptions } from '@pf/command-service';
 import {
   createHttpServer,
   createLogger,
@@ -16,10 +16,12 @@ import {
   registeredRoutes,
   sessionPlugin,
   shutDownInOrder,
+  type FollowerStatus,
   type RegisteredRoute,
 } from '@pf/infra';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from '@pf/infra/embedded';
-import { queryMigrations, queryService, startQueryJobs } from '@pf/query-service';
+import type { Position } from '@pf/events';
+import { superviseEmbeddedPostgres, type SupervisedEmbeddedDatabase } from '@pf/infra/embedded';
+import { queryMigrations, queryService, startQueryJobs, tokenReadService } from '@pf/query-service';
 import { attachRealtimeGateway } from '@pf/realtime-gateway';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -32,21 +34,39 @@ export interface RunningServer {
   readonly caughtUp: Promise<void>;
   /** Every HTTP route it answers, as added (for checking that /docs describes them all). */
   readonly routes: readonly RegisteredRoute[];
+  /** What a simulation looks at to know the node is idle (every follower at the head, no move pending). */
+  readonly probe: {
+    followers(): FollowerStatus[];
+    headPosition(): Promise<Position>;
+    automationPending(): number;
+    checkResponseTimes(): Promise<void>;
+  };
   close(): Promise<void>;
+}
+
+export interface SingleNodeOptions {
+  /** The automation's clock and randomness (a simulation supplies seeded ones). */
+  readonly automation?: AutomationOptions;
+  /** False: no analytics consumers (a simulation that reads none of their figures spares their work per event). */
+  readonly analytics?: boolean;
 }
 
 /**
  * The single-node product: the three services in one Fastify process on one port, the console's
  * built files on the same origin, and PostgreSQL (DATABASE_URL, else an embedded server under DATA_DIR).
  */
-export async function startSingleNode(env: Record<string, string | undefined> = process.env): Promise<RunningServer> {
+export async function startSingleNode(
+  env: Record<string, string | undefined> = process.env,
+  options: SingleNodeOptions = {},
+): Promise<RunningServer> {
   const config = parseConfig(env);
   const log = createLogger(config.LOG_LEVEL, 'property-finance');
 
-  let embedded: EmbeddedDatabase | null = null;
+  let embedded: SupervisedEmbeddedDatabase | null = null;
   let databaseUrl = config.DATABASE_URL;
   if (!databaseUrl) {
-    embedded = await startEmbeddedPostgres(config.DATA_DIR, (line) => log.debug({ postgres: line }));
+    // Started again when it stops by itself (docs/operations/embedded-database.md).
+    embedded = await superviseEmbeddedPostgres(config.DATA_DIR, { log, giveUpMs: config.EMBEDDED_DATABASE_GIVE_UP_SECONDS * 1000 });
     databaseUrl = embedded.url;
     log.info({ dataDir: path.resolve(config.DATA_DIR) }, 'embedded PostgreSQL started');
   }
@@ -64,8 +84,9 @@ export async function startSingleNode(env: Record<string, string | undefined> = 
   const app = await createHttpServer(config, log, { notFound });
   await app.register(sessionPlugin, { sessions: context.sessions });
   await app.register(idempotencyPlugin, { pool: context.pool, ttlHours: config.IDEMPOTENCY_KEY_TTL_HOURS });
-  const queryJobs = await startQueryJobs(context);
+  const queryJobs = await startQueryJobs(context, options.analytics === false ? { analytics: false } : {});
   await app.register(queryService, { ...context, progress: queryJobs.progress });
+  await app.register(tokenReadService, { ...context, progress: queryJobs.progress });
   await app.register(commandService, context);
   if (hasConsole) {
     await app.register(fastifyStatic, { root: consoleDist, wildcard: false, index: 'index.html' });
@@ -77,9 +98,9 @@ export async function startSingleNode(env: Record<string, string | undefined> = 
   }
 
   const gateway = attachRealtimeGateway(app.server, { ...context, commands: injectCommandClient(app) });
-  const automation = config.AUTOMATION === 'on' ? startAutomation(context) : null;
+  const automation = config.AUTOMATION === 'on' ? startAutomation(context, options.automation ?? {}) : null;
   const dealOpener = startDealOpener(context);
-  await app.register(healthRoutes, context);
+  await app.register(healthRoutes, { ...context, ...(embedded ? { embedded } : {}) });
 
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();
@@ -92,13 +113,19 @@ export async function startSingleNode(env: Record<string, string | undefined> = 
     databaseUrl,
     caughtUp: Promise.all([queryJobs.caughtUp, gateway.ready]).then(() => undefined),
     routes: registeredRoutes(app),
+    probe: {
+      followers: () => context.supervisor.statuses(),
+      headPosition: () => context.store.headPosition(),
+      automationPending: () => automation?.pending() ?? 0,
+      checkResponseTimes: async () => automation?.checkResponseTimes(),
+    },
     close: () =>
       shutDownInOrder(log, [
         ['the automation', () => automation?.close()],
         ['the deal opener', () => dealOpener.close()],
         ['the realtime gateway', () => gateway.close()],
         ['the HTTP server', () => app.close()],
-        ['the read side\'s followers', () => queryJobs.close()],
+        ["the read side's followers", () => queryJobs.close()],
         ['the service context', () => context.close()],
         ['the embedded PostgreSQL', () => embedded?.stop()],
       ]),

@@ -43,13 +43,17 @@ describe('single node: commands become events, projections serve the reads', () 
     expect(again.headers.get('location')).toBe('/auth');
     expect(again.headers.get('set-cookie')).toBeNull();
     const bob = await ApiClient.signIn(server.url);
-    const out = await fetch(`${server.url}/api/logout`, { redirect: 'manual', headers: { cookie: bob.cookie } });
+    const out = await fetch(`${server.url}/api/logout`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: bob.cookie, origin: server.url },
+    });
     expect(out.headers.get('location')).toBe('/');
     expect((await bob.get('/api/auth/user')).status).toBe(401);
     expect((await new ApiClient(server.url).get('/api/auth/user')).body).toEqual({ message: 'Unauthorized' });
   });
 
-  it('creates an agent with the §5 rules, lists it at once, pauses, resumes and deletes it, and the stats follow', async () => {
+  it('creates an agent with its validation rules, lists it at once, pauses, resumes and deletes it, and the stats follow', async () => {
     const bad = await alice.post('/api/agents', { name: '  ', type: 'banker' });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain('Agent name is required');
@@ -128,7 +132,10 @@ describe('single node: commands become events, projections serve the reads', () 
     await alice.patch(`/api/conversations/${amelia.id}`, { isManualMode: true });
     expect((await alice.get(`/api/conversations/${amelia.id}`)).body.isManualMode).toBe(true);
     const lender = amelia.participants.find((p: { type: string }) => p.type === 'lender');
-    const sent = await alice.post(`/api/conversations/${amelia.id}/messages`, { content: '  We can do 4.1%  ', fromAgentId: lender.agentId });
+    const sent = await alice.post(`/api/conversations/${amelia.id}/messages`, {
+      content: '  We can do 4.1%  ',
+      fromAgentId: lender.agentId,
+    });
     expect(sent.status).toBe(201);
     const thread = (await alice.get(`/api/conversations/${amelia.id}/messages`)).body;
     expect(thread.at(-1)).toMatchObject({ content: 'We can do 4.1%', isAutomated: false, fromAgentId: lender.agentId });
@@ -166,7 +173,9 @@ describe('single node: commands become events, projections serve the reads', () 
     // A position no event ever had is the client's mistake, not a wait: 400 naming it.
     const invented = await fetch(`${server.url}/api/agents`, { headers: { cookie: alice.cookie, 'x-after-position': '99999999999:1' } });
     expect(invented.status).toBe(400);
-    expect((await invented.json()).message).toBe('x-after-position: no event was written at "99999999999:1"; send a position this server gave you');
+    expect((await invented.json()).message).toBe(
+      'x-after-position: no event was written at "99999999999:1"; send a position this server gave you',
+    );
     const malformed = await fetch(`${server.url}/api/agents`, { headers: { cookie: alice.cookie, 'x-after-position': 'soon' } });
     expect(malformed.status).toBe(400);
   });

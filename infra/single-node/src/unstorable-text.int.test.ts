@@ -15,7 +15,11 @@ describe('text PostgreSQL cannot store', () => {
     const name = await alice.post('/api/agents', { name: 'Amelia\u0000Hart', type: 'borrower' });
     expect(name.status).toBe(400);
     expect(name.body.message).toMatch(/^name: .*NUL/);
-    const criterion = await alice.post('/api/agents', { name: 'Amelia Hart', type: 'borrower', criteria: { propertyValueMin: '£250\u0000k' } });
+    const criterion = await alice.post('/api/agents', {
+      name: 'Amelia Hart',
+      type: 'borrower',
+      criteria: { propertyValueMin: '£250\u0000k' },
+    });
     expect(criterion.status).toBe(400);
     expect(criterion.body.message).toMatch(/propertyValueMin.*NUL/);
     const surrogate = await alice.post('/api/agents', { name: 'Amelia \ud800Hart', type: 'borrower' });

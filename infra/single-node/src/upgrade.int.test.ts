@@ -47,7 +47,9 @@ describe('starting on a database from an older version', () => {
     server = await startSingleNode(testServerEnv(database.url));
     const checkpoint = new pg.Client({ connectionString: database.url });
     await checkpoint.connect();
-    const { rows } = await checkpoint.query("select count(*)::int as n from schema_migrations where name like 'query-service/read-models/replay-%'");
+    const { rows } = await checkpoint.query(
+      "select count(*)::int as n from schema_migrations where name like 'query-service/read-models/replay-%'",
+    );
     await checkpoint.end();
     expect(rows[0].n).toBe(1);
   });

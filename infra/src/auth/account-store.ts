@@ -45,15 +45,27 @@ export class AccountStore {
     await this.pool.query(
       `update users set first_name = $2, last_name = $3, email = $4, phone = $5, company = $6, role = $7, address = $8,
          bio = $9, timezone = $10, language = $11 where id = $1`,
-      [userId, profile.firstName, profile.lastName, profile.email, profile.phone, profile.company, profile.role, profile.address, profile.bio, profile.timezone, profile.language],
+      [
+        userId,
+        profile.firstName,
+        profile.lastName,
+        profile.email,
+        profile.phone,
+        profile.company,
+        profile.role,
+        profile.address,
+        profile.bio,
+        profile.timezone,
+        profile.language,
+      ],
     );
   }
 
   async preferences(userId: string): Promise<PreferencesInput> {
-    const result = await this.pool.query<{ notification_preferences: NotificationPreferences | null; session_timeout_minutes: SessionTimeout }>(
-      'select notification_preferences, session_timeout_minutes from users where id = $1',
-      [userId],
-    );
+    const result = await this.pool.query<{
+      notification_preferences: NotificationPreferences | null;
+      session_timeout_minutes: SessionTimeout;
+    }>('select notification_preferences, session_timeout_minutes from users where id = $1', [userId]);
     const row = result.rows[0];
     return {
       notifications: { ...DEFAULT_NOTIFICATION_PREFERENCES, ...(row?.notification_preferences ?? {}) },
@@ -70,7 +82,9 @@ export class AccountStore {
   }
 
   async agentDefaults(userId: string): Promise<AgentDefaultsView> {
-    const result = await this.pool.query<{ agent_defaults: AgentDefaults | null }>('select agent_defaults from users where id = $1', [userId]);
+    const result = await this.pool.query<{ agent_defaults: AgentDefaults | null }>('select agent_defaults from users where id = $1', [
+      userId,
+    ]);
     const saved = result.rows[0]?.agent_defaults ?? null;
     return { ...(saved ?? DEFAULT_AGENT_DEFAULTS), saved: saved !== null };
   }

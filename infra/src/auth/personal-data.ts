@@ -13,7 +13,10 @@ export class PersonalDataVault {
 
   private async key(userId: string, create: boolean): Promise<Buffer | null> {
     if (create) {
-      await this.pool.query('insert into user_keys (user_id, key) values ($1, $2) on conflict (user_id) do nothing', [userId, randomBytes(32)]);
+      await this.pool.query('insert into user_keys (user_id, key) values ($1, $2) on conflict (user_id) do nothing', [
+        userId,
+        randomBytes(32),
+      ]);
     }
     const found = await this.pool.query<{ key: Buffer }>('select key from user_keys where user_id = $1', [userId]);
     return found.rows[0]?.key ?? null;
@@ -26,11 +29,16 @@ export class PersonalDataVault {
     // The user id is authenticated with the data, so a sealed value cannot be passed off as another user's.
     cipher.setAAD(Buffer.from(userId));
     const ciphertext = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
-    return { alg: 'A256GCM', iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), ciphertext: ciphertext.toString('base64') };
+    return {
+      alg: 'A256GCM',
+      iv: iv.toString('base64'),
+      tag: cipher.getAuthTag().toString('base64'),
+      ciphertext: ciphertext.toString('base64'),
+    };
   }
 
   /** The sealed value, or null when the user's key is gone (shredded). */
-  async open(userId: string, sealed: Sealed): Promise<unknown | null> {
+  async open(userId: string, sealed: Sealed): Promise<unknown> {
     const key = await this.key(userId, false);
     if (!key) return null;
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.iv, 'base64'));

@@ -26,7 +26,7 @@ export const authMigrations: Migration[] = [
 ];
 
 /**
- * Accounts that last (issue 15): a device identity brings a browser back to its account; OpenID Connect
+ * Accounts that last (docs/behaviour/sign-in.md): a device identity brings a browser back to its account; OpenID Connect
  * accounts are keyed by issuer and subject; sessions get an id (listed and revoked in Settings → Security)
  * and end after the user's idle timeout; the profile and preferences live beside the user; each user has
  * their own key for personal data in events (deleting it is crypto-shredding).
@@ -56,6 +56,39 @@ authMigrations.push({
     create table user_keys (
       user_id uuid primary key references users (id) on delete cascade,
       key bytea not null,
+      created_at timestamptz not null default now()
+    );
+  `,
+});
+
+/**
+ * Firms (docs/decisions/firms-and-visibility.md): every person belongs to one firm, with a role in it. Every
+ * account from before firms becomes a firm of one whose id is its user's id, with its user as admin: what the
+ * read models hold under that user's id is then already the firm's, and rebuilding them gives the same rows.
+ * The firm's events (firm-{id}) record every change; these tables are what sessions and invitations read.
+ */
+authMigrations.push({
+  name: 'auth/003-firms',
+  sql: `
+    create table firms (
+      id text primary key,
+      name text not null,
+      created_at timestamptz not null default now()
+    );
+    insert into firms (id, name)
+      select id::text, coalesce(nullif(trim(concat_ws(' ', first_name, last_name)), '') || '''s firm', 'My firm') from users;
+    alter table users add column firm_id text references firms (id), add column firm_role text not null default 'admin'
+      check (firm_role in ('admin', 'operator', 'auditor'));
+    update users set firm_id = id::text;
+    alter table users alter column firm_id set not null;
+    create index users_firm on users (firm_id);
+    create table firm_invites (
+      id uuid primary key,
+      firm_id text not null references firms (id) on delete cascade,
+      token_hash text not null unique,
+      role text not null,
+      expires_at timestamptz not null,
+      used_by uuid,
       created_at timestamptz not null default now()
     );
   `,

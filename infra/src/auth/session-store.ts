@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import type { CurrentUserView, SessionView } from '@pf/events';
+import { defaultFirmName, type CurrentUserView, type FirmRole, type SessionView } from '@pf/events';
 import { inTransaction } from '../db/pool';
 import { describeDevice } from './device';
 
@@ -14,6 +14,10 @@ export const DEVICE_TTL_DAYS = 400;
 
 export interface SessionUser extends CurrentUserView {
   sessionId: string;
+  /** The person's firm, its name and their role in it (docs/decisions/firms-and-visibility.md). */
+  firmId: string;
+  firmName: string;
+  role: FirmRole;
 }
 
 export interface SignedIn {
@@ -28,7 +32,22 @@ const newToken = () => randomBytes(32).toString('base64url');
 /** How often a session's last use is written: often enough for 15-minute timeouts, rarely enough for bursts. */
 const TOUCH_EVERY_SECONDS = 30;
 
-type UserRow = { id: string; first_name: string | null; last_name: string | null; email: string | null; user_type: string | null; session_id: string };
+type UserRow = {
+  id: string;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  user_type: string | null;
+  session_id: string;
+  firm_id: string;
+  firm_name: string;
+  firm_role: FirmRole;
+};
+
+/** A new account's firm of one: its id is the account's, its founder its admin (the first member may name it). */
+async function insertFirmOfOne(client: pg.PoolClient, userId: string, name: string): Promise<void> {
+  await client.query('insert into firms (id, name) values ($1, $2)', [userId, name]);
+}
 
 /**
  * Server-side sessions in PostgreSQL: the cookie holds a random token, the table only its hash, so a leaked
@@ -55,15 +74,22 @@ export class SessionStore {
    */
   async signInGuest(userAgent: string | undefined, deviceToken?: string): Promise<SignedIn> {
     return inTransaction(this.pool, async (client) => {
-      const known = deviceToken && deviceToken.length <= 100
-        ? await client.query<{ user_id: string }>('update devices set last_seen_at = now() where token_hash = $1 returning user_id', [hash(deviceToken)])
-        : null;
+      const known =
+        deviceToken && deviceToken.length <= 100
+          ? await client.query<{ user_id: string }>('update devices set last_seen_at = now() where token_hash = $1 returning user_id', [
+              hash(deviceToken),
+            ])
+          : null;
       let userId = known?.rows[0]?.user_id;
       let device = deviceToken!;
       if (!userId) {
         userId = randomUUID();
         device = newToken();
-        await client.query(`insert into users (id, first_name, last_name, email, user_type) values ($1, 'Guest', 'Operator', null, 'operator')`, [userId]);
+        await insertFirmOfOne(client, userId, defaultFirmName('Guest', 'Operator'));
+        await client.query(
+          `insert into users (id, first_name, last_name, email, user_type, firm_id, firm_role) values ($1::uuid, 'Guest', 'Operator', null, 'operator', $1::text, 'admin')`,
+          [userId],
+        );
         await client.query('insert into devices (token_hash, user_id) values ($1, $2)', [hash(device), userId]);
       }
       return { ...(await this.openSession(client, userId, userAgent)), deviceToken: device };
@@ -79,12 +105,16 @@ export class SessionStore {
     userAgent: string | undefined,
   ): Promise<SignedIn> {
     return inTransaction(this.pool, async (client) => {
-      const found = await client.query<{ id: string }>('select id from users where oidc_issuer = $1 and oidc_subject = $2', [identity.issuer, identity.subject]);
+      const found = await client.query<{ id: string }>('select id from users where oidc_issuer = $1 and oidc_subject = $2', [
+        identity.issuer,
+        identity.subject,
+      ]);
       let userId = found.rows[0]?.id;
       if (!userId) {
         userId = randomUUID();
+        await insertFirmOfOne(client, userId, defaultFirmName(identity.firstName, identity.lastName));
         await client.query(
-          `insert into users (id, first_name, last_name, email, user_type, oidc_issuer, oidc_subject) values ($1, $2, $3, $4, 'operator', $5, $6)`,
+          `insert into users (id, first_name, last_name, email, user_type, oidc_issuer, oidc_subject, firm_id, firm_role) values ($1::uuid, $2, $3, $4, 'operator', $5, $6, $1::text, 'admin')`,
           [userId, identity.firstName, identity.lastName, identity.email, identity.issuer, identity.subject],
         );
       }
@@ -100,7 +130,8 @@ export class SessionStore {
       `with s as (
          insert into sessions (token_hash, user_id, expires_at, user_agent)
          values ($1, $2, now() + make_interval(hours => $3::int), $4) returning id, user_id)
-       select u.id, u.first_name, u.last_name, u.email, u.user_type, s.id as session_id from s join users u on u.id = s.user_id`,
+       select u.id, u.first_name, u.last_name, u.email, u.user_type, s.id as session_id, u.firm_id, f.name as firm_name, u.firm_role
+       from s join users u on u.id = s.user_id join firms f on f.id = u.firm_id`,
       [hash(token), userId, Math.round(this.ttlHours), userAgent?.slice(0, 300) ?? null],
     );
     return { token, user: toUser(result.rows[0]!) };
@@ -128,9 +159,9 @@ export class SessionStore {
 
   private async lookUp(tokenHash: string, touch: boolean): Promise<SessionUser | null> {
     const result = await this.pool.query<UserRow & { stale: boolean }>(
-      `select u.id, u.first_name, u.last_name, u.email, u.user_type, s.id as session_id,
+      `select u.id, u.first_name, u.last_name, u.email, u.user_type, s.id as session_id, u.firm_id, f.name as firm_name, u.firm_role,
               s.last_seen_at < now() - make_interval(secs => $2) as stale
-       from sessions s join users u on u.id = s.user_id
+       from sessions s join users u on u.id = s.user_id join firms f on f.id = u.firm_id
        where s.token_hash = $1 and s.expires_at > now()
          and s.last_seen_at > now() - make_interval(mins => u.session_timeout_minutes)`,
       [tokenHash, TOUCH_EVERY_SECONDS],
@@ -168,9 +199,26 @@ export class SessionStore {
 
   /** Ends one of the user's sessions at once (in this process; others within their cacheMs). False if none. */
   async revokeSession(userId: string, sessionId: string): Promise<boolean> {
-    const result = await this.pool.query<{ token_hash: string }>('delete from sessions where user_id = $1 and id = $2 returning token_hash', [userId, sessionId]);
+    const result = await this.pool.query<{ token_hash: string }>(
+      'delete from sessions where user_id = $1 and id = $2 returning token_hash',
+      [userId, sessionId],
+    );
     for (const row of result.rows) this.recent.delete(row.token_hash);
     return (result.rowCount ?? 0) > 0;
+  }
+
+  /**
+   * Ends every session of a user at once (removed from their firm): deleted here, forgotten by this process;
+   * another process trusts one for at most its cacheMs, and the socket closes on its next check.
+   */
+  async revokeAllOf(userId: string): Promise<void> {
+    this.forgetUser(userId);
+    await this.pool.query('delete from sessions where user_id = $1', [userId]);
+  }
+
+  /** Forgets every cached session of the members of a firm (its name changed). */
+  forgetFirm(firmId: string): void {
+    for (const [key, entry] of this.recent) if (entry.user.firmId === firmId) this.recent.delete(key);
   }
 
   /** Forgets every cached session of a user (their timeout changed, or their account is going). */
@@ -189,7 +237,17 @@ export class SessionStore {
 }
 
 function toUser(row: UserRow): SessionUser {
-  return { id: row.id, firstName: row.first_name, lastName: row.last_name, email: row.email, userType: row.user_type, sessionId: row.session_id };
+  return {
+    id: row.id,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    email: row.email,
+    userType: row.user_type,
+    sessionId: row.session_id,
+    firmId: row.firm_id,
+    firmName: row.firm_name,
+    role: row.firm_role,
+  };
 }
 
 /** Reads one cookie from a raw Cookie header (the socket upgrade has no Fastify request). */

@@ -3,6 +3,7 @@ import type { Logger } from '../logger';
 import { createPool } from '../db/pool';
 import { migrate, type Migration } from '../db/migrate';
 import { authMigrations } from '../auth/schema';
+import { apiTokenMigrations } from '../auth/api-tokens';
 import { idempotencyMigrations } from '../http/idempotency';
 import { checkpointMigrations } from '../db/checkpoints';
 import { SessionStore } from '../auth/session-store';
@@ -32,6 +33,7 @@ export async function openServiceContext(
     ...(config.EVENTSTORE_URL ? [] : eventStoreMigrations),
     ...checkpointMigrations,
     ...authMigrations,
+    ...apiTokenMigrations,
     ...idempotencyMigrations,
     ...serviceMigrations,
   ]);

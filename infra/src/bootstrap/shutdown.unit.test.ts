@@ -13,7 +13,15 @@ describe('shutDownInOrder', () => {
     const { logger, warnings } = recordingLogger();
     const ran: string[] = [];
     const step = (name: string, ms: number) => () => new Promise<void>((resolve) => setTimeout(() => (ran.push(name), resolve()), ms));
-    await shutDownInOrder(logger, [['first', step('first', 30)], ['second', step('second', 0)], ['nothing to do', () => undefined]], 1000);
+    await shutDownInOrder(
+      logger,
+      [
+        ['first', step('first', 30)],
+        ['second', step('second', 0)],
+        ['nothing to do', () => undefined],
+      ],
+      1000,
+    );
     expect(ran).toEqual(['first', 'second']);
     expect(warnings).toEqual([]);
   });

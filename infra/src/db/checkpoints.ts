@@ -23,9 +23,10 @@ export const checkpointMigrations: Migration[] = [
 
 type Queryable = Pick<pg.Pool | pg.ClientBase, 'query'>;
 
+/** Function properties: a relay's checkpoint may be put together from two stores' functions. */
 export interface CheckpointStore {
-  load(): Promise<Position>;
-  save(position: Position): Promise<void>;
+  readonly load: () => Promise<Position>;
+  readonly save: (position: Position) => Promise<void>;
 }
 
 const toPosition = (row: { commit: string; prepare: string } | undefined): Position =>
@@ -54,10 +55,7 @@ export async function lockCheckpoint(client: pg.ClientBase, name: string): Promi
   const found = await client.query<{ commit: string; prepare: string }>(select, [name]);
   if (found.rows[0]) return toPosition(found.rows[0]);
   // First use: create the row (a concurrent first use may win the insert), then lock it.
-  await client.query(
-    'insert into checkpoints (name, commit_position, prepare_position) values ($1, 0, 0) on conflict do nothing',
-    [name],
-  );
+  await client.query('insert into checkpoints (name, commit_position, prepare_position) values ($1, 0, 0) on conflict do nothing', [name]);
   return toPosition((await client.query<{ commit: string; prepare: string }>(select, [name])).rows[0]);
 }
 

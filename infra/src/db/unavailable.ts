@@ -2,7 +2,16 @@
  * Errors that mean the database cannot be reached or cannot serve now, as opposed to a fault in a query:
  * a client should try again shortly (503 with Retry-After), and readiness should say the database is down.
  */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 const SQLSTATES = new Set([
   '57P01', // admin_shutdown: the server is shutting down
   '57P02', // crash_shutdown
@@ -22,8 +31,10 @@ const MESSAGES = [
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; current && depth < 5; depth++) {
-    const { code, message } = current as { code?: unknown; message?: unknown };
+    const { code, message, syscall } = current as { code?: unknown; message?: unknown; syscall?: unknown };
     if (typeof code === 'string' && (NETWORK_CODES.has(code) || SQLSTATES.has(code) || code.startsWith('08'))) return true;
+    // A Unix socket that is not there (the embedded server, while it is started again); not any missing file.
+    if (code === 'ENOENT' && syscall === 'connect') return true;
     if (typeof message === 'string' && MESSAGES.some((text) => message.includes(text))) return true;
     current = (current as { cause?: unknown }).cause;
   }

@@ -26,7 +26,7 @@ const gatewayCopies = ['realtime-gateway-1', 'realtime-gateway-2'];
 const applications = [...commandCopies, 'query-service', ...gatewayCopies];
 
 describe('docker-compose.yml', () => {
-  it('has exactly the deployment of issue 6: stores, two command-services, one query-service, two gateways, a proxy', () => {
+  it('has exactly the deployment of infra/DISTRIBUTED.md: stores, two command-services, one query-service, two gateways, a proxy', () => {
     expect(Object.keys(services).sort()).toEqual([...backing, ...applications, 'proxy'].sort());
   });
 
@@ -81,7 +81,8 @@ describe('docker-compose.yml', () => {
       Object.fromEntries(applications.map((dependency) => [dependency, { condition: 'service_healthy' }])),
     );
     for (const [name, service] of Object.entries(services)) {
-      for (const dependency of Object.keys(service.depends_on ?? {})) expect(services, `${name} -> ${dependency}`).toHaveProperty(dependency);
+      for (const dependency of Object.keys(service.depends_on ?? {}))
+        expect(services, `${name} -> ${dependency}`).toHaveProperty(dependency);
     }
   });
 

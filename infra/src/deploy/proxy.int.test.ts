@@ -60,6 +60,7 @@ if (!nginx) {
       await mkdir(path.join(html, 'assets'), { recursive: true });
       await writeFile(path.join(html, 'index.html'), '<!doctype html><title>console</title>');
       await writeFile(path.join(html, 'assets', 'app-1234.js'), 'console.log(1)');
+      expect(conf.match(/^\s*zone \w+ 64k;$/gm), 'every upstream shares its state among the workers').toHaveLength(3);
       conf = conf.replace('listen 80;', `listen 127.0.0.1:${listen};`).replace('root /usr/share/nginx/html;', `root ${html};`);
       await writeFile(
         path.join(dir, 'nginx.conf'),
@@ -73,7 +74,10 @@ if (!nginx) {
       child = spawn(nginx, ['-p', dir, '-c', path.join(dir, 'nginx.conf')], { stdio: 'inherit' });
       base = `http://127.0.0.1:${listen}`;
       for (let attempt = 0; ; attempt++) {
-        const up = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+        const up = await fetch(`${base}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (up) break;
         if (attempt > 100 || child.exitCode !== null) throw new Error(`nginx did not start: see ${dir}/error.log`);
         await new Promise((resolve) => setTimeout(resolve, 50));
@@ -87,7 +91,11 @@ if (!nginx) {
     });
 
     const upstreamOf = async (method: string, url: string) => {
-      const response = await fetch(`${base}${url}`, { method, headers: { 'content-type': 'application/json' }, ...(method === 'GET' || method === 'HEAD' ? {} : { body: '{}' }) });
+      const response = await fetch(`${base}${url}`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        ...(method === 'GET' || method === 'HEAD' ? {} : { body: '{}' }),
+      });
       return response.headers.get('x-upstream');
     };
 
@@ -111,17 +119,21 @@ if (!nginx) {
     });
 
     it('passes path, query, host and forwarding headers through unchanged', async () => {
-      const response = await fetch(`${base}/api/conversations/7/messages?after=3`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+      const response = await fetch(`${base}/api/conversations/7/messages?after=3`, {
+        method: 'POST',
+        body: '{}',
+        headers: { 'content-type': 'application/json' },
+      });
       const echoed = (await response.json()) as { url: string; headers: Record<string, string> };
       expect(echoed.url).toBe('/api/conversations/7/messages?after=3');
       expect(echoed.headers.host).toBe(new URL(base).host);
       expect(echoed.headers['x-forwarded-for']).toBe('127.0.0.1');
     });
 
-    it('upgrades /ws to a gateway copy, with the browser\'s host and Origin', async () => {
+    it("upgrades /ws to a gateway copy, with the browser's host and Origin", async () => {
       const socket = new WebSocket(`${base.replace('http', 'ws')}/ws`, { origin: base });
       const greeting = await new Promise<string>((resolve, reject) => {
-        socket.once('message', (data) => resolve(String(data)));
+        socket.once('message', (data) => resolve((data as Buffer).toString()));
         socket.once('error', reject);
       });
       socket.close();
@@ -138,6 +150,22 @@ if (!nginx) {
       const asset = await fetch(`${base}/assets/app-1234.js`);
       expect(asset.headers.get('cache-control')).toContain('immutable');
       expect((await fetch(`${base}/assets/missing.js`)).status).toBe(404);
+    });
+
+    it("answers the services' JSON 503 with Retry-After when a service cannot be reached, and passes a service's own errors through", async () => {
+      // The query-service stub goes away (last test: the others need it).
+      const query = stubs[upstreams.indexOf('query-service')]!;
+      query.closeAllConnections();
+      await new Promise((resolve) => query.close(resolve));
+      const down = await fetch(`${base}/api/agents`);
+      expect(down.status).toBe(503);
+      expect(down.headers.get('content-type')).toBe('application/json');
+      expect(down.headers.get('retry-after')).toBe('2');
+      expect(await down.json()).toEqual({ message: 'The service cannot be reached just now; try again in a few seconds' });
+      // A service's own answer is untouched (the stubs answer 200 to anything; a 404 from nginx's files stays 404).
+      expect(
+        (await fetch(`${base}/api/agents`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status,
+      ).toBe(200);
     });
   });
 }

@@ -3,12 +3,16 @@ import { z } from 'zod';
 import { canonicalJson } from './hash-chain';
 
 /**
- * Signed checkpoints of the streams' heads (issue 12). A hash chain shows that nothing was changed *unless*
+ * Signed checkpoints of the streams' heads (docs/behaviour/history.md). A hash chain shows that nothing was changed *unless*
  * someone rewrote a whole stream from the changed event on, head included. A checkpoint, signed with a key
  * the database never sees and kept somewhere else, pins each stream's head at a moment: a later rewrite of
  * anything before it changes the hash stored at the checkpointed version, which the CLI reports.
  */
-export const checkpointHead = z.object({ stream: z.string(), version: z.number().int().nonnegative(), hash: z.string().regex(/^[0-9a-f]{64}$/) });
+export const checkpointHead = z.object({
+  stream: z.string(),
+  version: z.number().int().nonnegative(),
+  hash: z.string().regex(/^[0-9a-f]{64}$/),
+});
 export type CheckpointHead = z.infer<typeof checkpointHead>;
 
 export const signedCheckpoint = z.object({
@@ -24,7 +28,10 @@ export const signedCheckpoint = z.object({
 });
 export type SignedCheckpoint = z.infer<typeof signedCheckpoint>;
 
-const keyIdOf = (publicKey: KeyObject) => createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('hex');
+const keyIdOf = (publicKey: KeyObject) =>
+  createHash('sha256')
+    .update(publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('hex');
 
 function signedPart(checkpoint: Omit<SignedCheckpoint, 'signature'>): Buffer {
   return Buffer.from(canonicalJson(checkpoint));
@@ -73,7 +80,11 @@ export async function compareWithCheckpoint(
   for (const head of checkpoint.heads) {
     const stored = await hashAt(head.stream, head.version);
     if (stored === undefined) {
-      mismatches.push({ stream: head.stream, version: head.version, reason: `Event ${head.version} of ${head.stream}, signed in the checkpoint of ${checkpoint.createdAt}, is no longer stored` });
+      mismatches.push({
+        stream: head.stream,
+        version: head.version,
+        reason: `Event ${head.version} of ${head.stream}, signed in the checkpoint of ${checkpoint.createdAt}, is no longer stored`,
+      });
     } else if (stored !== head.hash) {
       mismatches.push({
         stream: head.stream,

@@ -27,8 +27,7 @@ import type {
   Subscription,
 } from './port';
 
-const describe = (version: ExpectedVersion | bigint | string) =>
-  version === 'no_stream' ? 'no stream' : String(version);
+const describe = (version: number | bigint | string) => (version === 'no_stream' ? 'no stream' : String(version));
 
 /** A page of raw $all records: system events are skipped after reading, so a page is larger than asked. */
 const PAGE = 512;
@@ -80,7 +79,9 @@ export class EsdbEventStore implements EventStore {
     );
     const result = await this.client.appendToStream(
       stream,
-      linked.map((event) => toEventData(event, { recordedAt: recordedAt.toISOString(), hash: event.hash, previousHash: event.previousHash })),
+      linked.map((event) =>
+        toEventData(event, { recordedAt: recordedAt.toISOString(), hash: event.hash, previousHash: event.previousHash }),
+      ),
       { expectedRevision: current === -1 ? NO_STREAM : BigInt(current) },
     );
     const revision = result.nextExpectedRevision;

@@ -34,7 +34,7 @@ export function toEventData(event: NewEvent, chain?: ChainStamp) {
     id: event.id,
     type: event.type,
     data: event.data as Record<string, unknown>,
-    metadata: metadata as unknown as Record<string, unknown>,
+    metadata: metadata,
   });
 }
 
@@ -56,7 +56,10 @@ export function toRecorded(resolved: Resolved): RecordedEvent | null {
   if (!event || resolved.link || isSystemType(event.type)) return null;
   // Servers before 22.6 leave out the log position on stream reads; skipping would lose events.
   if (!event.position) throw new Error('EventStoreDB 22.6 or later is needed: stream reads carry no log position');
-  const stored = (event.isJson || !event.metadata ? event.metadata : decodeJson(event.metadata as Uint8Array)) as Record<string, unknown> | null;
+  const stored = (event.isJson || !event.metadata ? event.metadata : decodeJson(event.metadata as Uint8Array)) as Record<
+    string,
+    unknown
+  > | null;
   const { metadata, chain } = splitChain(stored);
   return {
     id: event.id,
@@ -65,7 +68,7 @@ export function toRecorded(resolved: Resolved): RecordedEvent | null {
     streamVersion: Number(event.revision),
     position: { commit: event.position.commit, prepare: event.position.prepare },
     recordedAt: chain ? new Date(chain.recordedAt) : event.created,
-    data: event.isJson ? event.data : decodeJson(event.data as Uint8Array),
+    data: event.isJson ? event.data : decodeJson(event.data),
     metadata,
     hash: chain?.hash ?? null,
     previousHash: chain?.previousHash ?? null,

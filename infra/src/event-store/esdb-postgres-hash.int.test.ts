@@ -28,7 +28,11 @@ class FakeEsdbClient {
   private readonly streams = new Map<string, StoredEsdb[]>();
   private commit = 1000n;
 
-  async appendToStream(stream: string, events: { id: string; type: string; data: unknown; metadata: unknown }[], options: { expectedRevision: unknown }) {
+  async appendToStream(
+    stream: string,
+    events: { id: string; type: string; data: unknown; metadata: unknown }[],
+    options: { expectedRevision: unknown },
+  ) {
     const stored = this.streams.get(stream) ?? [];
     const expected = typeof options.expectedRevision === 'bigint' ? Number(options.expectedRevision) : -1;
     if (expected !== stored.length - 1) throw new Error(`fake ESDB: expected revision ${expected}, stream at ${stored.length - 1}`);
@@ -56,20 +60,44 @@ class FakeEsdbClient {
 
   async *readStream(stream: string, options: { fromRevision: bigint | typeof END; direction: unknown; maxCount?: number }) {
     const stored = this.streams.get(stream) ?? [];
-    const ordered = options.direction === BACKWARDS ? [...stored].reverse() : stored.slice(options.fromRevision === END ? stored.length : Number(options.fromRevision));
+    const ordered =
+      options.direction === BACKWARDS
+        ? [...stored].reverse()
+        : stored.slice(options.fromRevision === END ? stored.length : Number(options.fromRevision));
     yield* ordered.slice(0, options.maxCount ?? ordered.length);
   }
 }
 
-const metadata: EventMetadata = { actor: { kind: 'user', userId: 'u-1', sessionId: 's-9' }, correlationId: 'corr-1', causationId: 'cause-1' };
+const metadata: EventMetadata = {
+  actor: { kind: 'user', userId: 'u-1', sessionId: 's-9' },
+  correlationId: 'corr-1',
+  causationId: 'cause-1',
+};
 
 /** Data a canonical encoding must get right: unsorted keys, nesting, decimals, pounds, quotes, newlines, nulls. */
 const makeBatches = (): NewEvent[][] => [
   [
-    { id: randomUUID(), type: 'OfferMade', data: { terms: { termYears: 25, interestRate: 4.85, loanAmount: 200_000, arrangementFee: 999 }, round: 1, offerId: 'o1' }, metadata },
-    { id: randomUUID(), type: 'MessageSent', data: { content: 'We offer £200,000 at "4.85%"\nover 25 years — é', toAgentId: null, isAutomated: false }, metadata },
+    {
+      id: randomUUID(),
+      type: 'OfferMade',
+      data: { terms: { termYears: 25, interestRate: 4.85, loanAmount: 200_000, arrangementFee: 999 }, round: 1, offerId: 'o1' },
+      metadata,
+    },
+    {
+      id: randomUUID(),
+      type: 'MessageSent',
+      data: { content: 'We offer £200,000 at "4.85%"\nover 25 years — é', toAgentId: null, isAutomated: false },
+      metadata,
+    },
   ],
-  [{ id: randomUUID(), type: 'AgentUpdated', data: { criteria: { z: [3, 1.5, { b: true, a: null }], a: '' }, name: 'Northgate' }, metadata: { ...metadata, causationId: null } }],
+  [
+    {
+      id: randomUUID(),
+      type: 'AgentUpdated',
+      data: { criteria: { z: [3, 1.5, { b: true, a: null }], a: '' }, name: 'Northgate' },
+      metadata: { ...metadata, causationId: null },
+    },
+  ],
 ];
 
 describe('the EventStoreDB and PostgreSQL adapters give the same event the same hash', () => {
@@ -115,7 +143,14 @@ describe('the EventStoreDB and PostgreSQL adapters give the same event the same 
     const fromEsdb = await appendToEsdb(esdbStore(), stream, batches, [fromPostgres[0]!.recordedAt, fromPostgres[2]!.recordedAt]);
 
     expect(fromPostgres.map((e) => e.hash)).toEqual(fromPostgres.map(() => expect.stringMatching(/^[0-9a-f]{64}$/)));
-    const chain = (events: RecordedEvent[]) => events.map((e) => ({ id: e.id, version: e.streamVersion, at: e.recordedAt.toISOString(), hash: e.hash, previousHash: e.previousHash }));
+    const chain = (events: RecordedEvent[]) =>
+      events.map((e) => ({
+        id: e.id,
+        version: e.streamVersion,
+        at: e.recordedAt.toISOString(),
+        hash: e.hash,
+        previousHash: e.previousHash,
+      }));
     expect(chain(fromEsdb)).toEqual(chain(fromPostgres));
     // The ESDB adapter hands back the event's own metadata, without its chain stamp, as PostgreSQL does.
     expect(fromEsdb.map((e) => e.metadata)).toEqual(fromPostgres.map((e) => e.metadata));

@@ -3,7 +3,7 @@ import { comparePositions, type Position } from '@pf/events';
 import type { BatchHandler, RecordedEvent, SubscribeOptions, Subscription } from './port';
 
 /** What the adapter hands over: EventStoreDB's live subscription, already opened, as a readable stream. */
-export interface LiveSource<Item> {
+interface LiveSource {
   readonly stream: Readable;
   unsubscribe(): Promise<void>;
 }
@@ -14,7 +14,7 @@ interface Options<Item> {
   options: SubscribeOptions;
   /** The last event a reader can see now: caughtUp resolves once it has been handled. */
   head(): Promise<Position>;
-  open(after: Position): LiveSource<Item>;
+  open(after: Position): LiveSource;
   /** The port's event, or null for an item the port never shows (system and link events). */
   map(item: Item): RecordedEvent | null;
 }
@@ -29,9 +29,9 @@ export function batchedSubscription<Item>(source: Options<Item>): Subscription {
   const queue: RecordedEvent[] = [];
   let position = source.after;
   let stopped = false;
-  let failure: unknown = null;
+  let failure: Error | null = null;
   let ended = false;
-  let live: LiveSource<Item> | null = null;
+  let live: LiveSource | null = null;
   let wake: (() => void) | null = null;
   const signal = () => wake?.();
 
@@ -62,7 +62,7 @@ export function batchedSubscription<Item>(source: Options<Item>): Subscription {
       signal();
     });
     stream.on('error', (error: unknown) => {
-      failure = error;
+      failure = error instanceof Error ? error : new Error(String(error));
       signal();
     });
     stream.on('end', () => {

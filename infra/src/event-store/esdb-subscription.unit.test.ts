@@ -42,7 +42,9 @@ function harness(after: Position, head: Position, batchSize = 3) {
     batches,
     subscription,
     opened: () => opened,
-    hold: () => (gate = new Promise<void>((resolve) => (release = resolve))),
+    hold: () => {
+      gate = new Promise<void>((resolve) => (release = resolve));
+    },
     release: () => {
       gate = null;
       release();

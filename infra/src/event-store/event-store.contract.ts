@@ -43,9 +43,7 @@ export function eventStoreContract(adapter: string, open: () => Promise<Contract
       const result = await store.append(stream, events, 'no_stream');
       expect(result.nextExpectedVersion).toBe(2);
       const read = await store.readStream(stream);
-      expect(read.map((e) => [e.id, e.type, e.streamVersion, e.data])).toEqual(
-        events.map((e, i) => [e.id, e.type, i, e.data]),
-      );
+      expect(read.map((e) => [e.id, e.type, e.streamVersion, e.data])).toEqual(events.map((e, i) => [e.id, e.type, i, e.data]));
       expect(read[0]!.metadata).toEqual(metadata);
       expect(comparePositions(read[2]!.position, result.position)).toBe(0);
       expect(read[0]!.recordedAt).toBeInstanceOf(Date);

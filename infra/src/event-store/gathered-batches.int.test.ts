@@ -13,7 +13,11 @@ describe('batches gathered at the head of the log (real PostgreSQL)', () => {
 
   it('takes what is appended during the interval as one batch, every event once and in order', async () => {
     const batches: number[][] = [];
-    const subscription = database.store.subscribe(START, async (batch: readonly RecordedEvent[]) => void batches.push(batch.map((e) => (e.data as { n: number }).n)), { minIntervalMs: 400 });
+    const subscription = database.store.subscribe(
+      START,
+      async (batch: readonly RecordedEvent[]) => void batches.push(batch.map((e) => (e.data as { n: number }).n)),
+      { minIntervalMs: 400 },
+    );
     await subscription.caughtUp;
     await database.store.append('gather-1', [noted(1)], 'no_stream');
     await expect.poll(() => batches.length).toBe(1);
@@ -27,7 +31,10 @@ describe('batches gathered at the head of the log (real PostgreSQL)', () => {
   it('never slows catching up, and closes at once while it waits', async () => {
     for (let n = 0; n < 30; n++) await database.store.append(`gather-2-${n}`, [noted(n)], 'no_stream');
     const batches: number[] = [];
-    const subscription = database.store.subscribe(START, async (batch: readonly RecordedEvent[]) => void batches.push(batch.length), { minIntervalMs: 60_000, batchSize: 10 });
+    const subscription = database.store.subscribe(START, async (batch: readonly RecordedEvent[]) => void batches.push(batch.length), {
+      minIntervalMs: 60_000,
+      batchSize: 10,
+    });
     await expect.poll(() => batches.reduce((a, b) => a + b, 0), { timeout: 5000 }).toBe(34);
     // A close that waited out the minute-long interval would outlast the test's own timeout.
     await subscription.close();

@@ -12,7 +12,7 @@ import { eventStoreMigrations } from './postgres-schema';
 import { verifyStreams } from './verify';
 
 const metadata: EventMetadata = { actor: { kind: 'system', name: 'group-commit' }, correlationId: 'c', causationId: null };
-const event = (n: number): NewEvent => ({ id: randomUUID(), type: 'Tested', data: { n, text: "it's \\ \"quoted\" — £5" }, metadata });
+const event = (n: number): NewEvent => ({ id: randomUUID(), type: 'Tested', data: { n, text: 'it\'s \\ "quoted" — £5' }, metadata });
 const stream = (label: string) => `${label}-${randomUUID()}`;
 
 /**
@@ -58,12 +58,19 @@ describe('PostgreSQL event store: group commit', () => {
     expect(rb.position.commit).toBe(rc.position.commit);
     expect(rb.position.prepare).toBeGreaterThan(ra.position.prepare);
     const read = await store.readStream(shared);
-    expect(read.map((e) => [e.streamVersion, (e.data as { n: number }).n])).toEqual([[0, 1], [1, 2], [2, 3]]);
+    expect(read.map((e) => [e.streamVersion, (e.data as { n: number }).n])).toEqual([
+      [0, 1],
+      [1, 2],
+      [2, 3],
+    ]);
     expect(read[1]!.previousHash).toBe(read[0]!.hash);
     expect(read[2]!.previousHash).toBe(read[1]!.hash);
     expect(await store.streamHead(shared)).toEqual({ version: 2, hash: read[2]!.hash });
     const verified = await verifyStreams(store, [shared, other]);
-    expect(verified.map((v) => [v.intact, v.events])).toEqual([[true, 3], [true, 1]]);
+    expect(verified.map((v) => [v.intact, v.events])).toEqual([
+      [true, 3],
+      [true, 1],
+    ]);
   });
 
   it('chains a stream that already has events to its stored head', async () => {
@@ -128,7 +135,7 @@ describe('PostgreSQL event store: group commit', () => {
     expect((await fine).nextExpectedVersion).toBe(1);
   });
 
-  it('keeps each writer\'s stream in order under many writers, every stream chained and at its head', async () => {
+  it("keeps each writer's stream in order under many writers, every stream chained and at its head", async () => {
     const names = Array.from({ length: 12 }, () => stream('writer'));
     await Promise.all(
       names.map(async (name) => {

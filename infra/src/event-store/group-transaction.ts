@@ -48,15 +48,18 @@ export async function writeGroup(db: pg.Pool | pg.ClientBase, group: readonly Qu
   }
   if (sent.length > 0) {
     const streams = [...new Set(sent.map((member) => member.stream))].sort();
-    const { rows } = await db.query<Row>('select member, outcome, version, tx, pos from event_store_append_group($1::text[], $2::jsonb, $3::timestamptz)', [
-      streams,
-      JSON.stringify(members),
-      recordedAt.toISOString(),
-    ]);
+    const { rows } = await db.query<Row>(
+      'select member, outcome, version, tx, pos from event_store_append_group($1::text[], $2::jsonb, $3::timestamptz)',
+      [streams, JSON.stringify(members), recordedAt.toISOString()],
+    );
     for (const row of rows) {
       const member = sent[row.member - 1]!;
       if (row.outcome === 'written') {
-        const result = { nextExpectedVersion: Number(row.version), position: { commit: BigInt(row.tx!), prepare: BigInt(row.pos!) }, recordedAt };
+        const result = {
+          nextExpectedVersion: Number(row.version),
+          position: { commit: BigInt(row.tx!), prepare: BigInt(row.pos!) },
+          recordedAt,
+        };
         settled.set(member, { kind: 'written', member, result });
       } else if (row.outcome === 'conflict') {
         const current = Number(row.version);

@@ -3,7 +3,7 @@ import type { BrokenLink, EventMetadata, StreamVerification } from '@pf/events';
 import { formatPosition, type Position } from '@pf/events';
 
 /**
- * Tamper evidence (issue 12): every stored event carries a SHA-256 hash over a canonical encoding of its
+ * Tamper evidence (docs/behaviour/history.md): every stored event carries a SHA-256 hash over a canonical encoding of its
  * immutable fields (id, stream, version, type, data, metadata, time) and the hash of the event before it in
  * its stream. Both adapters compute it with this
  * module on append and the verifier recomputes it from what the store answers, so a stored event changed,
@@ -172,10 +172,18 @@ export function verifyStream(stream: string, events: readonly StoredLink[], head
       );
     }
     if (head.version < lastVersion) {
-      return broken(previous, lastVersion, `The stream's head says version ${head.version}, but events up to version ${lastVersion} are stored`);
+      return broken(
+        previous,
+        lastVersion,
+        `The stream's head says version ${head.version}, but events up to version ${lastVersion} are stored`,
+      );
     }
     if (head.hash !== null && previous && head.hash !== previous.hash) {
-      return broken(previous, lastVersion, `The stream's head hash does not match its last event (version ${lastVersion}): the end of the chain was replaced`);
+      return broken(
+        previous,
+        lastVersion,
+        `The stream's head hash does not match its last event (version ${lastVersion}): the end of the chain was replaced`,
+      );
     }
   }
   return result(null);

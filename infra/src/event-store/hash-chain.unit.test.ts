@@ -44,7 +44,16 @@ describe('canonical encoding', () => {
 
 describe('the link', () => {
   it('is the hash of the previous hash, the version and the content digest, so a store can compute it under its lock', () => {
-    const fields = { id: 'E', stream: 's', streamVersion: 4, type: 'T', data: { a: 1 }, metadata, recordedAt: at, previousHash: 'ab'.repeat(32) };
+    const fields = {
+      id: 'E',
+      stream: 's',
+      streamVersion: 4,
+      type: 'T',
+      data: { a: 1 },
+      metadata,
+      recordedAt: at,
+      previousHash: 'ab'.repeat(32),
+    };
     expect(chainHash(fields)).toBe(linkHash(fields.previousHash, 4, contentDigest(fields)));
   });
 });
@@ -61,7 +70,7 @@ describe('verifyStream', () => {
     events[2] = { ...events[2]!, data: { conversationId: 1, n: 99 } };
     const result = verifyStream('conversation-1', events, { version: 3, hash: events[3]!.hash });
     expect(result.intact).toBe(false);
-    expect(result.firstBroken).toMatchObject({ streamVersion: 2, type: 'MessageSent', position: '10:3', eventId: events[2]!.id });
+    expect(result.firstBroken).toMatchObject({ streamVersion: 2, type: 'MessageSent', position: '10:3', eventId: events[2].id });
     expect(result.firstBroken!.reason).toContain('was altered');
   });
 
@@ -86,7 +95,7 @@ describe('verifyStream', () => {
     const events = chain(3);
     const forged = [...events];
     forged[1] = { ...events[1]!, data: { x: 1 } };
-    forged[1] = { ...forged[1]!, hash: chainHash({ ...forged[1]!, previousHash: forged[1]!.previousHash }) };
+    forged[1] = { ...forged[1], hash: chainHash({ ...forged[1], previousHash: forged[1].previousHash }) };
     expect(verifyStream('s', forged, { version: 2, hash: events[2]!.hash }).firstBroken).toMatchObject({ streamVersion: 2 });
     const last = { ...events[2]!, data: { y: 1 } };
     const rechained = [events[0]!, events[1]!, { ...last, hash: chainHash({ ...last, previousHash: last.previousHash }) }];

@@ -36,7 +36,10 @@ describe('NOTIFY only when someone else listens (real PostgreSQL)', () => {
     const elsewherePool = createPool(database.url, 2);
     const elsewhere = new PostgresEventStore(elsewherePool, database.url);
     const theirs: string[] = [];
-    const subscription = elsewhere.subscribe(START, async (batch: readonly RecordedEvent[]) => void theirs.push(...batch.map((e) => e.stream)));
+    const subscription = elsewhere.subscribe(
+      START,
+      async (batch: readonly RecordedEvent[]) => void theirs.push(...batch.map((e) => e.stream)),
+    );
     await subscription.caughtUp;
     await expect
       .poll(

@@ -51,7 +51,6 @@ function toRecorded(row: EventRow): RecordedEvent {
   };
 }
 
-
 /**
  * The event store in PostgreSQL. Global order is (transaction id, sequence): a reader only sees
  * events of transactions older than the oldest one still running (pg_snapshot_xmin), so an event
@@ -64,7 +63,12 @@ export class PostgresEventStore implements EventStore {
 
   private readonly groups: GroupCommit;
   /** The read of the log's tail in flight, which other followers' reads may share (readAll). */
-  private tailRead: { readonly after: Position; readonly limit: number; readonly wakes: number; readonly events: Promise<RecordedEvent[]> } | null = null;
+  private tailRead: {
+    readonly after: Position;
+    readonly limit: number;
+    readonly wakes: number;
+    readonly events: Promise<RecordedEvent[]>;
+  } | null = null;
 
   /** `lanes`: how many group transactions this store keeps in flight at once. */
   constructor(
@@ -104,7 +108,12 @@ export class PostgresEventStore implements EventStore {
       if (outcome.kind === 'written') member.resolve(outcome.result);
       else if (outcome.kind === 'conflict') member.reject(outcome.error);
       else if (outcome.kind === 'seen') {
-        await this.settle(member, async () => (await findExisting(this.pool, member.stream, member.events)) ?? appendAlone(this.pool, member.stream, member.events, member.expected));
+        await this.settle(
+          member,
+          async () =>
+            (await findExisting(this.pool, member.stream, member.events)) ??
+            appendAlone(this.pool, member.stream, member.events, member.expected),
+        );
       } else {
         await this.settle(member, () => appendAlone(this.pool, member.stream, member.events, member.expected));
         this.announce();
@@ -218,10 +227,10 @@ export class PostgresEventStore implements EventStore {
   async wasWrittenAt(position: Position): Promise<boolean> {
     // Beyond the column types no event can be (and PostgreSQL would refuse the comparison).
     if (position.commit >= 2n ** 64n || position.prepare >= 2n ** 63n) return false;
-    const found = await this.pool.query(
-      'select 1 from events where transaction_id = $1::text::xid8 and position = $2::bigint',
-      [position.commit.toString(), position.prepare.toString()],
-    );
+    const found = await this.pool.query('select 1 from events where transaction_id = $1::text::xid8 and position = $2::bigint', [
+      position.commit.toString(),
+      position.prepare.toString(),
+    ]);
     return found.rowCount === 1;
   }
 

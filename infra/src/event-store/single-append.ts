@@ -4,14 +4,19 @@ import { linkEvents } from './hash-chain';
 import type { AppendResult, ExpectedVersion, NewEvent } from './port';
 
 const describe = (expected: ExpectedVersion) => (typeof expected === 'number' ? String(expected) : expected);
-export const UNIQUE_VIOLATION = '23505';
+const UNIQUE_VIOLATION = '23505';
 
 /**
  * One append in a transaction of its own: the path an append takes when its group cannot decide it (an id
  * stored twice in one group, a duplicate id racing in from another stream, data PostgreSQL refuses), so
  * every such case answers exactly as a lone append always has.
  */
-export async function appendAlone(pool: pg.Pool, stream: string, events: readonly NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
+export async function appendAlone(
+  pool: pg.Pool,
+  stream: string,
+  events: readonly NewEvent[],
+  expected: ExpectedVersion,
+): Promise<AppendResult> {
   const client = await pool.connect();
   try {
     const result = await appendIn(client, stream, events, expected);
@@ -31,7 +36,12 @@ export async function appendAlone(pool: pg.Pool, stream: string, events: readonl
 }
 
 /** Four round trips: begin with the stream lock, check (and read the head's hash), write (events, stream version and head hash), commit. */
-async function appendIn(client: pg.PoolClient, stream: string, events: readonly NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
+async function appendIn(
+  client: pg.PoolClient,
+  stream: string,
+  events: readonly NewEvent[],
+  expected: ExpectedVersion,
+): Promise<AppendResult> {
   // The stream lock comes before anything that assigns a transaction id: a writer waiting for it
   // gets its id only after the previous writer committed, so global (transaction id) order agrees
   // with stream order. A row lock would take the id before waiting.

@@ -53,7 +53,7 @@ describe('shared reads of the tail (real PostgreSQL)', () => {
     expect(tailQueries()).toBe(2);
   });
 
-  it('reads on its own from a position before the shared read\'s', async () => {
+  it("reads on its own from a position before the shared read's", async () => {
     const all = await store.readAll(START, 100);
     resetCount();
     const [later, earlier] = await Promise.all([store.readAll(all[2]!.position, 100), store.readAll(START, 100)]);

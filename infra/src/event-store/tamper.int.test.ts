@@ -36,7 +36,12 @@ describe('hash chain verifier against rows tampered with in PostgreSQL', () => {
 
   async function fiveEvents(): Promise<string> {
     const stream = `conversation-${randomUUID()}`;
-    const event = (n: number) => ({ id: randomUUID(), type: n === 0 ? 'ConversationStarted' : 'MessageSent', data: { n, content: `message ${n}` }, metadata });
+    const event = (n: number) => ({
+      id: randomUUID(),
+      type: n === 0 ? 'ConversationStarted' : 'MessageSent',
+      data: { n, content: `message ${n}` },
+      metadata,
+    });
     await store.append(stream, [event(0), event(1)], 'no_stream');
     await store.append(stream, [event(2)], 1);
     await store.append(stream, [event(3), event(4)], 2);
@@ -45,7 +50,12 @@ describe('hash chain verifier against rows tampered with in PostgreSQL', () => {
 
   const verify = async (stream: string) => (await verifyStreams(store, [stream]))[0]!;
   const positionOf = async (stream: string, version: number) => {
-    const row = (await pool.query('select transaction_id::text as tx, position from events where stream_name = $1 and stream_version = $2', [stream, version])).rows[0];
+    const row = (
+      await pool.query('select transaction_id::text as tx, position from events where stream_name = $1 and stream_version = $2', [
+        stream,
+        version,
+      ])
+    ).rows[0];
     return `${row.tx}:${row.position}`;
   };
 
@@ -68,7 +78,10 @@ describe('hash chain verifier against rows tampered with in PostgreSQL', () => {
   it('names an event whose data was altered', async () => {
     const stream = await fiveEvents();
     const position = await positionOf(stream, 2);
-    await pool.query(`update events set data = jsonb_set(data, '{content}', '"I never said that"') where stream_name = $1 and stream_version = 2`, [stream]);
+    await pool.query(
+      `update events set data = jsonb_set(data, '{content}', '"I never said that"') where stream_name = $1 and stream_version = 2`,
+      [stream],
+    );
     const verdict = await verify(stream);
     expect(verdict.intact).toBe(false);
     expect(verdict.firstBroken).toMatchObject({ streamVersion: 2, type: 'MessageSent', position });
@@ -77,10 +90,15 @@ describe('hash chain verifier against rows tampered with in PostgreSQL', () => {
 
   it('names an event whose metadata (who acted) or time was altered', async () => {
     const stream = await fiveEvents();
-    await pool.query(`update events set metadata = jsonb_set(metadata, '{actor,userId}', '"someone-else"') where stream_name = $1 and stream_version = 1`, [stream]);
+    await pool.query(
+      `update events set metadata = jsonb_set(metadata, '{actor,userId}', '"someone-else"') where stream_name = $1 and stream_version = 1`,
+      [stream],
+    );
     expect((await verify(stream)).firstBroken).toMatchObject({ streamVersion: 1 });
     const other = await fiveEvents();
-    await pool.query(`update events set recorded_at = recorded_at - interval '1 hour' where stream_name = $1 and stream_version = 3`, [other]);
+    await pool.query(`update events set recorded_at = recorded_at - interval '1 hour' where stream_name = $1 and stream_version = 3`, [
+      other,
+    ]);
     expect((await verify(other)).firstBroken).toMatchObject({ streamVersion: 3 });
   });
 

@@ -80,7 +80,12 @@ export async function useZodContract(app: FastifyInstance, title: string): Promi
     openapi: {
       openapi: '3.1.0',
       info: { title, version: '1.0.0', description: 'Property-finance agent platform API; every error answers {"message"}.' },
-      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE } } },
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE },
+          apiToken: { type: 'http', scheme: 'bearer', description: 'An API token of a firm (Settings → API tokens; docs/event-feed.md)' },
+        },
+      },
     },
     transform: jsonSchemaTransform,
   });

@@ -14,7 +14,9 @@ const echo: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         params: idParams('Thing'),
-        querystring: z.object({ days: z.coerce.number({ error: 'days must be a whole number' }).int().max(366, { error: 'days is at most 366' }) }),
+        querystring: z.object({
+          days: z.coerce.number({ error: 'days must be a whole number' }).int().max(366, { error: 'days is at most 366' }),
+        }),
         body: createAgentInput,
         response: { 200: z.object({ id: z.number(), days: z.number(), name: z.string() }), ...errorAnswers(400) },
       },
@@ -38,11 +40,14 @@ describe('the HTTP shell validates and documents routes with their zod schemas',
     expect((await post('/api/things/abc?days=1', { name: 'A', type: 'borrower' })).json()).toEqual({
       message: 'id: Thing id must be a positive whole number, not "abc"',
     });
-    expect((await post('/api/things/3?days=400', { name: 'A', type: 'borrower' })).json()).toEqual({ message: 'days: days is at most 366' });
+    expect((await post('/api/things/3?days=400', { name: 'A', type: 'borrower' })).json()).toEqual({
+      message: 'days: days is at most 366',
+    });
     const body = await post('/api/things/3?days=1', { name: ' ', type: 'banker', criteria: { loanTermMin: 'x'.repeat(101) } });
     expect(body.statusCode).toBe(400);
     expect(body.json()).toEqual({
-      message: 'name: Agent name is required; type: Please select an agent type; criteria.loanTermMin: A criterion is at most 100 characters',
+      message:
+        'name: Agent name is required; type: Please select an agent type; criteria.loanTermMin: A criterion is at most 100 characters',
     });
   });
 

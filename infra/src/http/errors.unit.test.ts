@@ -18,10 +18,19 @@ describe('database outages', () => {
       new Error('Connection terminated unexpectedly'),
       new Error('Client has encountered a connection error and is not queryable'),
       new Error('wrapped', { cause: pgError('57P01') }),
+      Object.assign(pgError('ENOENT', 'connect ENOENT /data/postgres/.s.PGSQL.5432'), { syscall: 'connect' }),
     ]) {
       expect(isDatabaseUnavailable(error), error.message).toBe(true);
     }
-    for (const error of [pgError('23505', 'duplicate key'), pgError('42P01', 'relation does not exist'), new Error('boom'), null, 'text']) {
+    const missingFile = Object.assign(pgError('ENOENT', "ENOENT: no such file or directory, open 'x'"), { syscall: 'open' });
+    for (const error of [
+      pgError('23505', 'duplicate key'),
+      pgError('42P01', 'relation does not exist'),
+      missingFile,
+      new Error('boom'),
+      null,
+      'text',
+    ]) {
       expect(isDatabaseUnavailable(error), String(error)).toBe(false);
     }
   });

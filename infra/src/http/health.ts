@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { formatPosition, healthView, notReadyAnswer, readinessView } from '@pf/events';
+import { formatPosition, healthView, notLiveAnswer, notReadyAnswer, readinessView } from '@pf/events';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../config';
 import type { EventStore } from '../event-store/port';
@@ -13,6 +13,13 @@ export interface HealthOptions {
   readonly config: Pick<Config, 'READY_MAX_LAG_EVENTS'>;
   /** Resolves when the service has finished starting (until then it is not ready). */
   readonly started?: Promise<void>;
+  /** A database this process runs itself (the single node's embedded PostgreSQL) and starts again when it stops. */
+  readonly embedded?: {
+    /** Why it cannot serve now, or null. */
+    problem(): string | null;
+    /** Set once it could not be brought back: a restart of the process is the remaining remedy. */
+    fatal(): string | null;
+  };
 }
 
 const DATABASE_TIMEOUT_MS = 1500;
@@ -36,7 +43,8 @@ function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> 
 }
 
 /**
- * GET /healthz: liveness, the process answers (a restart will not help a database outage, so it says ok).
+ * GET /healthz: liveness, the process answers (a restart will not help an outage of a database it does not run, so
+ * it says ok); 503 when it runs its database itself and could not start it again (docs/operations/embedded-database.md).
  * GET /readyz: readiness, 503 with the reasons unless the database answers a short query, every follower of
  * the event stream is running (or on standby behind another copy's lead) and none lags by more than
  * READY_MAX_LAG_EVENTS events. Each follower's state, position and lag are in the answer either way.
@@ -47,14 +55,34 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthOptions> = async (app, op
   void options.started?.then(() => (started = true));
   const cap = config.READY_MAX_LAG_EVENTS + 1;
 
-  app.get('/healthz', { schema: { summary: 'Liveness: the process answers', response: { 200: healthView } } }, async () => ({ status: 'ok' as const }));
+  app.get(
+    '/healthz',
+    {
+      schema: {
+        summary: 'Liveness: the process answers (503 when its embedded database cannot be started again)',
+        response: { 200: healthView, 503: notLiveAnswer },
+      },
+    },
+    async (_request, reply) => {
+      const fatal = options.embedded?.fatal() ?? null;
+      if (fatal === null) return { status: 'ok' as const };
+      return reply.status(503).send({ status: 'failing' as const, message: `Not live: ${fatal}` });
+    },
+  );
 
   app.get(
     '/readyz',
-    { schema: { summary: 'Readiness: the database and every follower with its lag (503 when not ready)', response: { 200: readinessView, 503: notReadyAnswer } } },
+    {
+      schema: {
+        summary: 'Readiness: the database and every follower with its lag (503 when not ready)',
+        response: { 200: readinessView, 503: notReadyAnswer },
+      },
+    },
     async (_request, reply) => {
       const problems: string[] = [];
       if (!started) problems.push('the service is starting');
+      const embeddedProblem = options.embedded?.problem() ?? null;
+      if (embeddedProblem) problems.push(embeddedProblem);
 
       let database: { ok: true; ms: number } | { ok: false; error: string };
       const began = performance.now();
@@ -84,7 +112,9 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthOptions> = async (app, op
           restarts: status.restarts,
         });
         if (status.state !== 'running' && status.state !== 'standby') {
-          problems.push(`${status.name} is ${status.state}${status.state === 'failing' && status.lastError ? ` (${status.lastError})` : ''}`);
+          problems.push(
+            `${status.name} is ${status.state}${status.state === 'failing' && status.lastError ? ` (${status.lastError})` : ''}`,
+          );
         } else if (lag !== null && lag > config.READY_MAX_LAG_EVENTS) {
           problems.push(`${status.name} lags by more than ${config.READY_MAX_LAG_EVENTS} events`);
         }

@@ -130,7 +130,10 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(
       const header = request.headers[IDEMPOTENCY_HEADER];
       if (typeof header !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(header)) {
         // Routes that declare commandHeaders refuse it first, in the same words; this covers any that do not.
-        return reply.status(400).send({ message: 'idempotency-key: Idempotency-Key must be 1 to 255 visible ASCII characters; a retry with the same key gets the first answer again' });
+        return reply.status(400).send({
+          message:
+            'idempotency-key: Idempotency-Key must be 1 to 255 visible ASCII characters; a retry with the same key gets the first answer again',
+        });
       }
       // Without a user the route answers 401 itself; there is nothing to remember.
       if (!request.user) return;
@@ -155,7 +158,9 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(
         }
         if (stored.status_code !== null) return replay(reply, stored);
         if (Date.now() >= deadline) {
-          return reply.status(409).send({ message: 'Idempotency-Key: the first request with this key is still being handled; try again shortly' });
+          return reply
+            .status(409)
+            .send({ message: 'Idempotency-Key: the first request with this key is still being handled; try again shortly' });
         }
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       }
@@ -175,10 +180,13 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(
             const value = reply.getHeader(name);
             if (value !== undefined) headers[name] = String(value);
           }
-          await pool.query(
-            'update idempotency_keys set status_code = $3, headers = $4, body = $5 where user_id = $1 and key = $2',
-            [claimed.userId, claimed.key, reply.statusCode, JSON.stringify(headers), payload == null ? null : payload.toString()],
-          );
+          await pool.query('update idempotency_keys set status_code = $3, headers = $4, body = $5 where user_id = $1 and key = $2', [
+            claimed.userId,
+            claimed.key,
+            reply.statusCode,
+            JSON.stringify(headers),
+            payload == null ? null : payload.toString(),
+          ]);
         }
       } catch (error) {
         // The answer still goes out; the key stays pending and is taken over once abandoned.

@@ -5,6 +5,8 @@ import rateLimit from '@fastify/rate-limit';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { useZodContract } from './contract';
+import { serveAsyncApi } from './asyncapi';
+import { refuseTokenWrites } from '../auth/api-tokens';
 import { errorHandler, notFoundHandler } from './errors';
 import { originGuard } from './origin';
 
@@ -24,8 +26,10 @@ export interface HttpServerOptions {
 }
 
 export async function createHttpServer(config: Config, log: Logger, options: HttpServerOptions = {}): Promise<FastifyInstance> {
+  // Typed as Fastify's own logger, so that the instance is the FastifyInstance every route plugin is written for.
+  const loggerInstance: FastifyBaseLogger = log;
   const app = Fastify({
-    loggerInstance: log as FastifyBaseLogger,
+    loggerInstance,
     bodyLimit: BODY_LIMIT_BYTES,
     logController: new LogController({ disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace' }),
     trustProxy: config.TRUST_PROXY,
@@ -48,10 +52,28 @@ export async function createHttpServer(config: Config, log: Logger, options: Htt
     },
     // Served over plain http on localhost by default; HSTS belongs to the TLS terminator.
     strictTransportSecurity: false,
+    // Nothing leaves for other sites (as with no-referrer), but a form posted by this site's own pages (Log out,
+    // the sign-out confirmation) carries its Origin: under no-referrer the browser sends "Origin: null", which the
+    // Origin check must refuse.
+    referrerPolicy: { policy: 'same-origin' },
   });
   await app.register(cookie);
+  // Every cookie is Secure when the request came over https, directly or through a proxy TRUST_PROXY believes
+  // (a cookie cleared at sign-out too): one rule here rather than an option at every setCookie.
+  app.addHook('onSend', async (request, reply) => {
+    if (request.protocol !== 'https') return;
+    const cookies = reply.getHeader('set-cookie');
+    if (cookies === undefined) return;
+    const secure = (cookie: string) => (/;\s*secure\s*(;|$)/i.test(cookie) ? cookie : `${cookie}; Secure`);
+    // reply.header appends to set-cookie rather than replacing it.
+    reply.removeHeader('set-cookie');
+    reply.header('set-cookie', Array.isArray(cookies) ? cookies.map(String).map(secure) : secure(String(cookies)));
+  });
   await app.register(rateLimit, {
-    // Reads are cheap and served from read models; writes and sign-ins are limited per client.
+    // Reads are cheap and served from read models; writes and sign-ins are limited per person once signed in
+    // (a firm behind one proxy shares an address, not a limit), per client address before.
+    hook: 'preHandler',
+    keyGenerator: (request) => (request.user ? `user:${request.user.id}` : `address:${request.ip}`),
     allowList: (request) => !LIMITED_METHODS.has(request.method) && !request.url.startsWith('/api/login'),
     max: config.RATE_LIMIT_PER_MINUTE,
     timeWindow: '1 minute',
@@ -61,6 +83,8 @@ export async function createHttpServer(config: Config, log: Logger, options: Htt
     }),
   });
   app.addHook('onRequest', originGuard(config.ALLOWED_ORIGINS));
+  app.addHook('onRequest', refuseTokenWrites);
   await useZodContract(app, options.title ?? 'Property-finance agent platform');
+  await serveAsyncApi(app, config.KAFKA_TOPIC);
   return app;
 }

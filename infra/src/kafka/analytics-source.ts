@@ -78,10 +78,7 @@ export async function applyOnce(
 }
 
 /** Feeds `handler` from Kafka when KAFKA_BROKERS is set, else from the event store (the default). */
-export async function startAnalyticsSource(
-  options: AnalyticsSourceOptions,
-  handler: AnalyticsHandler,
-): Promise<AnalyticsSource> {
+export async function startAnalyticsSource(options: AnalyticsSourceOptions, handler: AnalyticsHandler): Promise<AnalyticsSource> {
   await migrate(options.pool, analyticsSourceMigrations);
   const brokers = options.config.KAFKA_BROKERS;
   if (brokers && brokers.length > 0) {
@@ -141,7 +138,8 @@ export async function fromKafka(
   await consumer.subscribe({ topics: [options.config.KAFKA_TOPIC], fromBeginning: true });
   await consumer.run({
     eachBatchAutoResolve: false,
-    eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
+    eachBatch: async (payload) => {
+      const { batch } = payload;
       const events: RecordedEvent[] = [];
       for (const message of batch.messages) {
         try {
@@ -151,13 +149,13 @@ export async function fromKafka(
           log.error({ err: error, partition: batch.partition, offset: message.offset }, 'Skipping a message that is not an event');
         }
       }
-      if (!isRunning() || isStale()) return;
+      if (!payload.isRunning() || payload.isStale()) return;
       if (events.length > 0) await applyOnce(options.pool, options.name, events, handler);
       // Offsets are committed after the transaction: a crash in between redelivers, and applyOnce drops the repeats.
       const last = batch.messages[batch.messages.length - 1];
-      if (last) resolveOffset(last.offset);
-      await commitOffsetsIfNecessary();
-      await heartbeat();
+      if (last) payload.resolveOffset(last.offset);
+      await payload.commitOffsetsIfNecessary();
+      await payload.heartbeat();
     },
   });
   return {

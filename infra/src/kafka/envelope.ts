@@ -1,9 +1,4 @@
-import {
-  formatPosition,
-  parsePosition,
-  recordedEventEnvelope,
-  type RecordedEventEnvelope,
-} from '@pf/events';
+import { formatPosition, parsePosition, recordedEventEnvelope, type RecordedEventEnvelope } from '@pf/events';
 import type { RecordedEvent } from '../event-store/port';
 
 /** The JSON envelope of events/src/envelope.ts: what Kafka carries and analytics jobs read. */

@@ -24,6 +24,8 @@ describe('Kafka event messages', () => {
   it('rejects a message that is not an event envelope, saying why', () => {
     expect(() => parseMessage(null)).toThrow('no value');
     expect(() => parseMessage('{"id":"x"}')).toThrow('Not an event envelope');
-    expect(() => parseMessage(JSON.stringify({ ...JSON.parse(toMessage(event).value), position: 'late' }))).toThrow('Not an event envelope');
+    expect(() => parseMessage(JSON.stringify({ ...JSON.parse(toMessage(event).value), position: 'late' }))).toThrow(
+      'Not an event envelope',
+    );
   });
 });

@@ -1,5 +1,5 @@
 import type { Producer } from 'kafkajs';
-import type { Position } from '@pf/events';
+import { backoffDelay, type Position } from '@pf/events';
 import type { BatchHandler, EventStore, Subscription } from '../event-store/port';
 import type { CheckpointStore } from '../db/checkpoints';
 import { toMessage } from './envelope';
@@ -25,7 +25,8 @@ export interface Relay extends Subscription {
   readonly relayed: () => Position;
 }
 
-const defaultDelay = (attempt: number) => Math.min(30_000, 250 * 2 ** Math.min(attempt, 7));
+/** The broker unreachable: waits from 0.125 to 0.25 s at first, at most 30 s (the platform's one backoff). */
+const defaultDelay = (attempt: number) => backoffDelay(attempt, { baseMs: 250, maxMs: 30_000 }, Math.random);
 
 /**
  * Publishes every event of the store, in global order, from the relay's checkpoint:

@@ -10,8 +10,7 @@ import { startRelay, type EventSender } from './relay';
 
 /** An in-memory log behind the real catch-up loop, so only the broker and checkpoint are fakes. */
 function memoryStore(events: RecordedEvent[]): Pick<EventStore, 'subscribe'> {
-  const read = async (after: Position, limit: number) =>
-    events.filter((e) => comparePositions(e.position, after) > 0).slice(0, limit);
+  const read = async (after: Position, limit: number) => events.filter((e) => comparePositions(e.position, after) > 0).slice(0, limit);
   const head = async () => events[events.length - 1]?.position ?? START;
   return {
     subscribe: (after, handler, options = {}) =>

@@ -1,6 +1,7 @@
 import type { Position } from '@pf/events';
 import type { Logger } from '../logger';
-import { backoffDelay, FOLLOWER_BACKOFF, type BackoffPolicy } from './backoff';
+import { backoffDelay, type BackoffPolicy } from '@pf/events';
+import { FOLLOWER_BACKOFF } from './backoff';
 import { tryLead, type Lease } from './leadership';
 
 /**
@@ -43,7 +44,7 @@ export interface SupervisorClock {
   now(): number;
   /** Waits ms; resolves early when `abort` resolves. */
   sleep(ms: number, abort: Promise<void>): Promise<void>;
-  random(): number;
+  readonly random: () => number;
 }
 
 export const systemClock: SupervisorClock = {
@@ -128,7 +129,10 @@ export class Supervisor {
     };
     const healthy = (next: 'running' | 'standby') => {
       if (failingSince !== null) {
-        log.info({ downMs: this.clock.now() - failingSince, restarts }, `${spec.name} recovered${next === 'standby' ? ' (on standby: another copy leads)' : ''}`);
+        log.info(
+          { downMs: this.clock.now() - failingSince, restarts },
+          `${spec.name} recovered${next === 'standby' ? ' (on standby: another copy leads)' : ''}`,
+        );
       }
       failingSince = null;
       state = next;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { START, type Position } from '@pf/events';
 import type { Logger } from '../logger';
-import { backoffDelay } from './backoff';
+import { backoffDelay } from '@pf/events';
 import type { Lease } from './leadership';
 import { Supervisor, type FollowerRun, type SupervisorClock } from './supervisor';
 

@@ -22,13 +22,13 @@ const given = (url: string): ServerTarget => ({
   start: async () => ({ url, stop: async () => undefined }),
 });
 
-export const ESDB_IMAGE = process.env.ESDB_TEST_IMAGE ?? 'eventstore/eventstore:24.10';
-export const KAFKA_IMAGE = process.env.KAFKA_TEST_IMAGE ?? 'apache/kafka:3.9.1';
+const ESDB_IMAGE = process.env.ESDB_TEST_IMAGE ?? 'eventstore/eventstore:24.10';
+const KAFKA_IMAGE = process.env.KAFKA_TEST_IMAGE ?? 'apache/kafka:3.9.1';
 
 let runtimeProbe: Promise<string | null> | null = null;
 
 /** Null when a container runtime answers; otherwise testcontainers' own error message. */
-export function containerRuntimeProblem(): Promise<string | null> {
+function containerRuntimeProblem(): Promise<string | null> {
   runtimeProbe ??= import('testcontainers')
     .then(({ getContainerRuntimeClient }) => getContainerRuntimeClient())
     .then(
@@ -38,8 +38,7 @@ export function containerRuntimeProblem(): Promise<string | null> {
   return runtimeProbe;
 }
 
-const skipReason = (variable: string, problem: string) =>
-  `no ${variable} and no container runtime (testcontainers: ${problem})`;
+const skipReason = (variable: string, problem: string) => `no ${variable} and no container runtime (testcontainers: ${problem})`;
 
 export async function eventStoreDbTarget(): Promise<ServerTarget> {
   if (process.env.EVENTSTORE_URL) return given(process.env.EVENTSTORE_URL);

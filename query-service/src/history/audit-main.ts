@@ -10,14 +10,27 @@ if (isOfflineAudit(argv)) {
   const noDatabase = (): never => {
     throw new Error('verify --file needs no database');
   };
-  process.exit(await runAudit(argv, { get store() { return noDatabase(); }, get pool() { return noDatabase(); }, print, now: () => new Date() }));
+  process.exit(
+    await runAudit(argv, {
+      get store() {
+        return noDatabase();
+      },
+      get pool() {
+        return noDatabase();
+      },
+      print,
+      now: () => new Date(),
+    }),
+  );
 }
 const config = loadConfig();
 const log = createLogger(config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL, 'audit');
 const embedded = config.DATABASE_URL
   ? null
   : await startEmbeddedPostgres(config.DATA_DIR).catch((error: unknown) => {
-      process.stderr.write(`Could not start the embedded database under ${config.DATA_DIR} (${String(error)}); stop npm start first, or set DATABASE_URL\n`);
+      process.stderr.write(
+        `Could not start the embedded database under ${config.DATA_DIR} (${String(error)}); stop npm start first, or set DATABASE_URL\n`,
+      );
       process.exit(2);
     });
 const context = await openServiceContext(config, log, config.DATABASE_URL ?? embedded!.url, []);

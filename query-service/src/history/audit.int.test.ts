@@ -19,13 +19,23 @@ describe('npm run audit', () => {
 
   async function audit(...argv: string[]): Promise<{ status: number; out: string }> {
     const lines: string[] = [];
-    const status = await runAudit(argv, { store: context.store, pool: context.pool, print: (line) => lines.push(line), now: () => new Date('2026-03-01T12:00:00Z') });
+    const status = await runAudit(argv, {
+      store: context.store,
+      pool: context.pool,
+      print: (line) => lines.push(line),
+      now: () => new Date('2026-03-01T12:00:00Z'),
+    });
     return { status, out: lines.join('\n') };
   }
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    context = await openServiceContext(parseConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'warn' }), createLogger('warn', 'audit-test'), database.url, []);
+    context = await openServiceContext(
+      parseConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'warn' }),
+      createLogger('warn', 'audit-test'),
+      database.url,
+      [],
+    );
     dir = await mkdtemp(path.join(os.tmpdir(), 'pf-audit-'));
     const participants = [
       { agentId: 1, ownerId: 'u1', name: 'Amelia Hart', type: 'borrower' as const },
@@ -34,8 +44,21 @@ describe('npm run audit', () => {
     const events: DomainEvent[] = [
       { type: 'ConversationStarted', data: { conversationId, title: 'T', participants, matchId: null } },
       { type: 'MessageSent', data: { conversationId, messageId: 1, fromAgentId: 1, toAgentId: 2, content: 'Hello', isAutomated: true } },
-      { type: 'OfferMade', data: { conversationId, offerId: 'o1', round: 1, fromAgentId: 2, toAgentId: 1, terms: { interestRate: 4.5, termYears: 25, loanAmount: 200_000, arrangementFee: 999 } } },
-      { type: 'MessageSent', data: { conversationId, messageId: 2, fromAgentId: 2, toAgentId: 1, content: 'We offer 4.5%', isAutomated: true } },
+      {
+        type: 'OfferMade',
+        data: {
+          conversationId,
+          offerId: 'o1',
+          round: 1,
+          fromAgentId: 2,
+          toAgentId: 1,
+          terms: { interestRate: 4.5, termYears: 25, loanAmount: 200_000, arrangementFee: 999 },
+        },
+      },
+      {
+        type: 'MessageSent',
+        data: { conversationId, messageId: 2, fromAgentId: 2, toAgentId: 1, content: 'We offer 4.5%', isAutomated: true },
+      },
     ];
     for (const event of events) await context.store.append(stream, [{ id: randomUUID(), ...event, metadata }], 'any');
     await context.store.append(streams.agent(1), [{ id: randomUUID(), type: 'AgentPaused', data: { agentId: 1 }, metadata }], 'any');
@@ -47,7 +70,10 @@ describe('npm run audit', () => {
   });
 
   it('explains its usage and exits 2 on wrong input', async () => {
-    expect(await audit('verify')).toMatchObject({ status: 2, out: expect.stringContaining('verify needs either --conversation N, --all or --file FILE') });
+    expect(await audit('verify')).toMatchObject({
+      status: 2,
+      out: expect.stringContaining('verify needs either --conversation N, --all or --file FILE'),
+    });
     expect((await audit('verify', '--conversation', 'x')).out).toContain('--conversation must be a positive whole number, not "x"');
     expect((await audit('frobnicate')).status).toBe(2);
     expect((await audit('export', '--from', 'yesterday', '--to', 'today')).out).toContain('--from and --to as ISO times');
@@ -64,7 +90,13 @@ describe('npm run audit', () => {
   it('exports a conversation (JSON with hashes, CSV) and a time range (JSON lines)', async () => {
     const json = JSON.parse((await audit('export', '--conversation', String(conversationId))).out);
     // The conversation is still under way, so its agents' events so far belong to its history.
-    expect(json.events.map((e: { type: string }) => e.type)).toEqual(['ConversationStarted', 'MessageSent', 'OfferMade', 'MessageSent', 'AgentPaused']);
+    expect(json.events.map((e: { type: string }) => e.type)).toEqual([
+      'ConversationStarted',
+      'MessageSent',
+      'OfferMade',
+      'MessageSent',
+      'AgentPaused',
+    ]);
     expect(json.events.every((e: { hash: string }) => /^[0-9a-f]{64}$/.test(e.hash))).toBe(true);
     expect(json.verification.intact).toBe(true);
     const csv = (await audit('export', '--conversation', String(conversationId), '--format', 'csv')).out.split('\r\n');
@@ -72,7 +104,10 @@ describe('npm run audit', () => {
     const file = path.join(dir, 'range.jsonl');
     const range = await audit('export', '--from', '2000-01-01T00:00:00Z', '--to', '2999-01-01T00:00:00Z', '--out', file);
     expect(range.out).toContain('5 events recorded from 2000-01-01T00:00:00Z');
-    const lines = (await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
+    const lines = (await readFile(file, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines.map((e) => e.stream)).toEqual([stream, stream, stream, stream, 'agent-1']);
     expect((await audit('export', '--from', '2000-01-01T00:00:00Z', '--to', '2000-01-02T00:00:00Z')).out).toBe('');
   });
@@ -87,18 +122,31 @@ describe('npm run audit', () => {
 
     // An attacker with the database rewrites message 2 and re-hashes the stream from there, head included.
     const { pool } = context;
-    await pool.query(`update events set data = jsonb_set(data, '{content}', '"We offer 6.5%"') where stream_name = $1 and stream_version = 3`, [stream]);
+    await pool.query(
+      `update events set data = jsonb_set(data, '{content}', '"We offer 6.5%"') where stream_name = $1 and stream_version = 3`,
+      [stream],
+    );
     const stored = await context.store.readStream(stream);
-    const relinked = linkEvents(null, stored.map(({ hash: _h, previousHash: _p, ...event }) => event));
+    const relinked = linkEvents(
+      null,
+      stored.map(({ hash: _h, previousHash: _p, ...event }) => event),
+    );
     for (const event of relinked) {
-      await pool.query('update events set hash = $3, previous_hash = $4 where stream_name = $1 and stream_version = $2', [stream, event.streamVersion, event.hash, event.previousHash]);
+      await pool.query('update events set hash = $3, previous_hash = $4 where stream_name = $1 and stream_version = $2', [
+        stream,
+        event.streamVersion,
+        event.hash,
+        event.previousHash,
+      ]);
     }
     await pool.query('update streams set hash = $2 where stream_name = $1', [stream, relinked[relinked.length - 1]!.hash]);
 
     expect((await audit('verify', '--conversation', String(conversationId))).status).toBe(0);
     const caught = await audit(...withCheckpoint);
     expect(caught.status).toBe(1);
-    expect(caught.out).toContain(`BROKEN  Event 3 of ${stream} no longer has the hash signed in the checkpoint of 2026-03-01T12:00:00.000Z`);
+    expect(caught.out).toContain(
+      `BROKEN  Event 3 of ${stream} no longer has the hash signed in the checkpoint of 2026-03-01T12:00:00.000Z`,
+    );
 
     // A checkpoint edited after signing is refused.
     const forged = JSON.parse(await readFile(checkpointFile, 'utf8'));
@@ -113,7 +161,9 @@ describe('npm run audit', () => {
     await context.pool.query(`update events set type = 'OfferAccepted' where stream_name = $1 and stream_version = 2`, [stream]);
     const result = await audit('verify', '--conversation', String(conversationId));
     expect(result.status).toBe(1);
-    expect(result.out).toMatch(new RegExp(`BROKEN  ${stream}: version 2 at position \\d+:\\d+ \\(event [0-9a-f-]{36}\\): Event 2 \\(OfferAccepted\\) was altered`));
+    expect(result.out).toMatch(
+      new RegExp(`BROKEN  ${stream}: version 2 at position \\d+:\\d+ \\(event [0-9a-f-]{36}\\): Event 2 \\(OfferAccepted\\) was altered`),
+    );
     expect(result.out).toContain('Tampering found');
   });
 });

@@ -18,7 +18,7 @@ import { loadHistory } from './load-history';
 import { personNames } from './people';
 import { verifyExport } from './verify-export';
 
-export const AUDIT_USAGE = `npm run audit -- <command>
+const AUDIT_USAGE = `npm run audit -- <command>
   verify --conversation N        recompute the hash chains of a conversation and what it depends on
   verify --all                   recompute every stream's chain
   verify --file FILE             check an exported JSON history offline (no database): every hash and link in it
@@ -39,7 +39,8 @@ export interface AuditIo {
 class Usage extends Error {}
 
 function describe(verdict: StreamVerification): string {
-  if (verdict.intact) return `intact  ${verdict.stream}: ${verdict.events} events, head ${verdict.headVersion ?? '-'} ${verdict.headHash?.slice(0, 16) ?? ''}`;
+  if (verdict.intact)
+    return `intact  ${verdict.stream}: ${verdict.events} events, head ${verdict.headVersion ?? '-'} ${verdict.headHash?.slice(0, 16) ?? ''}`;
   const broken = verdict.firstBroken!;
   return `BROKEN  ${verdict.stream}: version ${broken.streamVersion}${broken.position ? ` at position ${broken.position}` : ''}${broken.eventId ? ` (event ${broken.eventId})` : ''}: ${broken.reason}`;
 }
@@ -52,11 +53,12 @@ async function output(io: AuditIo, out: string | undefined, text: string): Promi
 }
 
 function conversationOf(value: string | undefined): number {
-  if (!value || !/^\d{1,15}$/.test(value) || Number(value) < 1) throw new Usage(`--conversation must be a positive whole number, not "${value ?? ''}"`);
+  if (!value || !/^\d{1,15}$/.test(value) || Number(value) < 1)
+    throw new Usage(`--conversation must be a positive whole number, not "${value ?? ''}"`);
   return Number(value);
 }
 
-/** The auditor's CLI (issue 12). Returns the exit status; reads the store through its port. */
+/** The auditor's CLI (docs/behaviour/history.md). Returns the exit status; reads the store through its port. */
 export async function runAudit(argv: readonly string[], io: AuditIo): Promise<number> {
   try {
     return await dispatch(argv, io);
@@ -176,7 +178,8 @@ async function verifyCommand(values: Record<string, string | boolean | undefined
       return event && event.streamVersion === version ? (event.hash ?? null) : undefined;
     });
     mismatches.forEach((m) => io.print(`BROKEN  ${m.reason}`));
-    if (!mismatches.length) io.print(`The store still holds the ${checkpoint.heads.length} heads signed at ${checkpoint.createdAt} (root ${checkpoint.root})`);
+    if (!mismatches.length)
+      io.print(`The store still holds the ${checkpoint.heads.length} heads signed at ${checkpoint.createdAt} (root ${checkpoint.root})`);
     ok &&= mismatches.length === 0;
   }
   io.print(ok ? `Verified ${verdicts.length} streams: every chain is intact.` : 'Tampering found: see the BROKEN lines above.');
@@ -197,13 +200,19 @@ async function exportCommand(values: Record<string, string | boolean | undefined
     if (values.format && values.format !== 'json') throw new Usage('--format must be json or csv');
     const verification = await verifyStreams(io.store, history.streams);
     const intact = verification.every((v) => v.intact);
-    const body = historyJson(id, events, { conversationId: id, intact, streams: verification, verifiedAt: io.now().toISOString() }, io.now().toISOString());
+    const body = historyJson(
+      id,
+      events,
+      { conversationId: id, intact, streams: verification, verifiedAt: io.now().toISOString() },
+      io.now().toISOString(),
+    );
     await output(io, out, `${JSON.stringify(body, null, 2)}\n`);
     return 0;
   }
   const from = values.from as string | undefined;
   const to = values.to as string | undefined;
-  if (!from || !to || !isIsoTime(from) || !isIsoTime(to)) throw new Usage('export needs --conversation N, or --from and --to as ISO times such as 2026-01-01T00:00:00Z');
+  if (!from || !to || !isIsoTime(from) || !isIsoTime(to))
+    throw new Usage('export needs --conversation N, or --from and --to as ISO times such as 2026-01-01T00:00:00Z');
   const [start, end] = [Date.parse(from), Date.parse(to)];
   const lines: string[] = [];
   let after = START;

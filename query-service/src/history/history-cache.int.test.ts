@@ -23,11 +23,21 @@ describe('history cache', () => {
       },
     });
 
-  const append = (stream: string, events: DomainEvent[]) => context.store.append(stream, events.map((e) => ({ id: randomUUID(), ...e, metadata })), 'any');
+  const append = (stream: string, events: DomainEvent[]) =>
+    context.store.append(
+      stream,
+      events.map((e) => ({ id: randomUUID(), ...e, metadata })),
+      'any',
+    );
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    context = await openServiceContext(parseConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'warn' }), createLogger('warn', 'cache-test'), database.url, []);
+    context = await openServiceContext(
+      parseConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'warn' }),
+      createLogger('warn', 'cache-test'),
+      database.url,
+      [],
+    );
     const participants = [
       { agentId: 1, ownerId: 'u1', name: 'Amelia Hart', type: 'borrower' as const },
       { agentId: 2, ownerId: 'u2', name: 'Northgate', type: 'lender' as const },
@@ -50,7 +60,12 @@ describe('history cache', () => {
     for (let step = 0; step < 20; step++) expect(await cache.load(conversationId)).toBe(first);
     expect(reads).toHaveLength(readsForOneLoad);
 
-    await append(streams.conversation(conversationId), [{ type: 'MessageSent', data: { conversationId, messageId: 2, fromAgentId: 2, toAgentId: 1, content: 'We offer 4.5%', isAutomated: true } }]);
+    await append(streams.conversation(conversationId), [
+      {
+        type: 'MessageSent',
+        data: { conversationId, messageId: 2, fromAgentId: 2, toAgentId: 1, content: 'We offer 4.5%', isAutomated: true },
+      },
+    ]);
     const grown = await cache.load(conversationId);
     expect(reads).toHaveLength(2 * readsForOneLoad);
     expect(grown!.records.map((r) => r.recorded.type)).toEqual(['ConversationStarted', 'MessageSent', 'MessageSent']);
@@ -64,7 +79,9 @@ describe('history cache', () => {
   it('answers null for a conversation never started, and keeps at most its capacity', async () => {
     const cache = new HistoryCache(context.store, 1);
     expect(await cache.load(999_999)).toBeNull();
-    await append(streams.conversation(5151), [{ type: 'ConversationStarted', data: { conversationId: 5151, title: 'U', participants: [], matchId: null } }]);
+    await append(streams.conversation(5151), [
+      { type: 'ConversationStarted', data: { conversationId: 5151, title: 'U', participants: [], matchId: null } },
+    ]);
     const a = await cache.load(conversationId);
     await cache.load(5151);
     // The first was evicted for the second, so it is read again (a new object).

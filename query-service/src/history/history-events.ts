@@ -1,4 +1,4 @@
-import { formatPosition, type HistoryEvent, type Participant } from '@pf/events';
+import { formatPosition, isOwnSide, type HistoryEvent, type Participant } from '@pf/events';
 import { contentDigest } from '@pf/infra';
 import type { HistoryRecord } from './load-history';
 import { actorOf, kindOf, summarise, type SummaryContext } from './summaries';
@@ -15,7 +15,8 @@ function visibleData(record: HistoryRecord, participants: readonly Participant[]
   const agentId = event && recorded.stream.startsWith('agent-') ? (event.data as { agentId?: number }).agentId : undefined;
   if (!event || agentId === undefined) return whole;
   const owner = participants.find((p) => p.agentId === agentId);
-  if (!owner || viewerId === null || owner.ownerId === viewerId) return whole;
+  // viewerId: the reading firm's id; its own agents' events are shown whole (visibility.ts: isOwnSide).
+  if (!owner || viewerId === null || isOwnSide(owner, viewerId)) return whole;
   if (event.type === 'AgentCreated' || event.type === 'AgentUpdated') {
     // The digest is what the hash covers in place of the hidden fields, so the chain still checks offline.
     return { data: { agentId, name: event.data.name }, metadata: null, redacted: true, contentDigest: contentDigest(recorded) };
@@ -24,7 +25,12 @@ function visibleData(record: HistoryRecord, participants: readonly Participant[]
 }
 
 /** `viewerId` null: the auditor's CLI, which runs with the database's own access and sees everything. */
-export function toHistoryEvents(records: readonly HistoryRecord[], participants: readonly Participant[], viewerId: string | null, personName: (userId: string) => string): HistoryEvent[] {
+export function toHistoryEvents(
+  records: readonly HistoryRecord[],
+  participants: readonly Participant[],
+  viewerId: string | null,
+  personName: (userId: string) => string,
+): HistoryEvent[] {
   const context: SummaryContext = { participants, personName };
   return records.map((record) => {
     const { recorded, event } = record;

@@ -7,13 +7,25 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { streams, type DomainEvent, type EventMetadata, type HistoryEvent, type HistoryPage, type HistoryState } from '@pf/events';
-import { createHttpServer, createLogger, openServiceContext, parseConfig, SESSION_COOKIE, sessionPlugin, type OpenedContext, type SessionStore } from '@pf/infra';
+import {
+  createHttpServer,
+  createLogger,
+  openServiceContext,
+  parseConfig,
+  SESSION_COOKIE,
+  sessionPlugin,
+  type OpenedContext,
+  type SessionStore,
+} from '@pf/infra';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { historyRoutes } from './routes';
 
 /** A browser-like client on a real socket: keeps its session cookie. */
 class Client {
-  constructor(readonly base: string, readonly cookie = '') {}
+  constructor(
+    readonly base: string,
+    readonly cookie = '',
+  ) {}
   userId = '';
   /** A session as sign-in makes one (the sign-in route is the command side's; this slice only reads). */
   static async signIn(base: string, sessions: SessionStore) {
@@ -47,15 +59,20 @@ function runCli(args: string[], dataDir: string): Promise<{ status: number; out:
   delete env.TEST_DATABASE_URL;
   delete env.EVENTSTORE_URL;
   return new Promise((resolve) => {
-    execFile('node', ['--import', 'tsx', 'query-service/src/history/audit-main.ts', ...args], { cwd: root, env }, (error, stdout, stderr) => {
-      resolve({ status: error ? Number(error.code ?? 1) : 0, out: `${stdout}${stderr}` });
-    });
+    execFile(
+      'node',
+      ['--import', 'tsx', 'query-service/src/history/audit-main.ts', ...args],
+      { cwd: root, env },
+      (error, stdout, stderr) => {
+        resolve({ status: error ? Number(error.code ?? 1) : 0, out: `${stdout}${stderr}` });
+      },
+    );
   });
 }
 
 const terms = (interestRate: number, arrangementFee = 999) => ({ interestRate, termYears: 25, loanAmount: 200_000, arrangementFee });
 
-describe('history API: from the event store, paged, as it stood ?at=, for the conversation\'s owners only', () => {
+describe("history API: from the event store, paged, as it stood ?at=, for the conversation's owners only", () => {
   let database: TestDatabase;
   let context: OpenedContext;
   let app: FastifyInstance;
@@ -68,7 +85,11 @@ describe('history API: from the event store, paged, as it stood ?at=, for the co
   const positions: Record<string, string> = {};
 
   async function append(stream: string, events: DomainEvent[], metadata: EventMetadata, label?: string) {
-    const result = await context.store.append(stream, events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata })), 'any');
+    const result = await context.store.append(
+      stream,
+      events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata })),
+      'any',
+    );
     if (label) positions[label] = `${result.position.commit}:${result.position.prepare}`;
   }
 
@@ -83,14 +104,22 @@ describe('history API: from the event store, paged, as it stood ?at=, for the co
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    [alice, bob, carol] = await Promise.all([Client.signIn(base, context.sessions), Client.signIn(base, context.sessions), Client.signIn(base, context.sessions)]);
+    [alice, bob, carol] = await Promise.all([
+      Client.signIn(base, context.sessions),
+      Client.signIn(base, context.sessions),
+      Client.signIn(base, context.sessions),
+    ]);
     aliceId = alice.userId;
     const bobId = bob.userId;
     aliceSession = (await context.sessions.findUser(alice.token, { touch: false }))!.sessionId;
 
     const system = (name: string): EventMetadata => ({ actor: { kind: 'system', name }, correlationId: 'c', causationId: null });
     const agent = (agentId: number): EventMetadata => ({ actor: { kind: 'agent', agentId }, correlationId: 'c', causationId: null });
-    const person: EventMetadata = { actor: { kind: 'user', userId: aliceId, sessionId: aliceSession }, correlationId: 'c', causationId: null };
+    const person: EventMetadata = {
+      actor: { kind: 'user', userId: aliceId, sessionId: aliceSession },
+      correlationId: 'c',
+      causationId: null,
+    };
     const [borrower, lender] = [conversationId * 10 + 1, conversationId * 10 + 2];
     const matchId = `m-${conversationId}`;
     const stream = streams.conversation(conversationId);
@@ -98,29 +127,135 @@ describe('history API: from the event store, paged, as it stood ?at=, for the co
       { agentId: borrower, ownerId: aliceId, name: 'Amelia Hart', type: 'borrower' as const },
       { agentId: lender, ownerId: bobId, name: 'Northgate Building Society', type: 'lender' as const },
     ];
-    await append(streams.agent(borrower), [{ type: 'AgentCreated', data: { ...participants[0]!, description: 'First home', criteria: { interestRateMax: '4.5%' } } }], person);
+    await append(
+      streams.agent(borrower),
+      [{ type: 'AgentCreated', data: { ...participants[0]!, description: 'First home', criteria: { interestRateMax: '4.5%' } } }],
+      person,
+    );
     const bobMeta: EventMetadata = { actor: { kind: 'user', userId: bobId }, correlationId: 'c', causationId: null };
-    await append(streams.agent(lender), [{ type: 'AgentCreated', data: { ...participants[1]!, description: 'Lends', criteria: { interestRateMin: '3.9%' } } }], bobMeta);
-    await append(streams.match(matchId), [{ type: 'MatchFound', data: { matchId, borrowerAgentId: borrower, lenderAgentId: lender, brokerAgentId: null, score: 84, explanation: [] } }], system('matcher'));
-    await append(stream, [{ type: 'ConversationStarted', data: { conversationId, title: 'Amelia ↔ Northgate', participants, matchId } }], system('matcher'));
-    await append(stream, [{ type: 'MessageSent', data: { conversationId, messageId: 1, fromAgentId: borrower, toAgentId: lender, content: 'Hello, what could you offer?', isAutomated: true } }], agent(borrower));
-    await append(stream, [
-      { type: 'OfferMade', data: { conversationId, offerId: 'o1', round: 1, fromAgentId: lender, toAgentId: borrower, terms: terms(4.85) } },
-      { type: 'MessageSent', data: { conversationId, messageId: 2, fromAgentId: lender, toAgentId: borrower, content: 'We can start at 4.85% over 25 years.', isAutomated: true } },
-    ], agent(lender), 'beforeTakeover');
+    await append(
+      streams.agent(lender),
+      [{ type: 'AgentCreated', data: { ...participants[1]!, description: 'Lends', criteria: { interestRateMin: '3.9%' } } }],
+      bobMeta,
+    );
+    await append(
+      streams.match(matchId),
+      [
+        {
+          type: 'MatchFound',
+          data: { matchId, borrowerAgentId: borrower, lenderAgentId: lender, brokerAgentId: null, score: 84, explanation: [] },
+        },
+      ],
+      system('matcher'),
+    );
+    await append(
+      stream,
+      [{ type: 'ConversationStarted', data: { conversationId, title: 'Amelia ↔ Northgate', participants, matchId } }],
+      system('matcher'),
+    );
+    await append(
+      stream,
+      [
+        {
+          type: 'MessageSent',
+          data: {
+            conversationId,
+            messageId: 1,
+            fromAgentId: borrower,
+            toAgentId: lender,
+            content: 'Hello, what could you offer?',
+            isAutomated: true,
+          },
+        },
+      ],
+      agent(borrower),
+    );
+    await append(
+      stream,
+      [
+        {
+          type: 'OfferMade',
+          data: { conversationId, offerId: 'o1', round: 1, fromAgentId: lender, toAgentId: borrower, terms: terms(4.85) },
+        },
+        {
+          type: 'MessageSent',
+          data: {
+            conversationId,
+            messageId: 2,
+            fromAgentId: lender,
+            toAgentId: borrower,
+            content: 'We can start at 4.85% over 25 years.',
+            isAutomated: true,
+          },
+        },
+      ],
+      agent(lender),
+      'beforeTakeover',
+    );
     await append(stream, [{ type: 'ManualModeChanged', data: { conversationId, isManualMode: true } }], person, 'takeover');
-    await append(stream, [{ type: 'MessageSent', data: { conversationId, messageId: 3, fromAgentId: borrower, toAgentId: null, content: 'We can do 4.1% over 25 years', isAutomated: false } }], person);
-    await append(stream, [
-      { type: 'OfferRejected', data: { conversationId, offerId: 'o1', byAgentId: borrower } },
-      { type: 'OfferMade', data: { conversationId, offerId: 'o2', round: 2, fromAgentId: borrower, toAgentId: lender, terms: terms(4.1) } },
-    ], person);
+    await append(
+      stream,
+      [
+        {
+          type: 'MessageSent',
+          data: {
+            conversationId,
+            messageId: 3,
+            fromAgentId: borrower,
+            toAgentId: null,
+            content: 'We can do 4.1% over 25 years',
+            isAutomated: false,
+          },
+        },
+      ],
+      person,
+    );
+    await append(
+      stream,
+      [
+        { type: 'OfferRejected', data: { conversationId, offerId: 'o1', byAgentId: borrower } },
+        {
+          type: 'OfferMade',
+          data: { conversationId, offerId: 'o2', round: 2, fromAgentId: borrower, toAgentId: lender, terms: terms(4.1) },
+        },
+      ],
+      person,
+    );
     await append(stream, [{ type: 'ManualModeChanged', data: { conversationId, isManualMode: false } }], person, 'handBack');
-    await append(stream, [{ type: 'OfferMade', data: { conversationId, offerId: 'o3', round: 3, fromAgentId: lender, toAgentId: borrower, terms: terms(4.3) } }], agent(lender));
-    await append(stream, [
-      { type: 'OfferAccepted', data: { conversationId, offerId: 'o3', byAgentId: borrower, terms: terms(4.3) } },
-      { type: 'DealAgreed', data: { dealId: 'd1', conversationId, borrowerAgentId: borrower, lenderAgentId: lender, brokerAgentId: null, propertyValue: 300_000, loanAmount: 200_000, ltv: 66.67, interestRate: 4.3, termYears: 25, arrangementFee: 999 } },
-      { type: 'ConversationCompleted', data: { conversationId, outcome: 'agreed', reason: 'Terms agreed' } },
-    ], agent(borrower));
+    await append(
+      stream,
+      [
+        {
+          type: 'OfferMade',
+          data: { conversationId, offerId: 'o3', round: 3, fromAgentId: lender, toAgentId: borrower, terms: terms(4.3) },
+        },
+      ],
+      agent(lender),
+    );
+    await append(
+      stream,
+      [
+        { type: 'OfferAccepted', data: { conversationId, offerId: 'o3', byAgentId: borrower, terms: terms(4.3) } },
+        {
+          type: 'DealAgreed',
+          data: {
+            dealId: 'd1',
+            conversationId,
+            borrowerAgentId: borrower,
+            lenderAgentId: lender,
+            brokerAgentId: null,
+            propertyValue: 300_000,
+            loanAmount: 200_000,
+            ltv: 66.67,
+            interestRate: 4.3,
+            termYears: 25,
+            arrangementFee: 999,
+          },
+        },
+        { type: 'ConversationCompleted', data: { conversationId, outcome: 'agreed', reason: 'Terms agreed' } },
+      ],
+      agent(borrower),
+    );
     // An agent event after the conversation ended is not part of its history.
     await append(streams.agent(borrower), [{ type: 'AgentPaused', data: { agentId: borrower } }], person);
   });
@@ -149,12 +284,27 @@ describe('history API: from the event store, paged, as it stood ?at=, for the co
     expect(pages).toBe(4);
     expect(events).toHaveLength(16);
     expect(events.map((e) => e.type)).toEqual([
-      'AgentCreated', 'AgentCreated', 'MatchFound', 'ConversationStarted', 'MessageSent', 'OfferMade', 'MessageSent',
-      'ManualModeChanged', 'MessageSent', 'OfferRejected', 'OfferMade', 'ManualModeChanged', 'OfferMade', 'OfferAccepted',
-      'DealAgreed', 'ConversationCompleted',
+      'AgentCreated',
+      'AgentCreated',
+      'MatchFound',
+      'ConversationStarted',
+      'MessageSent',
+      'OfferMade',
+      'MessageSent',
+      'ManualModeChanged',
+      'MessageSent',
+      'OfferRejected',
+      'OfferMade',
+      'ManualModeChanged',
+      'OfferMade',
+      'OfferAccepted',
+      'DealAgreed',
+      'ConversationCompleted',
     ]);
     const positions = events.map((e) => e.position.split(':').map(BigInt) as [bigint, bigint]);
-    expect(positions.every(([c, p], i) => i === 0 || c > positions[i - 1]![0] || (c === positions[i - 1]![0] && p > positions[i - 1]![1]))).toBe(true);
+    expect(
+      positions.every(([c, p], i) => i === 0 || c > positions[i - 1]![0] || (c === positions[i - 1]![0] && p > positions[i - 1]![1])),
+    ).toBe(true);
     const summaries = events.map((e) => e.summary);
     expect(summaries).toContain('Northgate Building Society (lender) offered 4.85% over 25 years on a £200,000 loan, £999 fee (round 1).');
     expect(summaries).toContain('The matcher paired Amelia Hart (borrower) with Northgate Building Society (lender) (score 84).');
@@ -162,7 +312,13 @@ describe('history API: from the event store, paged, as it stood ?at=, for the co
     expect(summaries).toContain('The conversation ended: terms agreed (Terms agreed).');
     expect(summaries.filter((s) => s === 'Amelia Hart (borrower) was paused.')).toEqual([]);
     const takeover = events.find((e) => e.type === 'ManualModeChanged')!;
-    expect(takeover.actor).toEqual({ kind: 'person', userId: aliceId, name: `Guest Operator (${aliceId.slice(0, 8)})`, sessionId: aliceSession, agentId: null });
+    expect(takeover.actor).toEqual({
+      kind: 'person',
+      userId: aliceId,
+      name: `Guest Operator (${aliceId.slice(0, 8)})`,
+      sessionId: aliceSession,
+      agentId: null,
+    });
     expect(takeover.summary).toBe(`Guest Operator (${aliceId.slice(0, 8)}) took manual control: the agents fall silent.`);
     expect(events.find((e) => e.type === 'OfferMade')!.actor).toMatchObject({ kind: 'agent', name: 'Northgate Building Society' });
     expect(events.every((e) => /^[0-9a-f]{64}$/.test(e.hash ?? ''))).toBe(true);
@@ -179,7 +335,9 @@ describe('history API: from the event store, paged, as it stood ?at=, for the co
     expect(body.at.position).toBe(positions.beforeTakeover);
     expect(body.conversation).toMatchObject({ status: 'active', isManualMode: false, outcome: null });
     expect(body.messages.map((m) => m.content)).toEqual(['Hello, what could you offer?', 'We can start at 4.85% over 25 years.']);
-    expect(body.offers).toEqual([expect.objectContaining({ offerId: 'o1', agentName: 'Northgate Building Society', status: 'open', terms: terms(4.85) })]);
+    expect(body.offers).toEqual([
+      expect.objectContaining({ offerId: 'o1', agentName: 'Northgate Building Society', status: 'open', terms: terms(4.85) }),
+    ]);
     expect(body.takeovers).toEqual([]);
   });
 
@@ -192,9 +350,18 @@ describe('history API: from the event store, paged, as it stood ?at=, for the co
     const end = (await history(`?at=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`)).body as HistoryState;
     expect(end.conversation).toMatchObject({ status: 'completed', outcome: 'agreed', isManualMode: false });
     expect(end.messages).toHaveLength(3);
-    expect(end.offers.map((o) => [o.offerId, o.status])).toEqual([['o2', 'open'], ['o3', 'accepted']]);
+    expect(end.offers.map((o) => [o.offerId, o.status])).toEqual([
+      ['o2', 'open'],
+      ['o3', 'accepted'],
+    ]);
     const [held] = end.takeovers;
-    expect(held).toMatchObject({ userId: aliceId, sessionId: aliceSession, startPosition: positions.takeover, endPosition: positions.handBack, endedBy: null });
+    expect(held).toMatchObject({
+      userId: aliceId,
+      sessionId: aliceSession,
+      startPosition: positions.takeover,
+      endPosition: positions.handBack,
+      endedBy: null,
+    });
     expect(held!.durationMs).toBe(Date.parse(held!.endedAt!) - Date.parse(held!.startedAt));
     expect(held!.messages.map((m) => m.content)).toEqual(['We can do 4.1% over 25 years']);
     expect(held!.offers.map((o) => o.terms.interestRate)).toEqual([4.1]);
@@ -228,7 +395,9 @@ describe('history API: from the event store, paged, as it stood ?at=, for the co
       expect(answer.status, query).toBe(400);
       expect(answer.body.message, query).toContain(message);
     }
-    expect((await alice.get('/api/conversations/abc/history')).body.message).toBe('id: Conversation id must be a positive whole number, not "abc"');
+    expect((await alice.get('/api/conversations/abc/history')).body.message).toBe(
+      'id: Conversation id must be a positive whole number, not "abc"',
+    );
   });
 
   it('exports JSON an auditor verifies offline (redacted events by their digest), and the verifier names an event altered in the file', async () => {
@@ -247,7 +416,9 @@ describe('history API: from the event store, paged, as it stood ?at=, for the co
       // The CLI as an auditor runs it: no DATABASE_URL and no data dir, so it must not need a database.
       const cli = await runCli(['verify', '--file', file], dir);
       expect(cli).toMatchObject({ status: 0 });
-      expect(cli.out).toContain(`intact  conversation ${conversationId}: 16 events in 4 streams, every hash recomputed (1 redacted, checked by their content digest)`);
+      expect(cli.out).toContain(
+        `intact  conversation ${conversationId}: 16 events in 4 streams, every hash recomputed (1 redacted, checked by their content digest)`,
+      );
 
       const altered = JSON.parse(exported.text);
       const offer = altered.events.find((e: HistoryEvent) => e.type === 'OfferMade' && (e.data as { offerId: string }).offerId === 'o2');
@@ -255,7 +426,9 @@ describe('history API: from the event store, paged, as it stood ?at=, for the co
       await writeFile(file, JSON.stringify(altered));
       const caught = await runCli(['verify', '--file', file], dir);
       expect(caught.status).toBe(1);
-      expect(caught.out).toContain(`BROKEN event ${offer.id} at position ${offer.position}: Event ${offer.streamVersion} of conversation-${conversationId} (OfferMade) was altered: its exported fields no longer give its hash`);
+      expect(caught.out).toContain(
+        `BROKEN event ${offer.id} at position ${offer.position}: Event ${offer.streamVersion} of conversation-${conversationId} (OfferMade) was altered: its exported fields no longer give its hash`,
+      );
 
       // A redacted event's digest is covered too: changing it breaks its link.
       const forged = JSON.parse(exported.text);
@@ -272,7 +445,10 @@ describe('history API: from the event store, paged, as it stood ?at=, for the co
     const intact = await alice.get(`/api/conversations/${conversationId}/verify`);
     expect(intact.body).toMatchObject({ conversationId, intact: true });
     expect(intact.body.streams.map((s: { stream: string }) => s.stream)).toEqual([
-      `conversation-${conversationId}`, `match-m-${conversationId}`, `agent-${conversationId * 10 + 1}`, `agent-${conversationId * 10 + 2}`,
+      `conversation-${conversationId}`,
+      `match-m-${conversationId}`,
+      `agent-${conversationId * 10 + 1}`,
+      `agent-${conversationId * 10 + 2}`,
     ]);
     await context.pool.query(
       `update events set data = jsonb_set(data, '{content}', '"We can do 3.1% over 25 years"') where stream_name = $1 and stream_version = 5`,
@@ -281,7 +457,11 @@ describe('history API: from the event store, paged, as it stood ?at=, for the co
     const broken = await alice.get(`/api/conversations/${conversationId}/verify`);
     expect(broken.body.intact).toBe(false);
     const conversation = broken.body.streams[0];
-    expect(conversation.firstBroken).toMatchObject({ streamVersion: 5, type: 'MessageSent', reason: 'Event 5 (MessageSent) was altered: its stored contents no longer give its hash' });
+    expect(conversation.firstBroken).toMatchObject({
+      streamVersion: 5,
+      type: 'MessageSent',
+      reason: 'Event 5 (MessageSent) was altered: its stored contents no longer give its hash',
+    });
   });
 
   it('exports the full history as JSON with hashes and the verdict, and messages and offers as CSV', async () => {
@@ -293,9 +473,13 @@ describe('history API: from the event store, paged, as it stood ?at=, for the co
     const csv = await alice.get(`/api/conversations/${conversationId}/history/export?format=csv`);
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     const lines = csv.text.trim().split('\r\n');
-    expect(lines[0]).toBe('position,recorded_at,type,agent_id,acted_by,session_id,content,interest_rate,term_years,loan_amount,arrangement_fee,round,hash');
+    expect(lines[0]).toBe(
+      'position,recorded_at,type,agent_id,acted_by,session_id,content,interest_rate,term_years,loan_amount,arrangement_fee,round,hash',
+    );
     expect(lines).toHaveLength(1 + 3 + 3 + 1);
     expect(lines.find((line) => line.includes(',OfferMade,') && line.includes(',4.1,'))).toContain(`,${aliceSession},`);
-    expect((await alice.get(`/api/conversations/${conversationId}/history/export?format=xml`)).body.message).toBe('format: format must be json or csv');
+    expect((await alice.get(`/api/conversations/${conversationId}/history/export?format=xml`)).body.message).toBe(
+      'format: format must be json or csv',
+    );
   });
 });

@@ -33,13 +33,16 @@ export async function loadHistory(store: EventStore, conversationId: number): Pr
   const own = await store.readStream(conversationStream);
   const start = own.find((event) => event.type === 'ConversationStarted');
   if (!start) return null;
-  const started = (start.data as EventOf<'ConversationStarted'>['data']);
+  const started = start.data as EventOf<'ConversationStarted'>['data'];
   const agentStreams = started.participants.map((participant) => streams.agent(participant.agentId));
   const related = [...(started.matchId ? [streams.match(started.matchId)] : []), ...agentStreams];
   const read = await Promise.all(related.map((stream) => store.readStream(stream)));
   const others = read.flat();
   const lastVersion = (events: readonly RecordedEvent[]) => events[events.length - 1]?.streamVersion ?? -1;
-  const versions = new Map([[conversationStream, lastVersion(own)], ...related.map((stream, i) => [stream, lastVersion(read[i]!)] as const)]);
+  const versions = new Map([
+    [conversationStream, lastVersion(own)],
+    ...related.map((stream, i) => [stream, lastVersion(read[i]!)] as const),
+  ]);
 
   const completed = own.find((event) => event.type === 'ConversationCompleted');
   const last = own[own.length - 1]!;

@@ -6,7 +6,9 @@ import type { HistoryRecord } from './load-history';
  * is gone is still named by their id.
  */
 export async function personNames(pool: pg.Pool, records: readonly HistoryRecord[]): Promise<(userId: string) => string> {
-  const ids = [...new Set(records.flatMap(({ recorded }) => (recorded.metadata.actor.kind === 'user' ? [recorded.metadata.actor.userId] : [])))];
+  const ids = [
+    ...new Set(records.flatMap(({ recorded }) => (recorded.metadata.actor.kind === 'user' ? [recorded.metadata.actor.userId] : []))),
+  ];
   const names = new Map<string, string>();
   if (ids.length) {
     const valid = ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id));

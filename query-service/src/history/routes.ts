@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  canSeeConversation,
   comparePositions,
   conversationVerification,
   errorAnswers,
@@ -14,7 +15,15 @@ import {
   SIGNED_IN_ERRORS,
   type ConversationVerification,
 } from '@pf/events';
-import { NotFound, requireUser, signedInBeforeValidation, verifyStreams, type EventStore, type FastifyPluginAsyncZod, type ServiceContext } from '@pf/infra';
+import {
+  NotFound,
+  sessionViewer,
+  signedInBeforeValidation,
+  verifyStreams,
+  type EventStore,
+  type FastifyPluginAsyncZod,
+  type ServiceContext,
+} from '@pf/infra';
 import { historyCsv, historyJson } from './export';
 import { toHistoryEvents } from './history-events';
 import { HistoryCache } from './history-cache';
@@ -28,20 +37,23 @@ const errors = errorAnswers(...SIGNED_IN_ERRORS, 404);
 
 type Loader = (id: number) => Promise<LoadedHistory | null>;
 
-/** The same rule as the conversation: its agents' owners see it; anyone else is told it does not exist. */
-async function visibleHistory(load: Loader, userId: string, id: number): Promise<LoadedHistory> {
+/**
+ * The same rule as the conversation (visibility.ts): its agents' firms see it, every member whatever their role
+ * (an auditor reads, verifies and exports); anyone else is told it does not exist.
+ */
+async function visibleHistory(load: Loader, firmId: string, id: number): Promise<LoadedHistory> {
   const history = await load(id);
-  if (!history || !history.started.participants.some((p) => p.ownerId === userId)) throw new NotFound(`Conversation ${id} not found`);
+  if (!history || !canSeeConversation(history.started, firmId)) throw new NotFound(`Conversation ${id} not found`);
   return history;
 }
 
-export async function verifyConversation(store: EventStore, history: LoadedHistory): Promise<ConversationVerification> {
+async function verifyConversation(store: EventStore, history: LoadedHistory): Promise<ConversationVerification> {
   const streams = await verifyStreams(store, history.streams);
   return { conversationId: history.conversationId, intact: streams.every((s) => s.intact), streams, verifiedAt: new Date().toISOString() };
 }
 
 /**
- * The auditor's API (issue 12), answered from the event store through its port, never from the read models:
+ * The auditor's API (docs/behaviour/history.md), answered from the event store through its port, never from the read models:
  * the history (paged, or as it stood `?at=` a position or time), the hash-chain verdict, and the export.
  */
 export const historyRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { store, pool }) => {
@@ -62,19 +74,22 @@ export const historyRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, 
       },
     },
     async (request) => {
-      const user = requireUser(request);
+      // Read as the firm (visibility.ts): any member, whatever their role.
+      const { firmId } = sessionViewer(request);
       const id = request.params.id;
       const query = request.query;
-      const history = await visibleHistory(cached, user.id, id);
+      const history = await visibleHistory(cached, firmId, id);
       const names = await personNames(pool, history.records);
       if (query.at !== undefined) {
-        const moment: Moment = positionToken.safeParse(query.at).success ? { position: parsePosition(query.at) } : { time: new Date(query.at) };
-        return stateAt(id, history.records, moment, query.at, user.id, new Date(), names);
+        const moment: Moment = positionToken.safeParse(query.at).success
+          ? { position: parsePosition(query.at) }
+          : { time: new Date(query.at) };
+        return stateAt(id, history.records, moment, query.at, firmId, new Date(), names);
       }
       const after = query.after ? parsePosition(query.after) : null;
       const limit = query.limit ?? DEFAULT_PAGE;
       const remaining = after ? history.records.filter((r) => comparePositions(r.recorded.position, after) > 0) : history.records;
-      const events = toHistoryEvents(remaining.slice(0, limit), history.started.participants, user.id, names);
+      const events = toHistoryEvents(remaining.slice(0, limit), history.started.participants, firmId, names);
       return {
         conversationId: id,
         events,
@@ -95,8 +110,9 @@ export const historyRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, 
       },
     },
     async (request) => {
-      const user = requireUser(request);
-      return verifyConversation(store, await visibleHistory(fresh, user.id, request.params.id));
+      // Read as the firm (visibility.ts): any member, whatever their role.
+      const { firmId } = sessionViewer(request);
+      return verifyConversation(store, await visibleHistory(fresh, firmId, request.params.id));
     },
   );
 
@@ -112,10 +128,11 @@ export const historyRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, 
       },
     },
     async (request, reply) => {
-      const user = requireUser(request);
+      // Read as the firm (visibility.ts): any member, whatever their role.
+      const { firmId } = sessionViewer(request);
       const id = request.params.id;
-      const history = await visibleHistory(fresh, user.id, id);
-      const events = toHistoryEvents(history.records, history.started.participants, user.id, await personNames(pool, history.records));
+      const history = await visibleHistory(fresh, firmId, id);
+      const events = toHistoryEvents(history.records, history.started.participants, firmId, await personNames(pool, history.records));
       if (request.query.format === 'csv') {
         return reply
           .header('content-type', 'text/csv; charset=utf-8')

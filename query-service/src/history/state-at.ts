@@ -18,7 +18,7 @@ import { takeoversOf } from './takeovers';
 /** A moment to look at: a global position (inclusive) or a time (events recorded at or before it). */
 export type Moment = { readonly position: Position } | { readonly time: Date };
 
-export function isBeforeOrAt(record: HistoryRecord, moment: Moment): boolean {
+function isBeforeOrAt(record: HistoryRecord, moment: Moment): boolean {
   return 'position' in moment
     ? comparePositions(record.recorded.position, moment.position) <= 0
     : record.recorded.recordedAt.getTime() <= moment.time.getTime();

@@ -10,7 +10,7 @@ const pounds = (value: number) => `£${Math.round(value).toLocaleString('en-GB')
 const percent = (value: number) => `${Number(value.toFixed(3))}%`;
 
 /** "4.1% over 25 years on a £200,000 loan, £999 fee": the four issues as people say them. */
-export function describeTerms(terms: LoanTerms): string {
+function describeTerms(terms: LoanTerms): string {
   return `${percent(terms.interestRate)} over ${terms.termYears} years on a ${pounds(terms.loanAmount)} loan, ${pounds(terms.arrangementFee)} fee`;
 }
 
@@ -35,7 +35,7 @@ function agentOf(event: DomainEvent | null): number | null {
     case 'OfferRejected':
       return event.data.byAgentId;
     default:
-      return 'agentId' in event.data ? (event.data.agentId as number) : null;
+      return 'agentId' in event.data ? event.data.agentId : null;
   }
 }
 
@@ -91,7 +91,9 @@ export function summarise(event: DomainEvent | null, type: string, actor: Histor
       const agentIds = event.data.agentIds ?? [];
       const side = agentIds.length > 0 ? agentIds.map(who).join(' and ') : null;
       if (event.data.isManualMode) {
-        return side ? `${person} took manual control of ${side}, who falls silent.` : `${person} took manual control: the agents fall silent.`;
+        return side
+          ? `${person} took manual control of ${side}, who falls silent.`
+          : `${person} took manual control: the agents fall silent.`;
       }
       return side ? `${person} handed ${side} back to automatic negotiation.` : `${person} handed control back to the agents.`;
     }
@@ -145,6 +147,14 @@ export function summarise(event: DomainEvent | null, type: string, actor: Histor
     case 'AccountDeleted':
     case 'NotificationRead':
     case 'AllNotificationsRead':
+    case 'FirmCreated':
+    case 'FirmRenamed':
+    case 'MemberInvited':
+    case 'MemberJoined':
+    case 'MemberRoleChanged':
+    case 'MemberRemoved':
+    case 'NeedCommitted':
+    case 'NeedReopened':
       // Not events of a conversation, its match or its agents, so a history never holds them; named if one did.
       return `A ${event.type} event, outside this conversation.`;
     default: {

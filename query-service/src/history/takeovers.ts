@@ -7,12 +7,17 @@ const WHOLE_CONVERSATION = '*';
 /**
  * The times people held control, from the conversation's ManualModeChanged events: who took over (person and
  * session, from the event's metadata), when, for how long, and what they said and offered meanwhile (their own
- * messages and offers, recorded with their metadata). Control is per side (issue 15): each side (the owner of
+ * messages and offers, recorded with their metadata). Control is per side (docs/decisions/per-side-control.md): each side (the owner of
  * its agents, `ownerId`) has its own span, so both sides may be held at once and a hand-back closes only that
  * side's span. Events from before control per side (no ownerId) held and released the whole conversation.
  * `until`: the time a still-held span is measured to (the moment looked at, or now).
  */
-export function takeoversOf(records: readonly HistoryRecord[], participants: readonly Participant[], until: Date, personName: (userId: string) => string): Takeover[] {
+export function takeoversOf(
+  records: readonly HistoryRecord[],
+  participants: readonly Participant[],
+  until: Date,
+  personName: (userId: string) => string,
+): Takeover[] {
   const spans: Takeover[] = [];
   const open = new Map<string, Takeover>();
   const ownerOf = (agentId: number) => participants.find((p) => p.agentId === agentId)?.ownerId;
@@ -53,7 +58,14 @@ export function takeoversOf(records: readonly HistoryRecord[], participants: rea
       } else if (!event.data.isManualMode) {
         // A side's hand-back closes that side's span (or a whole-conversation one it was part of); an old-style
         // hand-back of the whole conversation closes every span.
-        const closing = side === WHOLE_CONVERSATION ? [...open.keys()] : open.has(side) ? [side] : open.has(WHOLE_CONVERSATION) ? [WHOLE_CONVERSATION] : [];
+        const closing =
+          side === WHOLE_CONVERSATION
+            ? [...open.keys()]
+            : open.has(side)
+              ? [side]
+              : open.has(WHOLE_CONVERSATION)
+                ? [WHOLE_CONVERSATION]
+                : [];
         for (const key of closing) {
           const span = open.get(key)!;
           close(span, at, position, actor.kind === 'user' && actor.userId !== span.userId ? personName(actor.userId) : null);
@@ -64,9 +76,19 @@ export function takeoversOf(records: readonly HistoryRecord[], participants: rea
     }
     if (actor.kind !== 'user') continue;
     if (event.type === 'MessageSent') {
-      spanFor(event.data.fromAgentId)?.messages.push({ position, agentId: event.data.fromAgentId, content: event.data.content, recordedAt: at.toISOString() });
+      spanFor(event.data.fromAgentId)?.messages.push({
+        position,
+        agentId: event.data.fromAgentId,
+        content: event.data.content,
+        recordedAt: at.toISOString(),
+      });
     } else if (event.type === 'OfferMade') {
-      spanFor(event.data.fromAgentId)?.offers.push({ position, agentId: event.data.fromAgentId, terms: event.data.terms, recordedAt: at.toISOString() });
+      spanFor(event.data.fromAgentId)?.offers.push({
+        position,
+        agentId: event.data.fromAgentId,
+        terms: event.data.terms,
+        recordedAt: at.toISOString(),
+      });
     }
   }
   for (const span of open.values()) span.durationMs = Math.max(0, until.getTime() - Date.parse(span.startedAt));

@@ -23,7 +23,11 @@ function record(minute: number, event: DomainEvent, by: { userId: string; sessio
       position: { commit: BigInt(minute + 1), prepare: BigInt(minute + 1) },
       recordedAt: new Date(start + minute * 60_000),
       data: event.data,
-      metadata: { actor: 'userId' in by ? { kind: 'user', ...by } : { kind: 'agent', agentId: by.agentId }, correlationId: 'c', causationId: null },
+      metadata: {
+        actor: 'userId' in by ? { kind: 'user', ...by } : { kind: 'agent', agentId: by.agentId },
+        correlationId: 'c',
+        causationId: null,
+      },
     },
   };
 }
@@ -31,7 +35,14 @@ const alice = { userId: 'alice', sessionId: 's-alice' };
 const bob = { userId: 'bob', sessionId: 's-bob' };
 const side = (owner: 'alice' | 'bob', isManualMode: boolean): DomainEvent => ({
   type: 'ManualModeChanged',
-  data: { conversationId: 7, isManualMode, ownerId: owner, agentIds: [owner === 'alice' ? 1 : 2], byUserId: owner, sessionId: `s-${owner}` },
+  data: {
+    conversationId: 7,
+    isManualMode,
+    ownerId: owner,
+    agentIds: [owner === 'alice' ? 1 : 2],
+    byUserId: owner,
+    sessionId: `s-${owner}`,
+  },
 });
 const says = (messageId: number, fromAgentId: number, content: string, isAutomated = false): DomainEvent => ({
   type: 'MessageSent',
@@ -52,12 +63,24 @@ describe('takeovers per side', () => {
     expect(spans).toHaveLength(2);
     const [aliceSpan, bobSpan] = spans;
     expect(aliceSpan).toMatchObject({
-      userId: 'alice', name: 'Alice Borrowes', sessionId: 's-alice', agentIds: [1],
-      endedAt: new Date(start + 4 * 60_000).toISOString(), endedBy: null, durationMs: 4 * 60_000,
+      userId: 'alice',
+      name: 'Alice Borrowes',
+      sessionId: 's-alice',
+      agentIds: [1],
+      endedAt: new Date(start + 4 * 60_000).toISOString(),
+      endedBy: null,
+      durationMs: 4 * 60_000,
     });
     expect(aliceSpan!.messages.map((m) => m.content)).toEqual(['We could accept 4.6% over 25 years.']);
     // Alice's hand-back left Bob's side held: still open, measured to `until`, with both of his messages.
-    expect(bobSpan).toMatchObject({ userId: 'bob', name: 'Bob Lendell', agentIds: [2], endedAt: null, endPosition: null, durationMs: 9 * 60_000 });
+    expect(bobSpan).toMatchObject({
+      userId: 'bob',
+      name: 'Bob Lendell',
+      agentIds: [2],
+      endedAt: null,
+      endPosition: null,
+      durationMs: 9 * 60_000,
+    });
     expect(bobSpan!.messages.map((m) => m.content)).toEqual(['4.8% is our best.', 'Still there?']);
   });
 

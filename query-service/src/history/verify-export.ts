@@ -14,7 +14,7 @@ import { contentDigest, linkHash } from '@pf/infra';
  * `verify --conversation` or a signed checkpoint of the heads: an exporter who rewrote a whole chain passes here.
  */
 
-export interface ExportProblem {
+interface ExportProblem {
   readonly stream: string;
   readonly streamVersion: number | null;
   readonly eventId: string | null;
@@ -39,7 +39,14 @@ function digestOf(event: HistoryEvent): string | null {
   if (event.redacted) return event.contentDigest && HEX64.test(event.contentDigest) ? event.contentDigest : null;
   const recordedAt = new Date(event.recordedAt);
   if (Number.isNaN(recordedAt.getTime())) return null;
-  return contentDigest({ id: event.id, stream: event.stream, type: event.type, data: event.data, metadata: event.metadata as never, recordedAt });
+  return contentDigest({
+    id: event.id,
+    stream: event.stream,
+    type: event.type,
+    data: event.data,
+    metadata: event.metadata as never,
+    recordedAt,
+  });
 }
 
 export function verifyExport(file: unknown): ExportVerdict {
@@ -47,7 +54,14 @@ export function verifyExport(file: unknown): ExportVerdict {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const reason = `Not a history export: ${issue.path.join('.') || 'the file'}: ${issue.message}`;
-    return { intact: false, conversationId: null, events: 0, digestOnly: 0, streams: 0, firstBroken: { stream: '', streamVersion: null, eventId: null, position: null, type: null, reason } };
+    return {
+      intact: false,
+      conversationId: null,
+      events: 0,
+      digestOnly: 0,
+      streams: 0,
+      firstBroken: { stream: '', streamVersion: null, eventId: null, position: null, type: null, reason },
+    };
   }
   const exported = parsed.data;
   const verdict = (firstBroken: ExportProblem | null, streams: number): ExportVerdict => ({
@@ -73,11 +87,20 @@ export function verifyExport(file: unknown): ExportVerdict {
     const expectedVersion = previous ? previous.streamVersion + 1 : 0;
     const label = `Event ${event.streamVersion} of ${event.stream} (${event.type})`;
     if (event.streamVersion !== expectedVersion) {
-      return verdict(problem(event, `${label} is out of place: version ${expectedVersion} of ${event.stream} should come next (an event was removed or moved)`), last.size);
+      return verdict(
+        problem(
+          event,
+          `${label} is out of place: version ${expectedVersion} of ${event.stream} should come next (an event was removed or moved)`,
+        ),
+        last.size,
+      );
     }
     if (!event.hash) return verdict(problem(event, `${label} carries no hash`), last.size);
     if (event.previousHash !== (previous?.hash ?? null)) {
-      return verdict(problem(event, `${label} does not link to the event before it: its previous hash is not that event's hash`), last.size);
+      return verdict(
+        problem(event, `${label} does not link to the event before it: its previous hash is not that event's hash`),
+        last.size,
+      );
     }
     const digest = digestOf(event);
     if (digest === null) {
@@ -96,7 +119,17 @@ export function verifyExport(file: unknown): ExportVerdict {
   const lastOwn = last.get(own);
   if (head && head.headVersion !== null && (!lastOwn || lastOwn.streamVersion !== head.headVersion || lastOwn.hash !== head.headHash)) {
     const reason = `The export ends ${own} at version ${lastOwn?.streamVersion ?? 'none'}, but its verdict names head version ${head.headVersion} (${head.headHash?.slice(0, 16) ?? 'no hash'}): events were removed from the end`;
-    return verdict({ stream: own, streamVersion: lastOwn?.streamVersion ?? null, eventId: lastOwn?.id ?? null, position: lastOwn?.position ?? null, type: lastOwn?.type ?? null, reason }, last.size);
+    return verdict(
+      {
+        stream: own,
+        streamVersion: lastOwn?.streamVersion ?? null,
+        eventId: lastOwn?.id ?? null,
+        position: lastOwn?.position ?? null,
+        type: lastOwn?.type ?? null,
+        reason,
+      },
+      last.size,
+    );
   }
   return verdict(null, last.size);
 }

@@ -1,7 +1,7 @@
 import { comparePositions, type Conversation, type Position } from '@pf/events';
 
 /** How many conversations the projector keeps in memory. */
-export const PROJECTOR_MEMORY_CONVERSATIONS = 10_000;
+const PROJECTOR_MEMORY_CONVERSATIONS = 10_000;
 
 /**
  * What the projector knows of the conversation rows it wrote, so that a batch need not read them back (the
@@ -12,16 +12,22 @@ export const PROJECTOR_MEMORY_CONVERSATIONS = 10_000;
  */
 export class ProjectorMemory {
   private committedAt: Position | null = null;
+  /** The checkpoint row's updated_at as this projector's commit left it (when the caller knows it). */
+  private committedStamp: string | undefined;
   /** Least recently written first. */
   private readonly conversations = new Map<number, Conversation>();
   private readonly staged = new Map<number, Conversation>();
 
   constructor(private readonly capacity = PROJECTOR_MEMORY_CONVERSATIONS) {}
 
-  /** A batch begins at `checkpoint` (found under the checkpoint's lock). */
-  begin(checkpoint: Position): void {
+  /**
+   * A batch begins at `checkpoint` (found under the checkpoint's lock). `stamp`, the row's updated_at, tells a
+   * write by someone else that left the position where it was: a live rebuild's switch puts new tables in
+   * place at the same position (docs/decisions/live-rebuild.md).
+   */
+  begin(checkpoint: Position, stamp?: string): void {
     this.staged.clear();
-    if (this.committedAt === null || comparePositions(checkpoint, this.committedAt) !== 0) this.forget();
+    if (this.committedAt === null || comparePositions(checkpoint, this.committedAt) !== 0 || stamp !== this.committedStamp) this.forget();
   }
 
   /** The conversation as its row stands (with what this batch changed so far), if known. */
@@ -35,7 +41,7 @@ export class ProjectorMemory {
   }
 
   /** The batch committed: its rows stand, and the read models are at `position`. */
-  committed(position: Position): void {
+  committed(position: Position, stamp?: string): void {
     for (const [id, conversation] of this.staged) {
       this.conversations.delete(id);
       this.conversations.set(id, conversation);
@@ -46,6 +52,7 @@ export class ProjectorMemory {
       this.conversations.delete(oldest);
     }
     this.committedAt = position;
+    this.committedStamp = stamp;
   }
 
   /** Nothing known any more (a batch failed, or someone else wrote). */
@@ -53,5 +60,6 @@ export class ProjectorMemory {
     this.staged.clear();
     this.conversations.clear();
     this.committedAt = null;
+    this.committedStamp = undefined;
   }
 }

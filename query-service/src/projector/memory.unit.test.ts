@@ -62,4 +62,15 @@ describe('ProjectorMemory', () => {
     memory.committed(at(1));
     expect([1, 2, 3].map((id) => memory.conversation(id) !== undefined)).toEqual([false, true, true]);
   });
+
+  it('forgets everything when someone else wrote the checkpoint at the same position (a live rebuild switched tables)', () => {
+    const memory = new ProjectorMemory();
+    memory.begin(at(0));
+    memory.stage([conversation(1)]);
+    memory.committed(at(5), '2026-01-01 10:00:00.000001+00');
+    memory.begin(at(5), '2026-01-01 10:00:00.000001+00');
+    expect(memory.conversation(1)?.title).toBe('Conversation 1');
+    memory.begin(at(5), '2026-01-01 10:00:03.5+00');
+    expect(memory.conversation(1)).toBeUndefined();
+  });
 });

@@ -45,10 +45,13 @@ export class ReadModelProgress {
           this.waiters.delete(wake);
           resolve(false);
         };
-        const timer = setTimeout(() => {
-          this.waiters.delete(wake);
-          resolve(true);
-        }, Math.min(POLL_MS * 5, left));
+        const timer = setTimeout(
+          () => {
+            this.waiters.delete(wake);
+            resolve(true);
+          },
+          Math.min(POLL_MS * 5, left),
+        );
         this.waiters.add(wake);
       });
       if (timedOut && comparePositions(this.current, target) < 0) await this.readCheckpoint();

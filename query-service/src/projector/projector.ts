@@ -31,8 +31,8 @@ export async function projectBatch(
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
-    const checkpoint = await beginWithCheckpointLocked(client, name);
-    memory.begin(checkpoint);
+    const { checkpoint, stamp } = await beginWithCheckpointLocked(client, name);
+    memory.begin(checkpoint, stamp);
     const fresh = batch.filter((event) => comparePositions(event.position, checkpoint) > 0);
     if (fresh.length === 0) {
       await client.query('commit');
@@ -40,14 +40,15 @@ export async function projectBatch(
     }
     await projectReadModels(client, fresh, memory);
     const last = fresh[fresh.length - 1]!.position;
-    await client.query(
+    const saved = (await client.query(
       `insert into checkpoints (name, commit_position, prepare_position)
        values (${client.escapeLiteral(name)}, ${last.commit.toString()}, ${last.prepare.toString()})
        on conflict (name) do update
-         set commit_position = excluded.commit_position, prepare_position = excluded.prepare_position, updated_at = now();
+         set commit_position = excluded.commit_position, prepare_position = excluded.prepare_position, updated_at = now()
+       returning updated_at::text as stamp;
        commit`,
-    );
-    memory.committed(last);
+    )) as unknown as pg.QueryResult<{ stamp: string }>[];
+    memory.committed(last, saved[0]!.rows[0]!.stamp);
     return last;
   } catch (error) {
     memory.forget();
@@ -59,15 +60,21 @@ export async function projectBatch(
   }
 }
 
-/** `begin` and the checkpoint row locked, in one round trip; the first use creates the row (lockCheckpoint). */
-async function beginWithCheckpointLocked(client: pg.PoolClient, name: string): Promise<Position> {
+/**
+ * `begin` and the checkpoint row locked, in one round trip; the first use creates the row (lockCheckpoint). The
+ * row's updated_at comes with it, for the projector's memory.
+ */
+async function beginWithCheckpointLocked(client: pg.PoolClient, name: string): Promise<{ checkpoint: Position; stamp?: string }> {
   const results = (await client.query(
     `begin;
      set local synchronous_commit = off;
-     select commit_position::text as commit, prepare_position::text as prepare from checkpoints where name = ${client.escapeLiteral(name)} for update`,
-  )) as unknown as pg.QueryResult<{ commit: string; prepare: string }>[];
+     select commit_position::text as commit, prepare_position::text as prepare, updated_at::text as stamp
+     from checkpoints where name = ${client.escapeLiteral(name)} for update`,
+  )) as unknown as pg.QueryResult<{ commit: string; prepare: string; stamp: string }>[];
   const row = results[2]!.rows[0];
-  return row ? { commit: BigInt(row.commit), prepare: BigInt(row.prepare) } : lockCheckpoint(client, name);
+  return row
+    ? { checkpoint: { commit: BigInt(row.commit), prepare: BigInt(row.prepare) }, stamp: row.stamp }
+    : { checkpoint: await lockCheckpoint(client, name) };
 }
 
 /**
@@ -84,7 +91,10 @@ export function projectorFollower(pool: pg.Pool, store: EventStore, progress: Re
       // Rows this run writes, known without reading them back while no one else writes (memory.ts).
       const memory = new ProjectorMemory();
       return runOf((onError) =>
-        store.subscribe(from, async (batch) => progress.advance(await projectBatch(pool, batch, READ_MODELS_PROJECTION, memory)), { batchSize: 1000, onError }),
+        store.subscribe(from, async (batch) => progress.advance(await projectBatch(pool, batch, READ_MODELS_PROJECTION, memory)), {
+          batchSize: 1000,
+          onError,
+        }),
       );
     },
   };

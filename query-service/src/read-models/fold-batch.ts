@@ -40,7 +40,12 @@ export function foldBatch<K, S>(
  * Runs `sql` over the rows as one relation `v(v1, v2, ..., ord)` built by unnest (one array parameter per
  * column), so a batch is written in one statement whatever its size; nothing when there are no rows.
  */
-export async function writeRows(client: pg.ClientBase, rows: readonly unknown[][], types: readonly string[], sql: (relation: string) => string): Promise<void> {
+export async function writeRows(
+  client: pg.ClientBase,
+  rows: readonly unknown[][],
+  types: readonly string[],
+  sql: (relation: string) => string,
+): Promise<void> {
   if (rows.length === 0) return;
   const columns = types.map((_, index) => rows.map((row) => row[index]));
   const args = types.map((type, index) => `$${index + 1}::${type}[]`).join(', ');

@@ -15,6 +15,7 @@ import type { ReadModelRouteOptions } from './read-model-routes';
 import type { ReadModel } from './read-model';
 import { versionsReadModel } from './versions';
 import { conversationStatusReadModel } from './conversation-status/projection';
+import { eventFeedReadModel } from './event-feed/projection';
 
 export type { ReadModel } from './read-model';
 
@@ -34,6 +35,8 @@ export const readModels: readonly ReadModel[] = [
   matchesReadModel,
   versionsReadModel,
   conversationStatusReadModel,
+  // What the event feed asks of each batch: the firms of its streams, agents' owners, deleted people.
+  eventFeedReadModel,
   // Notifications read the rows above (agents, conversations, participants), so they come last. (The analytics
   // facts are not here: the analytics consumer folds them, see ./analytics/consumer.ts.)
   notificationsReadModel,

@@ -10,7 +10,12 @@ import { readModelDatabase, recorded } from './testing';
 /** A history with every event type, several changes to one row, and timestamps out of order across streams. */
 function history(): RecordedEvent[] {
   const owner = (n: number) => `00000000-0000-4000-8000-00000000000${n}`;
-  const agent = (agentId: number, type: 'borrower' | 'broker' | 'lender', n: number) => ({ agentId, ownerId: owner(n), name: `${type} ${agentId}`, type });
+  const agent = (agentId: number, type: 'borrower' | 'broker' | 'lender', n: number) => ({
+    agentId,
+    ownerId: owner(n),
+    name: `${type} ${agentId}`,
+    type,
+  });
   const [a1, a2, a3, a4] = [agent(1, 'borrower', 1), agent(2, 'lender', 2), agent(3, 'broker', 1), agent(4, 'lender', 3)];
   const terms = { interestRate: 4.1, termYears: 25, loanAmount: 250_000, arrangementFee: 999 };
   const events: DomainEvent[] = [
@@ -20,22 +25,59 @@ function history(): RecordedEvent[] {
     { type: 'AgentPaused', data: { agentId: 1 } },
     { type: 'AgentCreated', data: { ...a3, description: 'brokers', criteria: null } },
     { type: 'AgentResumed', data: { agentId: 1 } },
-    { type: 'AgentUpdated', data: { agentId: 2, name: 'Lender two', description: 'changed', criteria: { loanTermMax: '30 years' }, strategy: 'conceder' } },
-    { type: 'MatchFound', data: { matchId: 'm1', borrowerAgentId: 1, lenderAgentId: 2, brokerAgentId: 3, score: 81.5, explanation: [{ criterion: 'rate', verdict: 'pass', detail: 'ok' }] } },
-    { type: 'ConversationStarted', data: { conversationId: 10, title: 'One', participants: [{ ...a1, name: 'Renamed' }, a2, a3], matchId: 'm1' } },
-    { type: 'MessageSent', data: { conversationId: 10, messageId: 100, fromAgentId: 1, toAgentId: 2, content: 'Hello', isAutomated: true } },
+    {
+      type: 'AgentUpdated',
+      data: { agentId: 2, name: 'Lender two', description: 'changed', criteria: { loanTermMax: '30 years' }, strategy: 'conceder' },
+    },
+    {
+      type: 'MatchFound',
+      data: {
+        matchId: 'm1',
+        borrowerAgentId: 1,
+        lenderAgentId: 2,
+        brokerAgentId: 3,
+        score: 81.5,
+        explanation: [{ criterion: 'rate', verdict: 'pass', detail: 'ok' }],
+      },
+    },
+    {
+      type: 'ConversationStarted',
+      data: { conversationId: 10, title: 'One', participants: [{ ...a1, name: 'Renamed' }, a2, a3], matchId: 'm1' },
+    },
+    {
+      type: 'MessageSent',
+      data: { conversationId: 10, messageId: 100, fromAgentId: 1, toAgentId: 2, content: 'Hello', isAutomated: true },
+    },
     { type: 'OfferMade', data: { conversationId: 10, offerId: 'o1', round: 1, fromAgentId: 2, toAgentId: 1, terms } },
     { type: 'ManualModeChanged', data: { conversationId: 10, isManualMode: true } },
-    { type: 'MessageSent', data: { conversationId: 10, messageId: 101, fromAgentId: 2, toAgentId: null, content: 'Offer', isAutomated: false } },
+    {
+      type: 'MessageSent',
+      data: { conversationId: 10, messageId: 101, fromAgentId: 2, toAgentId: null, content: 'Offer', isAutomated: false },
+    },
     { type: 'ManualModeChanged', data: { conversationId: 10, isManualMode: false } },
     { type: 'AgentCreated', data: { ...a4, description: 'other', criteria: null } },
     { type: 'ConversationStarted', data: { conversationId: 11, title: 'Two', participants: [a1, a4], matchId: null } },
     { type: 'MessageSent', data: { conversationId: 11, messageId: 102, fromAgentId: 4, toAgentId: 1, content: 'Hi', isAutomated: true } },
-    { type: 'MessageSent', data: { conversationId: 11, messageId: 103, fromAgentId: 99, toAgentId: 1, content: 'Not a participant', isAutomated: true } },
+    {
+      type: 'MessageSent',
+      data: { conversationId: 11, messageId: 103, fromAgentId: 99, toAgentId: 1, content: 'Not a participant', isAutomated: true },
+    },
     { type: 'OfferRejected', data: { conversationId: 11, offerId: 'o2', byAgentId: 1 } },
     { type: 'ConversationCompleted', data: { conversationId: 11, outcome: 'no_agreement', reason: 'deadline' } },
     { type: 'OfferAccepted', data: { conversationId: 10, offerId: 'o1', byAgentId: 1, terms } },
-    { type: 'DealAgreed', data: { dealId: 'd1', conversationId: 10, borrowerAgentId: 1, lenderAgentId: 2, brokerAgentId: 3, propertyValue: 350_000, ltv: 71.4, ...terms } },
+    {
+      type: 'DealAgreed',
+      data: {
+        dealId: 'd1',
+        conversationId: 10,
+        borrowerAgentId: 1,
+        lenderAgentId: 2,
+        brokerAgentId: 3,
+        propertyValue: 350_000,
+        ltv: 71.4,
+        ...terms,
+      },
+    },
     { type: 'ConversationCompleted', data: { conversationId: 10, outcome: 'agreed', reason: 'deal' } },
     { type: 'AgentDeleted', data: { agentId: 4 } },
     { type: 'AgentUpdated', data: { agentId: 2, name: 'Lender two', description: 'again', criteria: null } },
@@ -67,7 +109,9 @@ describe('the read models’ projections', () => {
     try {
       const oneByOne = await project(1);
       expect(oneByOne.rm_agents).toHaveLength(4);
-      expect(oneByOne.rm_agents!.map((row: any) => [row.id, row.name, row.strategy, row.is_active, row.is_deleted, row.updated_at])).toEqual([
+      expect(
+        oneByOne.rm_agents!.map((row: any) => [row.id, row.name, row.strategy, row.is_active, row.is_deleted, row.updated_at]),
+      ).toEqual([
         [1, 'Renamed', 'boulware', true, false, at(5)],
         [2, 'Lender two', 'conceder', false, false, at(25)],
         [3, 'broker 3', null, true, false, at(4)],
@@ -114,7 +158,11 @@ describe('the read models’ projections', () => {
     };
     for (const size of [1, 2, 5]) {
       expect({ size, rows: await run(size, [new ProjectorMemory()]) }).toEqual({ size, rows: expected });
-      expect({ size, copies: 2, rows: await run(size, [new ProjectorMemory(), new ProjectorMemory()]) }).toEqual({ size, copies: 2, rows: expected });
+      expect({ size, copies: 2, rows: await run(size, [new ProjectorMemory(), new ProjectorMemory()]) }).toEqual({
+        size,
+        copies: 2,
+        rows: expected,
+      });
     }
   });
 });

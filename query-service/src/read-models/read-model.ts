@@ -15,6 +15,11 @@ export interface ReadModel {
   readonly tables: readonly string[];
   readonly migrations: readonly Migration[];
   /**
+   * Names of the read models whose rows its projection reads (a match's parties from rm_agents): a live rebuild
+   * of this one rebuilds those with it, so it reads them as they stood at each event (docs/decisions/live-rebuild.md).
+   */
+  readonly reads?: readonly string[];
+  /**
    * Applies a batch (in global order) inside the caller's transaction. Events it does not know are ignored.
    * `memory`: the running projector's knowledge of rows it wrote (absent in a rebuild: then read them).
    */

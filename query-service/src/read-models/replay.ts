@@ -9,9 +9,10 @@ import { READ_MODELS_PROJECTION } from '../projector/checkpoint';
  * screens by itself instead of showing them empty until someone runs `npm run rebuild`.
  *
  * 2: the boards of Deals & Transactions, Documents and Matching & Leads, notifications and conversation
- * status (issues 13 and 14), and the lead and match boards folded on the shared views (issue 11).
+ * status, and the lead and match boards folded on the shared views.
+ * 3: the event feed's index of streams by firm (docs/event-feed.md).
  */
-export const READ_MODELS_SHAPE = 2;
+const READ_MODELS_SHAPE = 3;
 
 export function replayReadModelsMigration(tables: readonly string[]): Migration {
   return {

@@ -29,11 +29,19 @@ export function readModelDatabase() {
  * Tests only: events as the store would hand them over, in global order, each in its aggregate's stream
  * with the next stream version. Recorded one minute apart unless `recordedAt` says otherwise.
  */
-export function recorded(events: DomainEvent[], recordedAt = (index: number) => new Date(Date.UTC(2026, 0, 1, 12, index))): RecordedEvent[] {
+export function recorded(
+  events: DomainEvent[],
+  recordedAt = (index: number) => new Date(Date.UTC(2026, 0, 1, 12, index)),
+): RecordedEvent[] {
   const streamVersions = new Map<string, number>();
   return events.map((event, index) => {
     const data = event.data as Record<string, unknown>;
-    const stream = 'conversationId' in data ? `conversation-${data.conversationId}` : 'agentId' in data ? `agent-${data.agentId}` : `other-${index}`;
+    const stream =
+      'conversationId' in data
+        ? `conversation-${String(data.conversationId)}`
+        : 'agentId' in data
+          ? `agent-${String(data.agentId)}`
+          : `other-${index}`;
     const version = (streamVersions.get(stream) ?? -1) + 1;
     streamVersions.set(stream, version);
     return {

@@ -1,20 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import {
-  formatPosition,
-  messageContent,
-  streams,
-  type DomainEvent,
-  type EventOf,
-  type Participant,
-} from '@pf/events';
-import {
-  readCookie,
-  SESSION_COOKIE,
-  type CommandClient,
-  type CommandResponse,
-  type EventStore,
-  type SessionStore,
-} from '@pf/infra';
+import { formatPosition, messageContent, streams, type DomainEvent, type EventOf, type Participant } from '@pf/events';
+import { readCookie, SESSION_COOKIE, type CommandClient, type CommandResponse, type EventStore, type SessionStore } from '@pf/infra';
 
 /**
  * A TEST DOUBLE of the command-service, for gateway tests that run without it: it checks the user and
@@ -37,8 +23,7 @@ export function appendingCommandClient(store: EventStore, sessions: SessionStore
       const stream = streams.conversation(conversationId);
       const history = await store.readStream(stream);
       const started = history.find((event) => event.type === 'ConversationStarted')?.data as
-        | EventOf<'ConversationStarted'>['data']
-        | undefined;
+        EventOf<'ConversationStarted'>['data'] | undefined;
       const mine = started?.participants.filter((participant) => participant.ownerId === user.id) ?? [];
       if (!started || mine.length === 0) return answer(404, { message: 'Conversation not found' });
       const input = (body ?? {}) as { content?: unknown; fromAgentId?: unknown; isManualMode?: unknown };
@@ -91,11 +76,7 @@ export function withMetadata(event: DomainEvent, userId: string) {
 }
 
 /** Seeds agents and a conversation between them straight into the store. */
-export async function seedConversation(
-  store: EventStore,
-  conversationId: number,
-  participants: readonly Participant[],
-): Promise<void> {
+export async function seedConversation(store: EventStore, conversationId: number, participants: readonly Participant[]): Promise<void> {
   for (const participant of participants) {
     await store.append(
       streams.agent(participant.agentId),

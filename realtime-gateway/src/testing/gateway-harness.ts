@@ -67,15 +67,19 @@ export async function startHarness(options: GatewayOptions = {}) {
       const other = await createHttpServer(config, log);
       await other.listen({ port: 0, host: '127.0.0.1' });
       const otherStore = new PostgresEventStore(pool, db.url);
-      const copy = attachRealtimeGateway(other.server, {
-        config,
-        log,
-        pool,
-        store: otherStore,
-        sessions,
-        supervisor: context.supervisor,
-        commands: appendingCommandClient(otherStore, sessions),
-      }, options);
+      const copy = attachRealtimeGateway(
+        other.server,
+        {
+          config,
+          log,
+          pool,
+          store: otherStore,
+          sessions,
+          supervisor: context.supervisor,
+          commands: appendingCommandClient(otherStore, sessions),
+        },
+        options,
+      );
       await copy.ready;
       const { port: otherPort } = other.server.address() as { port: number };
       copies.push(async () => {

@@ -18,7 +18,7 @@ export interface TestSocket {
 
 let requests = 0;
 
-export function openSocket(url: string, headers: { cookie?: string; origin?: string }, options: { autoPong?: boolean } = {}) {
+function openSocket(url: string, headers: { cookie?: string; origin?: string }, options: { autoPong?: boolean } = {}) {
   const ws = new WebSocket(url, { headers: headers as Record<string, string>, autoPong: options.autoPong ?? true });
   const received: ServerMessage[] = [];
   const arrivedAt: number[] = [];
@@ -28,7 +28,7 @@ export function openSocket(url: string, headers: { cookie?: string; origin?: str
   );
   ws.on('message', (data) => {
     arrivedAt.push(performance.now());
-    received.push(serverMessage.parse(JSON.parse(data.toString())));
+    received.push(serverMessage.parse(JSON.parse((data as Buffer).toString())));
     for (const waiter of waiters) waiter();
   });
   const next = (match: (message: ServerMessage) => boolean, timeoutMs = 5000) => {
@@ -60,12 +60,10 @@ export function openSocket(url: string, headers: { cookie?: string; origin?: str
     arrivedAt,
     closed,
     send: (message) => ws.send(typeof message === 'string' ? message : JSON.stringify(message)),
-    next: next as TestSocket['next'],
+    next: next,
     async request(message) {
       const requestId = `t${++requests}`;
-      const answer = next(
-        (reply) => (reply.type === 'ack' || reply.type === 'error') && reply.requestId === requestId,
-      );
+      const answer = next((reply) => (reply.type === 'ack' || reply.type === 'error') && reply.requestId === requestId);
       ws.send(JSON.stringify({ ...message, requestId }));
       return (await answer) as Extract<ServerMessage, { type: 'ack' | 'error' }>;
     },

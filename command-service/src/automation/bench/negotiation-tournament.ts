@@ -1,6 +1,6 @@
 /**
  * `npm run bench:negotiation`: runs the tournament and prints its figures, overall and per strategy pairing,
- * against issue 16's targets. Options: --pairs N (default 5000), --seed N (default 1), --classic.
+ * against the targets in bench/README.md. Options: --pairs N (default 5000), --seed N (default 1), --classic.
  */
 import { runTournament, type PairingFigures } from './tournament';
 
@@ -12,7 +12,7 @@ function option(name: string, fallback: number): number {
 
 const pairs = option('pairs', 5000);
 const seed = option('seed', 1);
-// --classic: the spec's six criteria only, the pairs issue 5's tournament measured, for comparison.
+// --classic: the spec's six criteria only, the pairs the first tournament measured, for comparison.
 const lendingCriteria = !process.argv.includes('--classic');
 // Warm the JIT so negotiations per second measures steady state, not compilation.
 runTournament({ pairs: 200, seed: seed + 1 });
@@ -23,11 +23,21 @@ const met = (ok: boolean) => (ok ? 'met' : 'NOT MET');
 
 const targets = [
   ['agreement where a zone exists', percent(report.agreementRateWithZone), '>= 99%', report.agreementRateWithZone >= 0.99],
-  ['agreements outside limits', String(report.agreementsOutsideLimits + report.agreementsWithoutZone), '0', report.agreementsOutsideLimits + report.agreementsWithoutZone === 0],
+  [
+    'agreements outside limits',
+    String(report.agreementsOutsideLimits + report.agreementsWithoutZone),
+    '0',
+    report.agreementsOutsideLimits + report.agreementsWithoutZone === 0,
+  ],
   ['mean distance to Pareto frontier', report.meanDistanceToPareto.toFixed(4), '<= 0.02', report.meanDistanceToPareto <= 0.02],
   ['mean distance to Nash point', report.meanDistanceToNash.toFixed(4), '<= 0.08', report.meanDistanceToNash <= 0.08],
   ['median rounds (offers), pairs with a zone', String(report.medianRoundsWithZone), '<= 6', report.medianRoundsWithZone <= 6],
-  ['deterministic by seed (a second run)', JSON.stringify(again.byPairing) === JSON.stringify(report.byPairing) ? 'same' : 'different', 'same', JSON.stringify(again.byPairing) === JSON.stringify(report.byPairing)],
+  [
+    'deterministic by seed (a second run)',
+    JSON.stringify(again.byPairing) === JSON.stringify(report.byPairing) ? 'same' : 'different',
+    'same',
+    JSON.stringify(again.byPairing) === JSON.stringify(report.byPairing),
+  ],
 ] as const;
 
 const row = (name: string, f: PairingFigures) =>

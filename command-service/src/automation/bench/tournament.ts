@@ -1,7 +1,7 @@
 /**
  * A tournament over generated borrower–lender pairs: how often the agents agree, how fast, and how good their
  * deals are against the Pareto frontier and the Nash point. `measureNegotiationsPerSecond` is the entry point
- * for the benchmark suite (issue 7).
+ * for the benchmark suite (bench/README.md).
  */
 import { DEFAULT_NEGOTIATION_SETTINGS, type NegotiationSettings } from '../negotiation/next-move';
 import { distance, distanceToFrontier, nashPoint, paretoFrontier } from '../negotiation/pareto';
@@ -15,7 +15,7 @@ export interface TournamentOptions {
   pairs: number;
   seed: number;
   settings?: NegotiationSettings;
-  /** False: pairs with the spec's six criteria only, as issue 5's tournament generated them. */
+  /** False: pairs with the spec's six criteria only, as the first tournament generated them. */
   lendingCriteria?: boolean;
   /** Milliseconds; injected so the measuring can be tested and the core stays clock-free. */
   now?: () => number;
@@ -45,6 +45,8 @@ export interface TournamentReport extends PairingFigures {
   /** The same figures per strategy pairing, keyed "borrower strategy × lender strategy". */
   byPairing: Record<string, PairingFigures>;
   negotiationsPerSecond: number;
+  /** Offers made per second by the engine alone (every negotiation's rounds over the same time). */
+  movesPerSecond: number;
 }
 
 export function runTournament(options: TournamentOptions): TournamentReport {
@@ -62,8 +64,13 @@ export function runTournament(options: TournamentOptions): TournamentReport {
   }
   return {
     ...figures(results),
-    byPairing: Object.fromEntries(Object.keys(byPairing).sort().map((key) => [key, figures(byPairing[key] ?? [])])),
+    byPairing: Object.fromEntries(
+      Object.keys(byPairing)
+        .sort()
+        .map((key) => [key, figures(byPairing[key] ?? [])]),
+    ),
     negotiationsPerSecond: elapsedMs > 0 ? (results.length / elapsedMs) * 1000 : Number.POSITIVE_INFINITY,
+    movesPerSecond: elapsedMs > 0 ? (results.reduce((sum, result) => sum + result.rounds, 0) / elapsedMs) * 1000 : Number.POSITIVE_INFINITY,
   };
 }
 

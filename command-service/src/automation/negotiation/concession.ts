@@ -9,19 +9,14 @@
  */
 import type { ConcessionStrategy } from '@pf/events';
 
-export const BETA: Record<ConcessionStrategy, number> = { boulware: 0.5, linear: 1, conceder: 2 };
+const BETA: Record<ConcessionStrategy, number> = { boulware: 0.5, linear: 1, conceder: 2 };
 
 /** The share of the offers allowed by which a side has reached its aspiration. */
-export const ASPIRATION_SHARE = 0.35;
+const ASPIRATION_SHARE = 0.35;
 
 export function conceded(strategy: ConcessionStrategy, t: number): number {
   const time = Math.min(1, Math.max(0, t));
   return time ** (1 / BETA[strategy]);
-}
-
-/** Negotiation time of an offer in `round` (0-based): 0 at the first offer, 1 at the last before the deadline. */
-export function timeOf(round: number, deadlineRounds: number): number {
-  return deadlineRounds <= 1 ? 1 : Math.min(1, round / (deadlineRounds - 1));
 }
 
 export function targetUtility(

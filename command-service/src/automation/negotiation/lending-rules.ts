@@ -1,5 +1,5 @@
 /**
- * The hard rules of UK mortgage lending the agents negotiate within (issue 16), as pure functions of both
+ * The hard rules of UK mortgage lending the agents negotiate within (docs/behaviour/negotiation.md), as pure functions of both
  * parties' criteria and the property value: the borrower's loan need (price minus deposit, or the amount it
  * names) is a floor unless it names a range; a lender caps the loan by its maximum loan-to-value, by an income
  * multiple (residential), and by interest cover on the expected rent at a stressed rate (buy-to-let); it lends
@@ -58,7 +58,7 @@ export function application(borrower: ReadCriteria, propertyValue: number): Appl
  * The loan the borrower needs: the amount it names (a range when it names both ends), else the price minus its
  * deposit. A single amount is a floor and, as nobody borrows more than they need, also the ceiling.
  */
-export function loanNeed(borrower: ReadCriteria, propertyValue: number): Interval | null {
+function loanNeed(borrower: ReadCriteria, propertyValue: number): Interval | null {
   const { loanAmount, loanAmountIsRange, deposit } = borrower;
   let need: Interval | null = null;
   if (loanAmount.min !== null || loanAmount.max !== null) {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { scoreMatch } from '../matching/score-match';
+import { scoreMatch } from '../../matching/score-match';
 import { DEFAULT_LENDING_RULES } from './lending-rules';
 import { runNegotiation } from './run-negotiation';
 import { agreementSpace, negotiationSetup } from './setup';
 
-/** The case from issue 16: £236,000 asked on a £295,000 purchase (80% LTV). */
+/** A typical first-time purchase: £236,000 asked on a £295,000 purchase (80% LTV). */
 const buyer = {
   agentId: 1,
   criteria: { loanAmount: '£236,000', deposit: '£59,000', annualIncome: '£62,000', region: 'Leeds', interestRateMax: '5.5%' },
@@ -29,7 +29,10 @@ describe('lending rules as hard limits', () => {
   it('treats a named range as room to move, and rounds a need up to a whole thousand', () => {
     const ranged = negotiationSetup({ ...buyer, criteria: { ...buyer.criteria, loanAmount: '£200k to £236k' } }, lender);
     expect(ranged.borrower.limits.loanAmount).toEqual({ lo: 200_000, hi: 236_000 });
-    const odd = negotiationSetup({ ...buyer, criteria: { deposit: '£59,500', propertyValueMin: '£295,000', propertyValueMax: '£295,000' } }, lender);
+    const odd = negotiationSetup(
+      { ...buyer, criteria: { deposit: '£59,500', propertyValueMin: '£295,000', propertyValueMax: '£295,000' } },
+      lender,
+    );
     expect(odd.borrower.limits.loanAmount.lo).toBe(236_000);
   });
 
@@ -42,7 +45,10 @@ describe('lending rules as hard limits', () => {
     expect(negotiationSetup(lowIncome, lender).lender.limits.loanAmount.hi).toBe(225_000);
     const generous = { ...lender, rules: { ...DEFAULT_LENDING_RULES, incomeMultiple: 5 } };
     expect(negotiationSetup(lowIncome, generous).lender.limits.loanAmount.hi).toBe(250_000);
-    const landlord = { agentId: 1, criteria: { propertyType: 'BTL', loanAmount: '£200,000', deposit: '£100,000', expectedRent: '£1,100 pcm' } };
+    const landlord = {
+      agentId: 1,
+      criteria: { propertyType: 'BTL', loanAmount: '£200,000', deposit: '£100,000', expectedRent: '£1,100 pcm' },
+    };
     // £13,200 a year over 125% of 5.5% interest lends at most £192,000.
     expect(negotiationSetup(landlord, lender).lender.limits.loanAmount.hi).toBeCloseTo(192_000, 6);
     expect(runNegotiation(landlord, lender).outcome).toBe('no_agreement');
@@ -50,7 +56,8 @@ describe('lending rules as hard limits', () => {
 
   it('prices by LTV band: the same lender asks a lower rate floor for a lower LTV', () => {
     const high = negotiationSetup(buyer, lender).lender.limits.interestRate.lo;
-    const low = negotiationSetup({ ...buyer, criteria: { ...buyer.criteria, loanAmount: '£150,000', deposit: '£145,000' } }, lender).lender.limits.interestRate.lo;
+    const low = negotiationSetup({ ...buyer, criteria: { ...buyer.criteria, loanAmount: '£150,000', deposit: '£145,000' } }, lender).lender
+      .limits.interestRate.lo;
     expect(high).toBeCloseTo(3.9 + 0.3, 9);
     expect(low).toBeCloseTo(3.9, 9);
   });
@@ -88,7 +95,10 @@ describe('explained matches', () => {
       'Income multiple': 'pass: £236,000 is 3.8 times income of £62,000, within 4.5',
     });
     expect(result.score).toBeGreaterThanOrEqual(70);
-    const btl = scoreMatch({ propertyType: 'buy-to-let', loanAmount: '£200k', deposit: '£100k' }, { propertyType: 'residential, buy-to-let' });
+    const btl = scoreMatch(
+      { propertyType: 'buy-to-let', loanAmount: '£200k', deposit: '£100k' },
+      { propertyType: 'residential, buy-to-let' },
+    );
     expect(verdicts(btl)).toMatchObject({
       'Property type': 'pass: Buy-to-let: this lender lends on it',
       'Rental cover': 'warn: Expected rent not stated; buy-to-let needs 125% at 5.50%',

@@ -71,7 +71,7 @@ export function apartWords(apart: readonly string[]): string {
   return words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words.at(-1)}` : (words[0] ?? '');
 }
 
-export function dealAgreed(state: NegotiationState, dealId: string, terms: LoanTerms): EventOf<'DealAgreed'>['data'] {
+function dealAgreed(state: NegotiationState, dealId: string, terms: LoanTerms): EventOf<'DealAgreed'>['data'] {
   const { propertyValue, borrower, lender, brokerAgentId } = state.setup;
   return {
     dealId,

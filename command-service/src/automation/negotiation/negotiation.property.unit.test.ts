@@ -1,5 +1,5 @@
 /**
- * Property-based tests over generated borrower–lender pairs (issue 5, "Done when"). Pairs come from the same
+ * Property-based tests over generated borrower–lender pairs (docs/behaviour/negotiation.md). Pairs come from the same
  * generator as the tournament, driven by fast-check seeds, with an independent check of each party's limits
  * computed here from the criteria text rather than from the engine's own setup.
  */
@@ -20,7 +20,7 @@ const pairSeeds = fc.integer({ min: 0, max: 2 ** 31 - 1 });
 const pairOf = (seed: number): GeneratedPair => generatePair(createRng(seed));
 
 /**
- * Every rule of issue 16 an agreement must keep, restated here from the criteria text (not from the engine's
+ * Every lending rule an agreement must keep (docs/behaviour/negotiation.md), restated here from the criteria text (not from the engine's
  * limits): the property value, rate and term ranges; the borrower's need as a floor (price minus deposit, or
  * the amount named; its ceiling too unless a range is named); the lender's maximum LTV (80% unless stated),
  * largest loan, property types and regions, 4.5 times income for residential, 125% interest cover at 5.5% for
@@ -34,7 +34,10 @@ function brokenRules(pair: GeneratedPair, value: number, terms: LoanTerms, rules
   const within = (x: number, range: { min: number | null; max: number | null }) =>
     (range.min === null || x >= range.min - 1e-9) && (range.max === null || x <= range.max + 1e-9);
   const loan = terms.loanAmount;
-  for (const [read, who] of [[b, 'borrower'], [l, 'lender']] as const) {
+  for (const [read, who] of [
+    [b, 'borrower'],
+    [l, 'lender'],
+  ] as const) {
     check(within(value, read.propertyValue), `${who} property value`);
     check(within(terms.interestRate, read.interestRate), `${who} rate`);
     check(within(terms.termYears, read.termYears), `${who} term`);
@@ -58,9 +61,13 @@ function brokenRules(pair: GeneratedPair, value: number, terms: LoanTerms, rules
   if (l.propertyTypes) check(l.propertyTypes.includes(type), 'a property type the lender does not lend on');
   const region = b.regions?.[0];
   if (l.regions && region) check(l.regions.includes(region), 'outside the lender’s regions');
-  if (type === 'residential' && b.annualIncome !== null) check(loan <= rules.incomeMultiple * b.annualIncome + 1e-6, 'above the income multiple');
+  if (type === 'residential' && b.annualIncome !== null)
+    check(loan <= rules.incomeMultiple * b.annualIncome + 1e-6, 'above the income multiple');
   if (type === 'buy-to-let' && b.expectedRentMonthly !== null) {
-    check(b.expectedRentMonthly * 12 >= rules.interestCover * loan * (rules.stressedRate / 100) - 1e-6, 'rent does not cover the stressed interest');
+    check(
+      b.expectedRentMonthly * 12 >= rules.interestCover * loan * (rules.stressedRate / 100) - 1e-6,
+      'rent does not cover the stressed interest',
+    );
   }
   if (l.interestRate.min !== null) {
     const ltv = loan / value;
@@ -100,7 +107,7 @@ describe('negotiation properties over generated pairs', () => {
   });
 
   it('agrees in at least 95% of pairs that have a zone of agreement', () => {
-    // 7,000 pairs: issue 16's lending rules leave a zone in about a fifth of them, and this wants 1,000 such.
+    // 7,000 pairs: the lending rules leave a zone in about a fifth of them, and this wants 1,000 such.
     const pairs = fc.sample(pairSeeds, { numRuns: 7000, seed: 7 }).map(pairOf);
     const results = pairs.map((pair, index) => runNegotiation(pair.borrower, pair.lender, DEFAULT_NEGOTIATION_SETTINGS, index));
     const withZone = results.filter((result) => hasZoneOfAgreement(result.setup));

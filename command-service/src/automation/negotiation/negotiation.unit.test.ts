@@ -14,11 +14,25 @@ import { utility } from './utility';
 
 const borrower = {
   agentId: 1,
-  criteria: { propertyValueMin: '£200k', propertyValueMax: '£300k', interestRateMin: '3%', interestRateMax: '5%', loanTermMin: '20', loanTermMax: '30 years' },
+  criteria: {
+    propertyValueMin: '£200k',
+    propertyValueMax: '£300k',
+    interestRateMin: '3%',
+    interestRateMax: '5%',
+    loanTermMin: '20',
+    loanTermMax: '30 years',
+  },
 };
 const lender = {
   agentId: 2,
-  criteria: { propertyValueMin: '£150,000', propertyValueMax: '£1m', interestRateMin: '4%', interestRateMax: '6.5%', loanTermMin: '15 years', loanTermMax: '25' },
+  criteria: {
+    propertyValueMin: '£150,000',
+    propertyValueMax: '£1m',
+    interestRateMin: '4%',
+    interestRateMax: '6.5%',
+    loanTermMin: '15 years',
+    loanTermMax: '25',
+  },
 };
 const settings = DEFAULT_NEGOTIATION_SETTINGS;
 
@@ -80,7 +94,12 @@ describe('the negotiation engine', () => {
     const setup = negotiationSetup(borrower, lender);
     const space = agreementSpace(setup);
     if (!space) throw new Error('expected an agreement space');
-    const generous = { interestRate: space.interestRate.hi, termYears: space.termYears.lo, loanAmount: space.loanAmount.lo, arrangementFee: space.arrangementFee.hi };
+    const generous = {
+      interestRate: space.interestRate.hi,
+      termYears: space.termYears.lo,
+      loanAmount: space.loanAmount.lo,
+      arrangementFee: space.arrangementFee.hi,
+    };
     const state = play(initialNegotiationState(7, setup), [
       { type: 'OfferMade', data: { conversationId: 7, offerId: 'o1', round: 0, fromAgentId: 1, toAgentId: 2, terms: generous } },
     ]);
@@ -95,9 +114,20 @@ describe('the negotiation engine', () => {
     const state = play(initialNegotiationState(7, negotiationSetup(borrower, lender)), [
       { type: 'OfferMade', data: { conversationId: 7, offerId: 'o1', round: 0, fromAgentId: 2, toAgentId: 1, terms } },
     ]);
-    const message = { conversationId: 7, messageId: 3, fromAgentId: 2, toAgentId: 1, content: 'We can do 4.9% over 20 years', isAutomated: false };
+    const message = {
+      conversationId: 7,
+      messageId: 3,
+      fromAgentId: 2,
+      toAgentId: 1,
+      content: 'We can do 4.9% over 20 years',
+      isAutomated: false,
+    };
     expect(offerFromOperatorMessage(state, message)).toEqual({
-      conversationId: 7, round: 1, fromAgentId: 2, toAgentId: 1, rejectOfferId: null,
+      conversationId: 7,
+      round: 1,
+      fromAgentId: 2,
+      toAgentId: 1,
+      rejectOfferId: null,
       terms: { ...terms, interestRate: 4.9, termYears: 20 },
     });
     expect(offerFromOperatorMessage(state, { ...message, isAutomated: true })).toBeNull();
@@ -107,7 +137,12 @@ describe('the negotiation engine', () => {
     const setup = negotiationSetup(borrower, lender, 9);
     let state = initialNegotiationState(7, setup);
     expect(brokerMove(state, settings)).toEqual({ kind: 'introduce' });
-    state = play(state, [{ type: 'MessageSent', data: { conversationId: 7, messageId: 1, fromAgentId: 9, toAgentId: null, content: 'Hello', isAutomated: true } }]);
+    state = play(state, [
+      {
+        type: 'MessageSent',
+        data: { conversationId: 7, messageId: 1, fromAgentId: 9, toAgentId: null, content: 'Hello', isAutomated: true },
+      },
+    ]);
     const rng = createRng(2);
     for (let round = 0; round < 5; round += 1) {
       const side = whoseTurn(state, settings) ?? 'borrower';
@@ -124,7 +159,10 @@ describe('the negotiation engine', () => {
 
 describe('Pareto frontier and Nash point', () => {
   it('are never dominated by sampled agreements', () => {
-    const setup = negotiationSetup({ ...borrower, weights: { interestRate: 0.6, termYears: 0.1, loanAmount: 0.2, arrangementFee: 0.1 } }, lender);
+    const setup = negotiationSetup(
+      { ...borrower, weights: { interestRate: 0.6, termYears: 0.1, loanAmount: 0.2, arrangementFee: 0.1 } },
+      lender,
+    );
     const frontier = paretoFrontier(setup);
     const space = agreementSpace(setup);
     const nash = nashPoint(setup);

@@ -20,7 +20,7 @@ export interface NegotiationSettings {
 
 export const DEFAULT_NEGOTIATION_SETTINGS: NegotiationSettings = { deadlineRounds: 10, opener: 'borrower' };
 
-export type WaitReason = 'finished' | 'manual-mode' | 'not-your-turn';
+type WaitReason = 'finished' | 'manual-mode' | 'not-your-turn';
 
 export type Move =
   | { kind: 'wait'; reason: WaitReason }
@@ -72,12 +72,7 @@ export function nextMove(
 }
 
 /** Inside both parties' limits, for a property both deal in, and worth at least `threshold` to the acceptor. */
-export function isAcceptable(
-  state: NegotiationState,
-  acceptor: NegotiatorProfile,
-  terms: LoanTerms,
-  threshold: number,
-): boolean {
+function isAcceptable(state: NegotiationState, acceptor: NegotiatorProfile, terms: LoanTerms, threshold: number): boolean {
   const { borrower, lender, propertyValue } = state.setup;
   return (
     canDeal(borrower, propertyValue) &&

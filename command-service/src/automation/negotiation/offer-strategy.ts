@@ -55,15 +55,16 @@ export function proposeOffer(
   const aspiration = space === common ? estimatedNashUtility(setup, side, opponentOffers, space) : bounds.floor;
   const target = Math.min(
     bounds.best,
-    Math.max(atLeast, targetUtility(me.strategy, { ...bounds, aspiration }, round, deadlineRounds) + rng() * JITTER * (bounds.best - bounds.floor)),
+    Math.max(
+      atLeast,
+      targetUtility(me.strategy, { ...bounds, aspiration }, round, deadlineRounds) + rng() * JITTER * (bounds.best - bounds.floor),
+    ),
   );
   const last = opponentOffers.at(-1);
   const offer: LoanTerms = last ? mapIssues((issue) => clamp(last[issue], space[issue])) : bestTerms(side, space);
   let current = utility(me, offer);
   const estimated = estimateWeights(opponentOffers, space);
-  const order = [...ISSUES].sort(
-    (a, b) => tradeRatio(b, me, opponent, estimated, space) - tradeRatio(a, me, opponent, estimated, space),
-  );
+  const order = [...ISSUES].sort((a, b) => tradeRatio(b, me, opponent, estimated, space) - tradeRatio(a, me, opponent, estimated, space));
   for (const issue of order) {
     if (current >= target) break;
     const best = DIRECTION[side][issue] > 0 ? space[issue].hi : space[issue].lo;
@@ -81,12 +82,7 @@ export function proposeOffer(
  * This side's utility at the Nash point of its own utility and its model of the other side's: the other side's
  * limits are public (its criteria), its weights are guessed from its offers and its reservation taken as 0.
  */
-export function estimatedNashUtility(
-  setup: NegotiationSetup,
-  side: Side,
-  opponentOffers: readonly LoanTerms[],
-  space: Limits,
-): number {
+function estimatedNashUtility(setup: NegotiationSetup, side: Side, opponentOffers: readonly LoanTerms[], space: Limits): number {
   const other = otherSide(side);
   const guessed = estimateWeights(opponentOffers, space);
   const total = ISSUES.reduce((sum, issue) => sum + guessed[issue], 0);
@@ -95,7 +91,7 @@ export function estimatedNashUtility(
     weights: mapIssues((issue) => guessed[issue] / total),
     reservation: 0,
   };
-  const nash = nashPoint({ ...setup, [other]: model } as NegotiationSetup);
+  const nash = nashPoint({ ...setup, [other]: model });
   return nash ? nash[side] : utilityBounds(setup[side], space).floor;
 }
 
@@ -110,13 +106,7 @@ function ownSpace(profile: NegotiatorProfile): Limits {
 }
 
 /** Utility won per unit of utility the other side is estimated to lose, moving this issue across the space. */
-function tradeRatio(
-  issue: Issue,
-  me: NegotiatorProfile,
-  opponent: NegotiatorProfile,
-  estimated: PerIssue<number>,
-  space: Limits,
-): number {
+function tradeRatio(issue: Issue, me: NegotiatorProfile, opponent: NegotiatorProfile, estimated: PerIssue<number>, space: Limits): number {
   const width = space[issue].hi - space[issue].lo;
   const gain = (me.weights[issue] * width) / span(me.limits, issue);
   const loss = (estimated[issue] * width) / span(opponent.limits, issue);
@@ -124,7 +114,7 @@ function tradeRatio(
 }
 
 /** Guessed weights of the other side: how little it has moved on each issue since its first offer. */
-export function estimateWeights(offers: readonly LoanTerms[], space: Limits): PerIssue<number> {
+function estimateWeights(offers: readonly LoanTerms[], space: Limits): PerIssue<number> {
   const first = offers[0];
   const last = offers.at(-1);
   return mapIssues((issue) => {

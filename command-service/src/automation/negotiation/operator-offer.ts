@@ -1,59 +1,57 @@
 /**
  * An operator's manual message read as their side's offer ("we can do 4.1% over 25 years"): the figures it
- * states, completed from that side's last offer (else the other side's, else the middle of the agreement space).
+ * states (read-offer.ts), completed from that side's last offer (else the other side's, else the middle of the
+ * agreement space). The figures typed are recorded exactly; only those not typed are completed.
  */
-import { readMoney, type EventOf, type LoanTerms } from '@pf/events';
+import type { EventOf, LoanTerms } from '@pf/events';
+import { readOffer, type OfferReading } from './read-offer';
 import { agreementSpace } from './setup';
 import { offersBy, sideOf, type NegotiationState } from './state';
 import { mapIssues, otherSide, snapInward } from './terms-space';
 
-const RATE = /(\d+(?:\.\d+)?)\s*(?:%|per\s?cent)/i;
-const TERM = /(\d+)\s*-?\s*(?:years?|yrs?)\b/i;
-const CLAUSE = /[,;!?]|\.(?!\d)|\bwith\b|\band\b|\bplus\b/i;
-const MONEY = /£\s?\d[\d,]*(?:\.\d+)?\s*(?:k|m|million)?\b|\b\d+(?:\.\d+)?\s*(?:k|m)\b/gi;
+export { describeOffer } from './read-offer';
 
+/** The figures a text states ({} when it states none or cannot be read without guessing). */
 export function readOfferFromText(text: string): Partial<LoanTerms> {
-  const terms: Partial<LoanTerms> = {};
-  const rate = RATE.exec(text);
-  if (rate?.[1]) terms.interestRate = Number(rate[1]);
-  const term = TERM.exec(text);
-  if (term?.[1]) terms.termYears = Number(term[1]);
-  // An amount in the same clause as "fee" is the arrangement fee; any other amount is the loan.
-  for (const clause of text.split(CLAUSE)) {
-    for (const match of clause.matchAll(MONEY)) {
-      const amount = readMoney(match[0].trim());
-      if (amount === null) continue;
-      if (/fee/i.test(clause)) terms.arrangementFee ??= amount;
-      else terms.loanAmount ??= amount;
-    }
-  }
-  return terms;
+  const reading = readOffer(text);
+  return reading.kind === 'offer' ? reading.terms : {};
 }
 
 export type OperatorOffer = Omit<EventOf<'OfferMade'>['data'], 'offerId'> & { rejectOfferId: string | null };
+
+/** What an operator's message amounts to: an offer with its full terms, chat, or unclear (with the reason). */
+export type OperatorReading =
+  { kind: 'offer'; offer: OperatorOffer; stated: Partial<LoanTerms> } | Exclude<OfferReading, { kind: 'offer' }>;
+
+export function readOperatorMessage(state: NegotiationState, message: EventOf<'MessageSent'>['data']): OperatorReading | null {
+  const side = sideOf(state, message.fromAgentId);
+  if (!side || message.isAutomated || state.status !== 'negotiating') return null;
+  const reading = readOffer(message.content);
+  if (reading.kind !== 'offer') return reading;
+  const stated = reading.terms;
+  const base = offersBy(state, side).at(-1) ?? offersBy(state, otherSide(side)).at(-1) ?? middle(state);
+  const pending = state.offers.at(-1);
+  return {
+    kind: 'offer',
+    stated,
+    offer: {
+      conversationId: state.conversationId,
+      round: state.offers.length,
+      fromAgentId: message.fromAgentId,
+      toAgentId: state.setup[otherSide(side)].agentId,
+      terms: { ...base, ...stated },
+      rejectOfferId: pending && pending.status === 'open' && pending.side !== side ? pending.offerId : null,
+    },
+  };
+}
 
 /**
  * The OfferMade (and OfferRejected of the offer it answers) to append for an operator's message, or null when it
  * states no terms, the sender is not a negotiating party, or the negotiation is over.
  */
-export function offerFromOperatorMessage(
-  state: NegotiationState,
-  message: EventOf<'MessageSent'>['data'],
-): OperatorOffer | null {
-  const side = sideOf(state, message.fromAgentId);
-  if (!side || message.isAutomated || state.status !== 'negotiating') return null;
-  const stated = readOfferFromText(message.content);
-  if (Object.keys(stated).length === 0) return null;
-  const base = offersBy(state, side).at(-1) ?? offersBy(state, otherSide(side)).at(-1) ?? middle(state);
-  const pending = state.offers.at(-1);
-  return {
-    conversationId: state.conversationId,
-    round: state.offers.length,
-    fromAgentId: message.fromAgentId,
-    toAgentId: state.setup[otherSide(side)].agentId,
-    terms: { ...base, ...stated },
-    rejectOfferId: pending && pending.status === 'open' && pending.side !== side ? pending.offerId : null,
-  };
+export function offerFromOperatorMessage(state: NegotiationState, message: EventOf<'MessageSent'>['data']): OperatorOffer | null {
+  const reading = readOperatorMessage(state, message);
+  return reading?.kind === 'offer' ? reading.offer : null;
 }
 
 function middle(state: NegotiationState): LoanTerms {

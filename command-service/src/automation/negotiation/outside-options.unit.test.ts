@@ -7,7 +7,11 @@ import { negotiationSetup } from './setup';
 import { evolveNegotiation, initialNegotiationState, type NegotiationState } from './state';
 import { utility } from './utility';
 
-const borrower = { agentId: 1, strategy: 'linear' as const, criteria: { loanAmount: '£240,000', deposit: '£60,000', interestRateMax: '6%', loanTermMin: '20', loanTermMax: '30' } };
+const borrower = {
+  agentId: 1,
+  strategy: 'linear' as const,
+  criteria: { loanAmount: '£240,000', deposit: '£60,000', interestRateMax: '6%', loanTermMin: '20', loanTermMax: '30' },
+};
 const lender = (agentId: number, rateMin: string) => ({
   agentId,
   strategy: 'linear' as const,
@@ -62,7 +66,14 @@ describe('a borrower negotiating with several lenders at once', () => {
     const here = initialNegotiationState(1, negotiationSetup(borrower, lender(2, '4.6%')));
     const withOffer = evolveNegotiation(here, {
       type: 'OfferMade',
-      data: { conversationId: 1, offerId: 'a', round: 0, fromAgentId: 2, toAgentId: 1, terms: { interestRate: 5.9, termYears: 20, loanAmount: 240_000, arrangementFee: 3000 } },
+      data: {
+        conversationId: 1,
+        offerId: 'a',
+        round: 0,
+        fromAgentId: 2,
+        toAgentId: 1,
+        terms: { interestRate: 5.9, termYears: 20, loanAmount: 240_000, arrangementFee: 3000 },
+      },
     });
     const generous = { interestRate: 4, termYears: 30, loanAmount: 240_000, arrangementFee: 0 };
     const alone = nextMove(withOffer, 'borrower', { ...DEFAULT_NEGOTIATION_SETTINGS, deadlineRounds: 1 }, createRng(1));

@@ -31,13 +31,13 @@ export const DEFAULT_POLICY: Record<Side, LendingPolicy> = {
 };
 
 /** How much each issue matters to each side (sums to 1); private to that side in the negotiation. */
-export const DEFAULT_WEIGHTS: Record<Side, PerIssue<number>> = {
+const DEFAULT_WEIGHTS: Record<Side, PerIssue<number>> = {
   borrower: { interestRate: 0.45, termYears: 0.15, loanAmount: 0.25, arrangementFee: 0.15 },
   lender: { interestRate: 0.35, termYears: 0.1, loanAmount: 0.35, arrangementFee: 0.2 },
 };
 
 /** Boulware for lenders (hold firm until late), Conceder for borrowers (give ground early), per the issue. */
-export const DEFAULT_STRATEGY: Record<Side, ConcessionStrategy> = { borrower: 'conceder', lender: 'boulware' };
+const DEFAULT_STRATEGY: Record<Side, ConcessionStrategy> = { borrower: 'conceder', lender: 'boulware' };
 
 export interface PartyInput {
   agentId: number;

@@ -51,9 +51,7 @@ export function evolveNegotiation(state: NegotiationState, event: DomainEvent): 
     case 'OfferMade': {
       const side = sideOf(state, event.data.fromAgentId);
       if (!side) return state;
-      const earlier = state.offers.map((offer) =>
-        offer.status === 'open' ? { ...offer, status: 'superseded' as const } : offer,
-      );
+      const earlier = state.offers.map((offer) => (offer.status === 'open' ? { ...offer, status: 'superseded' as const } : offer));
       const { offerId, round, fromAgentId, terms } = event.data;
       return { ...state, offers: [...earlier, { offerId, round, side, fromAgentId, terms, status: 'open' }] };
     }
@@ -69,6 +67,7 @@ export function evolveNegotiation(state: NegotiationState, event: DomainEvent): 
       };
     }
     case 'MessageSent': {
+      if (event.data.reading) return state;
       const from = event.data.fromAgentId;
       return { ...state, messagesSent: { ...state.messagesSent, [from]: (state.messagesSent[from] ?? 0) + 1 } };
     }

@@ -7,7 +7,7 @@ import type { LoanTerms } from '@pf/events';
 import type { NegotiatorProfile } from './setup';
 import { DIRECTION, ISSUES, mapIssues, type Issue, type Limits, type Side } from './terms-space';
 
-export function issueScore(profile: NegotiatorProfile, issue: Issue, value: number): number {
+function issueScore(profile: NegotiatorProfile, issue: Issue, value: number): number {
   const { lo, hi } = profile.limits[issue];
   if (hi - lo <= 0) return 1;
   const share = (value - lo) / (hi - lo);
@@ -23,7 +23,7 @@ export function bestTerms(side: Side, space: Limits): LoanTerms {
   return mapIssues((issue) => (DIRECTION[side][issue] > 0 ? space[issue].hi : space[issue].lo));
 }
 
-export function worstTerms(side: Side, space: Limits): LoanTerms {
+function worstTerms(side: Side, space: Limits): LoanTerms {
   return bestTerms(side === 'borrower' ? 'lender' : 'borrower', space);
 }
 

@@ -26,7 +26,7 @@ interface Market {
   term: number;
 }
 
-/** `lendingCriteria: false` gives the pairs of issue 5's generator exactly (the spec's six criteria only). */
+/** `lendingCriteria: false` gives the original generator's pairs exactly (the six original criteria only). */
 export function generatePair(rng: Rng, firstAgentId = 1, options: { lendingCriteria?: boolean } = {}): GeneratedPair {
   const market = { value: between(rng, 100, 1500) * 1000, rate: between(rng, 250, 650) / 100, term: between(rng, 8, 28) };
   const borrower = party(rng, firstAgentId, market, 1);
@@ -53,11 +53,17 @@ function borrowerExtras(rng: Rng, price: number): Criteria {
   else if (way < 0.55) extras.loanAmount = `${money(rng, need - between(rng, 5, 40) * 1000)} to ${money(rng, need)}`;
   else if (way < 0.8) extras.deposit = rng() < 0.5 ? money(rng, market.value - need) : `${Math.round((1 - need / market.value) * 100)}%`;
   const buyToLet = rng() < 0.2;
-  if (rng() < 0.8) extras.propertyType = buyToLet ? pick(rng, ['buy-to-let', 'BTL', 'Buy to let']) : pick(rng, ['residential', 'Residential', 'home']);
+  if (rng() < 0.8)
+    extras.propertyType = buyToLet ? pick(rng, ['buy-to-let', 'BTL', 'Buy to let']) : pick(rng, ['residential', 'Residential', 'home']);
   if (buyToLet) {
     const cover = between(rng, 100, 200) / 100;
     const monthly = Math.round((need * 0.055 * cover) / 12 / 25) * 25;
-    if (rng() < 0.85) extras.expectedRent = pick(rng, [`£${monthly.toLocaleString('en-GB')} a month`, `£${monthly} pcm`, `£${(monthly * 12).toLocaleString('en-GB')} a year`]);
+    if (rng() < 0.85)
+      extras.expectedRent = pick(rng, [
+        `£${monthly.toLocaleString('en-GB')} a month`,
+        `£${monthly} pcm`,
+        `£${(monthly * 12).toLocaleString('en-GB')} a year`,
+      ]);
   } else if (rng() < 0.75) {
     extras.annualIncome = money(rng, Math.round(need / (between(rng, 25, 50) / 10) / 1000) * 1000);
   }
@@ -69,7 +75,8 @@ function lenderExtras(rng: Rng): Criteria {
   const extras: Criteria = {};
   if (rng() < 0.7) extras.maxLtv = pick(rng, ['60%', '75%', '80%', '85%', '90%', '95%', '80% LTV', '0.85']);
   if (rng() < 0.4) extras.propertyType = pick(rng, ['residential', 'residential, buy-to-let', 'buy-to-let', 'residential, BTL, bridging']);
-  if (rng() < 0.3) extras.region = pick(rng, ['london', 'leeds, manchester', 'bristol and birmingham', 'nationwide', 'London, Bristol, Leeds']);
+  if (rng() < 0.3)
+    extras.region = pick(rng, ['london', 'leeds, manchester', 'bristol and birmingham', 'nationwide', 'London, Bristol, Leeds']);
   return extras;
 }
 

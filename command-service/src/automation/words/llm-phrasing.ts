@@ -16,7 +16,7 @@ export interface PhrasingLogger {
   warn(details: object, message: string): void;
 }
 
-export interface PhrasingContext {
+interface PhrasingContext {
   speaker: string;
   role: 'borrower' | 'broker' | 'lender';
 }
@@ -29,11 +29,7 @@ const INSTRUCTIONS =
   'British English, one or two sentences, in the first person of the speaker. Keep every number and £ or % ' +
   'figure exactly as given and add no other numbers. Reply with the message only.';
 
-export function createLlmPhraser(
-  settings: LlmSettings,
-  logger: PhrasingLogger,
-  options: { timeoutMs?: number } = {},
-): Phraser {
+export function createLlmPhraser(settings: LlmSettings, logger: PhrasingLogger, options: { timeoutMs?: number } = {}): Phraser {
   const { LLM_BASE_URL: baseURL, LLM_API_KEY: apiKey, LLM_MODEL: model } = settings;
   if (!baseURL || !model) return async (draft) => draft;
   const client = new OpenAI({ baseURL, apiKey: apiKey ?? 'none', timeout: options.timeoutMs ?? 10_000, maxRetries: 0 });

@@ -9,7 +9,11 @@ import { describeTerms, formatLtv, formatPounds, formatRate, formatYears } from 
 
 export type MessageIntent =
   | { kind: 'offer'; side: Side; terms: LoanTerms; propertyValue: number }
-  | { kind: 'counter'; side: Side; terms: LoanTerms; propertyValue: number }
+  /**
+   * `theyMovedCloser`: the other side's last offer is better for this side than their one before; `iMoved`: this
+   * counter concedes something on this side's own last offer. Words that say so are used only when true.
+   */
+  | { kind: 'counter'; side: Side; terms: LoanTerms; propertyValue: number; theyMovedCloser?: boolean; iMoved?: boolean }
   | { kind: 'accept'; side: Side; terms: LoanTerms; propertyValue: number }
   | { kind: 'walk-away'; side: Side; /** What the limits leave no room on, e.g. "loan amount". */ apart?: string }
   /** A borrower that agreed with another lender leaves this conversation politely. */
@@ -22,12 +26,15 @@ type Template = (fill: Fill) => string;
 
 const TEMPLATES: Record<string, Template[]> = {
   'offer:borrower': [
-    (f) => `Hello. I'm looking to borrow ${f.loan} against a ${f.value} property (${f.ltv}). I'd like ${f.rate} over ${f.years}, with an arrangement fee of ${f.fee}.`,
-    (f) => `Good to meet you. For a ${f.value} property I'm hoping for ${f.loan} at ${f.rate} over ${f.years}, and a fee of no more than ${f.fee}.`,
+    (f) =>
+      `Hello. I'm looking to borrow ${f.loan} against a ${f.value} property (${f.ltv}). I'd like ${f.rate} over ${f.years}, with an arrangement fee of ${f.fee}.`,
+    (f) =>
+      `Good to meet you. For a ${f.value} property I'm hoping for ${f.loan} at ${f.rate} over ${f.years}, and a fee of no more than ${f.fee}.`,
     (f) => `Thanks for taking a look. My proposal is ${f.terms}, on a property worth ${f.value}.`,
   ],
   'offer:lender': [
-    (f) => `Hello. On a ${f.value} property we can offer ${f.loan} (${f.ltv}) at ${f.rate} over ${f.years}, with a ${f.fee} arrangement fee.`,
+    (f) =>
+      `Hello. On a ${f.value} property we can offer ${f.loan} (${f.ltv}) at ${f.rate} over ${f.years}, with a ${f.fee} arrangement fee.`,
     (f) => `Thanks for getting in touch. Our offer is ${f.terms}, against a property worth ${f.value}.`,
     (f) => `Good to meet you. We could lend ${f.loan} at ${f.rate} over ${f.years}; the arrangement fee would be ${f.fee}.`,
   ],
@@ -81,9 +88,22 @@ const APART: Record<Side, Array<(apart: string) => string>> = {
   ],
 };
 
+/** Counter templates that claim a movement: said only when it happened. */
+const CLAIMS_THEY_MOVED = new Set<Template>([TEMPLATES['counter:borrower']![2]!]);
+const CLAIMS_I_MOVED = new Set<Template>([
+  TEMPLATES['counter:lender']![1]!,
+  TEMPLATES['counter:lender']![2]!,
+  TEMPLATES['counter:borrower']![2]!,
+]);
+
 const WITHDRAWALS: Array<(lender: string) => string> = [
   (l) => `Thank you for your time and your offers. I've now agreed terms with ${l}, so I'll withdraw from this conversation.`,
   (l) => `I wanted to let you know that I've accepted an offer from ${l}. Thank you for negotiating with me; I'm withdrawing here.`,
+];
+
+const LENDER_CLOSINGS: Array<(lender: string) => string> = [
+  (l) => `I understand you have agreed terms with ${l}, so we'll close this negotiation here. Thank you, and good luck with the purchase.`,
+  (l) => `As you've agreed terms with ${l}, there is nothing more for us to offer here. Thank you for your time.`,
 ];
 
 const CRITERION_LABEL: Record<CriteriaKey, string> = {
@@ -116,15 +136,27 @@ function compose(intent: MessageIntent, rng: Rng): string {
       if (intent.apart) return pick(rng, APART[intent.side])(intent.apart);
       return pick(rng, TEMPLATES[`walk-away:${intent.side}`] ?? [])(fill(null, 0));
     case 'withdraw':
+      // The lender's agent closes a negotiation whose borrower agreed with another lender.
+      if (intent.side === 'lender') return pick(rng, LENDER_CLOSINGS)(intent.lenderName);
       return pick(rng, WITHDRAWALS)(intent.lenderName);
     case 'suggest':
       return pick(rng, TEMPLATES.suggest ?? [])(fill(intent.terms, intent.propertyValue));
+    case 'counter': {
+      // Words true to the move: "closer" only when they moved closer, "we can move to" only when we moved.
+      const all = TEMPLATES[`counter:${intent.side}`] ?? [];
+      const true_ = all.filter(
+        (template) =>
+          (!CLAIMS_THEY_MOVED.has(template) || intent.theyMovedCloser === true) &&
+          (!CLAIMS_I_MOVED.has(template) || intent.iMoved === true),
+      );
+      return pick(rng, true_.length > 0 ? true_ : all)(fill(intent.terms, intent.propertyValue));
+    }
     default:
       return pick(rng, TEMPLATES[`${intent.kind}:${intent.side}`] ?? [])(fill(intent.terms, intent.propertyValue));
   }
 }
 
-export function unreadableNote(keys: readonly CriteriaKey[]): string {
+function unreadableNote(keys: readonly CriteriaKey[]): string {
   const labels = keys.map((key) => CRITERION_LABEL[key]);
   const list = labels.length > 1 ? `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}` : labels[0];
   return `(I couldn't read my ${list}, so I'm treating ${labels.length > 1 ? 'them' : 'it'} as no limit.)`;

@@ -18,7 +18,7 @@ describe('wording', () => {
 
   it('states the engine’s numbers, varies with the seed and repeats for the same seed', () => {
     const texts = Array.from({ length: 12 }, (_, seed) =>
-      composeMessage({ kind: 'counter', side: 'lender', terms, propertyValue: 250_000 }, createRng(seed)),
+      composeMessage({ kind: 'counter', side: 'lender', terms, propertyValue: 250_000, iMoved: true }, createRng(seed)),
     );
     for (const text of texts) {
       expect(text).toContain('£187,000');
@@ -33,7 +33,10 @@ describe('wording', () => {
   });
 
   it('mentions unreadable criteria in an agent’s first message only', () => {
-    const setup = negotiationSetup({ agentId: 1, criteria: { interestRateMax: 'cheap', loanTermMax: 'long' } }, { agentId: 2, criteria: null });
+    const setup = negotiationSetup(
+      { agentId: 1, criteria: { interestRateMax: 'cheap', loanTermMax: 'long' } },
+      { agentId: 2, criteria: null },
+    );
     const state = initialNegotiationState(5, setup);
     const move = { kind: 'offer' as const, round: 0, terms };
     const first = messageForMove(state, 'borrower', move, createRng(1));
@@ -58,8 +61,38 @@ describe('wording', () => {
     const result = runNegotiation({ agentId: 1, criteria: { interestRateMax: '5%' } }, { agentId: 2, criteria: { interestRateMin: '4%' } });
     for (const event of result.events) {
       if (event.type !== 'OfferMade') continue;
-      const text = composeMessage({ kind: 'counter', side: 'borrower', terms: event.data.terms, propertyValue: 250_000 }, createRng(event.data.round));
+      const text = composeMessage(
+        { kind: 'counter', side: 'borrower', terms: event.data.terms, propertyValue: 250_000 },
+        createRng(event.data.round),
+      );
       expect(text).toContain(formatRate(event.data.terms.interestRate));
     }
+  });
+});
+
+describe('words true to the move', () => {
+  it('says "closer" only when the other side moved closer, and that it moved only when it did', () => {
+    const terms = { interestRate: 4.5, termYears: 25, loanAmount: 250_000, arrangementFee: 999 };
+    for (let seed = 1; seed <= 60; seed += 1) {
+      const still = composeMessage(
+        { kind: 'counter', side: 'borrower', terms, propertyValue: 350_000, theyMovedCloser: false, iMoved: false },
+        createRng(seed),
+      );
+      expect(still).not.toMatch(/closer/);
+      const lender = composeMessage(
+        { kind: 'counter', side: 'lender', terms, propertyValue: 350_000, theyMovedCloser: true, iMoved: false },
+        createRng(seed),
+      );
+      expect(lender).not.toMatch(/move to|looked again/);
+    }
+    const said = new Set(
+      Array.from({ length: 60 }, (_, seed) =>
+        composeMessage(
+          { kind: 'counter', side: 'borrower', terms, propertyValue: 350_000, theyMovedCloser: true, iMoved: true },
+          createRng(seed + 1),
+        ),
+      ),
+    );
+    expect([...said].some((text) => text.startsWith("That's closer"))).toBe(true);
   });
 });

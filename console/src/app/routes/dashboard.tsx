@@ -1,23 +1,35 @@
-import { Button, Card, H4, Icon, Intent, NonIdealState, Tag } from '@blueprintjs/core';
+import { Button, Card, H2, Icon, Intent, NonIdealState, Tag } from '@blueprintjs/core';
+import { WritersOnly } from '../../components/writers-only';
 import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { PageHeader } from '../../components/page-header';
-import { useAgents } from '../../features/agents/api/agents';
+import { useQuery } from '@tanstack/react-query';
+import { agentPageKey, fetchAgentPage } from '../../features/agents/api/agents';
 import { AgentFormDialog } from '../../features/agents/components/agent-form-dialog';
 import { AGENT_TYPE_LOOK } from '../../components/agent-type';
 import { readRole, roleBadge } from '../../features/auth/role';
-import { useConversations } from '../../features/conversations/api/conversations';
+import { conversationPageKey, fetchConversationPage } from '../../features/conversations/api/conversations';
 import { ModeTag } from '../../features/conversations/components/mode-tag';
-import { useStats } from '../../features/dashboard/api/stats';
+import { statusWords } from '../../features/conversations/components/status-words';
+import { useStats } from '../../lib/stats';
 import { NotificationBell } from '../../features/notifications/components/bell';
 import { SeedDemoButton } from '../../features/dashboard/seed-demo-button';
 import { StatCards } from '../../features/dashboard/stat-cards';
 
-/** Spec §2 Dashboard. */
+/** Dashboard. */
 export default function DashboardRoute() {
   const stats = useStats();
-  const agents = useAgents();
-  const conversations = useConversations();
+  // The three newest of each, read as one short page: the dashboard costs the same for 10 agents or 10,000.
+  const agents = useQuery({
+    queryKey: [...agentPageKey, 'dashboard'],
+    queryFn: () => fetchAgentPage({ limit: 3 }),
+    select: (page) => page.items,
+  });
+  const conversations = useQuery({
+    queryKey: [...conversationPageKey, 'dashboard'],
+    queryFn: () => fetchConversationPage({ limit: 3 }),
+    select: (page) => page.items,
+  });
   const [creating, setCreating] = useState(false);
   const [, navigate] = useLocation();
   const loading = stats.isPending || agents.isPending || conversations.isPending;
@@ -29,7 +41,9 @@ export default function DashboardRoute() {
           {roleBadge(readRole())}
         </Tag>
         <SeedDemoButton />
-        <Button intent={Intent.PRIMARY} icon="plus" text="Create Agent" onClick={() => setCreating(true)} />
+        <WritersOnly>
+          <Button intent={Intent.PRIMARY} icon="plus" text="Create Agent" onClick={() => setCreating(true)} />
+        </WritersOnly>
         <NotificationBell />
       </PageHeader>
       {loading ? (
@@ -40,7 +54,7 @@ export default function DashboardRoute() {
           <div className="pf-grid pf-grid-2 pf-section">
             <Card>
               <div className="pf-card-head pf-spread">
-                <H4>My Agents</H4>
+                <H2 className="pf-h4">My Agents</H2>
                 <Button variant="minimal" text="View All" endIcon="arrow-right" onClick={() => navigate('/agents')} />
               </div>
               {agents.data?.length ? (
@@ -63,7 +77,7 @@ export default function DashboardRoute() {
             </Card>
             <Card>
               <div className="pf-card-head pf-spread">
-                <H4>Recent Conversations</H4>
+                <H2 className="pf-h4">Recent Conversations</H2>
                 <Button variant="minimal" text="View All" endIcon="arrow-right" onClick={() => navigate('/conversations')} />
               </div>
               {conversations.data?.length ? (
@@ -73,7 +87,7 @@ export default function DashboardRoute() {
                       <Icon icon="chat" />
                       <Link href={`/conversations/${conversation.id}`} className="pf-grow">
                         <div>{conversation.title}</div>
-                        <div className="pf-muted pf-small">Active conversation</div>
+                        <div className="pf-muted pf-small">{statusWords(conversation)}</div>
                       </Link>
                       <ModeTag manual={conversation.isManualMode} />
                     </li>

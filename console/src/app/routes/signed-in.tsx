@@ -18,7 +18,7 @@ const Documents = lazy(() => import('./documents'));
 const Matching = lazy(() => import('./matching'));
 const ConversationHistory = lazy(() => import('./conversation-history'));
 const Settings = lazy(() => import('./settings'));
-
+const Join = lazy(() => import('./join'));
 
 /** Every screen behind the shared navigation, with the live socket open while any of them is shown. */
 export default function SignedIn() {
@@ -33,6 +33,7 @@ export default function SignedIn() {
               <Route path="/conversations" component={Conversations} />
               <Route path="/conversations/:id/history">{(params) => <ConversationHistory rawId={params.id} />}</Route>
               <Route path="/settings" component={Settings} />
+              <Route path="/join/:token">{(params) => <Join token={params.token} />}</Route>
               <Route path="/conversations/:id?">{(params) => <ConversationDetail rawId={params.id} />}</Route>
               <Route path="/analytics" component={Analytics} />
               <Route path="/market" component={Market} />

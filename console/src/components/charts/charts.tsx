@@ -4,7 +4,7 @@ import { ParentSize } from '@visx/responsive';
 import { Axis, BarSeries, Grid, LineSeries, Tooltip, XYChart } from '@visx/xychart';
 
 /** Blueprint's palette, so the charts read as part of the console. */
-export const CHART_COLOURS = ['#2d72d2', '#238551', '#c87619', '#cd4246', '#7961db', '#00a396'];
+const CHART_COLOURS = ['#2d72d2', '#238551', '#c87619', '#cd4246', '#7961db', '#00a396'];
 
 export interface Point {
   x: string;
@@ -21,77 +21,121 @@ const label = (s: string) => s;
  * A line chart of one or more series over the same categories, with a tooltip naming each series' value.
  * The figure carries an accessible label and description, since the SVG itself says nothing to a screen reader.
  */
-export function LineChart({ title, description, series, format, height = 260 }: { title: string; description: string; series: Series[]; format: (value: number) => string; height?: number }) {
+export function LineChart({
+  title,
+  description,
+  series,
+  format,
+  height = 260,
+}: {
+  title: string;
+  description: string;
+  series: Series[];
+  format: (value: number) => string;
+  height?: number;
+}) {
   return (
     <figure className="pf-chart" role="img" aria-label={title} aria-description={description}>
       <div style={{ height }}>
-      <ParentSize debounceTime={50}>
-        {({ width }) =>
-          width > 0 ? (
-            <XYChart accessibilityLabel={title} width={width} height={height} xScale={{ type: 'band', paddingInner: 0.3 }} yScale={{ type: 'linear', nice: true, zero: false }} margin={{ top: 10, right: 10, bottom: 40, left: 60 }}>
-              <Grid columns={false} numTicks={4} />
-              <Axis orientation="bottom" numTicks={Math.max(2, Math.floor(width / 90))} />
-              <Axis orientation="left" numTicks={4} tickFormat={(v: number) => format(v)} />
-              {series.map((s, index) => (
-                <LineSeries
-                  key={s.key}
-                  dataKey={s.key}
-                  data={s.points.filter((p) => p.y !== null)}
-                  xAccessor={(p: Point) => p.x}
-                  yAccessor={(p: Point) => p.y}
-                  stroke={CHART_COLOURS[index % CHART_COLOURS.length]}
+        <ParentSize debounceTime={50}>
+          {({ width }) =>
+            width > 0 ? (
+              <XYChart
+                accessibilityLabel={title}
+                width={width}
+                height={height}
+                xScale={{ type: 'band', paddingInner: 0.3 }}
+                yScale={{ type: 'linear', nice: true, zero: false }}
+                margin={{ top: 10, right: 10, bottom: 40, left: 60 }}
+              >
+                <Grid columns={false} numTicks={4} />
+                <Axis orientation="bottom" numTicks={Math.max(2, Math.floor(width / 90))} />
+                <Axis orientation="left" numTicks={4} tickFormat={(v: number) => format(v)} />
+                {series.map((s, index) => (
+                  <LineSeries
+                    key={s.key}
+                    dataKey={s.key}
+                    data={s.points.filter((p) => p.y !== null)}
+                    xAccessor={(p: Point) => p.x}
+                    yAccessor={(p: Point) => p.y}
+                    stroke={CHART_COLOURS[index % CHART_COLOURS.length]}
+                  />
+                ))}
+                <Tooltip<Point>
+                  showVerticalCrosshair
+                  snapTooltipToDatumX
+                  renderTooltip={({ tooltipData }) => (
+                    <div>
+                      <strong>{tooltipData?.nearestDatum ? label(tooltipData.nearestDatum.datum.x) : ''}</strong>
+                      {Object.entries(tooltipData?.datumByKey ?? {}).map(([key, entry]) => (
+                        <div key={key}>
+                          {key}: {entry.datum.y === null ? '–' : format(entry.datum.y)}
+                        </div>
+                      ))}
+                    </div>
+                  )}
                 />
-              ))}
-              <Tooltip<Point>
-                showVerticalCrosshair
-                snapTooltipToDatumX
-                renderTooltip={({ tooltipData }) => (
-                  <div>
-                    <strong>{tooltipData?.nearestDatum ? label(tooltipData.nearestDatum.datum.x) : ''}</strong>
-                    {Object.entries(tooltipData?.datumByKey ?? {}).map(([key, entry]) => (
-                      <div key={key}>
-                        {key}: {entry.datum.y === null ? '–' : format(entry.datum.y)}
-                      </div>
-                    ))}
-                  </div>
-                )}
-              />
-            </XYChart>
-          ) : null
-        }
-      </ParentSize>
+              </XYChart>
+            ) : null
+          }
+        </ParentSize>
       </div>
       <figcaption className="pf-muted pf-small">{description}</figcaption>
     </figure>
   );
 }
 
-export function BarChart({ title, description, points, format, height = 260 }: { title: string; description: string; points: Point[]; format: (value: number) => string; height?: number }) {
+export function BarChart({
+  title,
+  description,
+  points,
+  format,
+  height = 260,
+}: {
+  title: string;
+  description: string;
+  points: Point[];
+  format: (value: number) => string;
+  height?: number;
+}) {
   return (
     <figure className="pf-chart" role="img" aria-label={title} aria-description={description}>
       <div style={{ height }}>
-      <ParentSize debounceTime={50}>
-        {({ width }) =>
-          width > 0 ? (
-            <XYChart accessibilityLabel={title} width={width} height={height} xScale={{ type: 'band', paddingInner: 0.3 }} yScale={{ type: 'linear', nice: true }} margin={{ top: 10, right: 10, bottom: 40, left: 60 }}>
-              <Grid columns={false} numTicks={4} />
-              <Axis orientation="bottom" numTicks={Math.max(2, Math.floor(width / 90))} />
-              <Axis orientation="left" numTicks={4} tickFormat={(v: number) => format(v)} />
-              <BarSeries dataKey={title} data={points} xAccessor={(p: Point) => p.x} yAccessor={(p: Point) => p.y ?? 0} colorAccessor={() => CHART_COLOURS[0]} />
-              <Tooltip<Point>
-                renderTooltip={({ tooltipData }) =>
-                  tooltipData?.nearestDatum ? (
-                    <div>
-                      <strong>{tooltipData.nearestDatum.datum.x}</strong>
-                      <div>{format(tooltipData.nearestDatum.datum.y ?? 0)}</div>
-                    </div>
-                  ) : null
-                }
-              />
-            </XYChart>
-          ) : null
-        }
-      </ParentSize>
+        <ParentSize debounceTime={50}>
+          {({ width }) =>
+            width > 0 ? (
+              <XYChart
+                accessibilityLabel={title}
+                width={width}
+                height={height}
+                xScale={{ type: 'band', paddingInner: 0.3 }}
+                yScale={{ type: 'linear', nice: true }}
+                margin={{ top: 10, right: 10, bottom: 40, left: 60 }}
+              >
+                <Grid columns={false} numTicks={4} />
+                <Axis orientation="bottom" numTicks={Math.max(2, Math.floor(width / 90))} />
+                <Axis orientation="left" numTicks={4} tickFormat={(v: number) => format(v)} />
+                <BarSeries
+                  dataKey={title}
+                  data={points}
+                  xAccessor={(p: Point) => p.x}
+                  yAccessor={(p: Point) => p.y ?? 0}
+                  colorAccessor={() => CHART_COLOURS[0]}
+                />
+                <Tooltip<Point>
+                  renderTooltip={({ tooltipData }) =>
+                    tooltipData?.nearestDatum ? (
+                      <div>
+                        <strong>{tooltipData.nearestDatum.datum.x}</strong>
+                        <div>{format(tooltipData.nearestDatum.datum.y ?? 0)}</div>
+                      </div>
+                    ) : null
+                  }
+                />
+              </XYChart>
+            ) : null
+          }
+        </ParentSize>
       </div>
       <figcaption className="pf-muted pf-small">{description}</figcaption>
     </figure>
@@ -99,7 +143,17 @@ export function BarChart({ title, description, points, format, height = 260 }: {
 }
 
 /** A pie of shares, each slice titled (the SVG tooltip) with its name and share, and a legend beside it. */
-export function PieChart({ title, description, slices, size = 220 }: { title: string; description: string; slices: { name: string; value: number; label: string }[]; size?: number }) {
+export function PieChart({
+  title,
+  description,
+  slices,
+  size = 220,
+}: {
+  title: string;
+  description: string;
+  slices: { name: string; value: number; label: string }[];
+  size?: number;
+}) {
   const shown = slices.filter((s) => s.value > 0);
   const radius = size / 2;
   return (

@@ -1,6 +1,7 @@
+import { RoleNotice } from '../writers-only';
 import { Button, Drawer, DrawerSize, Position } from '@blueprintjs/core';
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
-import { useUser } from '../../features/auth/get-user';
+import { useUser } from '../../lib/current-user';
 import { isUnauthorised } from '../../lib/api-client';
 import { toastError } from '../../lib/toaster';
 import { USER_MESSAGES } from '@pf/events';
@@ -14,7 +15,7 @@ export function MenuButton() {
   return <Button className="pf-menu-button" variant="minimal" icon="menu" aria-label="Open menu" onClick={open} />;
 }
 
-/** Spec §2 dashboard: the unauthorised toast, then the login route after 500 ms. */
+/** Dashboard: the unauthorised toast, then the login route after 500 ms. */
 function useLoginRedirect(error: unknown) {
   useEffect(() => {
     if (!isUnauthorised(error)) return;
@@ -32,7 +33,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   return (
     <MenuContext.Provider value={() => setDrawerOpen(true)}>
       <div className="pf-shell">
-        <aside className="pf-sidebar">
+        <aside className="pf-sidebar" aria-label="Navigation">
           <SideNav user={user.data} />
         </aside>
         <Drawer
@@ -45,7 +46,10 @@ export function AppShell({ children }: { children: ReactNode }) {
         >
           <SideNav user={user.data} onNavigate={() => setDrawerOpen(false)} />
         </Drawer>
-        <div className="pf-content">{children}</div>
+        <main className="pf-content">
+          <RoleNotice />
+          {children}
+        </main>
       </div>
     </MenuContext.Provider>
   );

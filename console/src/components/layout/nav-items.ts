@@ -1,6 +1,6 @@
 import type { IconName } from '@blueprintjs/core';
 
-/** Spec §2 shared navigation: ten entries, the same for every role. */
+/** Shared navigation: ten entries, the same for every role. */
 export const NAV_ITEMS: { href: string; label: string; icon: IconName }[] = [
   { href: '/dashboard', label: 'Dashboard', icon: 'dashboard' },
   { href: '/agents', label: 'My Agents', icon: 'predictive-analysis' },

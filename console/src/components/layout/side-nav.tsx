@@ -42,14 +42,10 @@ export function SideNav({ user, onNavigate }: Props) {
           <div className="pf-user-name">{displayName(user)}</div>
           <div className={Classes.TEXT_MUTED}>{displayUserType(user)}</div>
         </div>
-        <Button
-          variant="minimal"
-          icon="log-out"
-          aria-label="Log out"
-          title="Log out"
-          alignText={Alignment.CENTER}
-          onClick={() => window.location.assign('/api/logout')}
-        />
+        {/* Signing out is a POST (the server's Origin check refuses one from another site); the answer sends the page to /. */}
+        <form method="post" action="/api/logout" encType="text/plain" className="pf-logout-form">
+          <Button type="submit" variant="minimal" icon="log-out" aria-label="Log out" title="Log out" alignText={Alignment.CENTER} />
+        </form>
       </div>
     </nav>
   );

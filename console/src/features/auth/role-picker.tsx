@@ -1,4 +1,4 @@
-import { Button, Card, H1, H4, Icon, Intent, type IconName } from '@blueprintjs/core';
+import { Button, Card, H1, H2, Icon, Intent, type IconName } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useLocation } from 'wouter';
 import { readRole, saveRole, type Role } from './role';
@@ -19,7 +19,7 @@ const CHOICES: { role: Role; title: string; icon: IconName; points: string[] }[]
   },
 ];
 
-/** The role picker at /auth (spec §2 Role selection). */
+/** The role picker at /auth (docs/behaviour/sign-in.md). */
 export function RolePicker() {
   const [, navigate] = useLocation();
   const [chosen, setChosen] = useState<string | null>(() => readRole());
@@ -43,7 +43,7 @@ export function RolePicker() {
             onClick={() => choose(role)}
           >
             <Icon icon={icon} size={32} intent={Intent.PRIMARY} />
-            <H4>{title}</H4>
+            <H2 className="pf-h4">{title}</H2>
             <ul>
               {points.map((point) => (
                 <li key={point}>{point}</li>

@@ -1,7 +1,6 @@
-/** Spec §2 role selection: stored in local storage only; no registration. */
-export const ROLE_STORAGE_KEY = 'user-role';
-export const ROLES = ['borrower', 'introducer', 'lender'] as const;
-export type Role = (typeof ROLES)[number];
+/** Role selection: stored in local storage only; no registration. */
+const ROLE_STORAGE_KEY = 'user-role';
+export type Role = 'borrower' | 'introducer' | 'lender';
 
 export function readRole(): string | null {
   try {
@@ -15,7 +14,7 @@ export function saveRole(role: Role): void {
   window.localStorage.setItem(ROLE_STORAGE_KEY, role);
 }
 
-/** Spec §2 dashboard badge: borrower, introducer or lender; any other value is shown as Lender. */
+/** Dashboard badge: borrower, introducer or lender; any other value is shown as Lender. */
 export function roleBadge(stored: string | null): string {
   if (stored === 'borrower') return 'Borrower';
   if (stored === 'introducer') return 'Introducer';

@@ -1,6 +1,6 @@
 import type { CurrentUserView } from '@pf/events';
 
-/** Spec §2 sidebar footer: first + last name, else email, else "User". */
+/** Sidebar footer: first + last name, else email, else "User". */
 export function displayName(user: CurrentUserView | undefined): string {
   const name = [user?.firstName, user?.lastName].filter(Boolean).join(' ').trim();
   return name || user?.email || 'User';

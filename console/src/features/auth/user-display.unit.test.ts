@@ -10,7 +10,7 @@ const user = (firstName: string | null, lastName: string | null, email: string |
   userType,
 });
 
-describe('sidebar footer (spec §2)', () => {
+describe('sidebar footer (docs/behaviour/sign-in.md)', () => {
   it('shows the name, else the email, else "User"', () => {
     expect(displayName(user('Guest', 'Operator', null, 'operator'))).toBe('Guest Operator');
     expect(displayName(user(null, null, 'amelia@example.co.uk', null))).toBe('amelia@example.co.uk');
@@ -26,7 +26,7 @@ describe('sidebar footer (spec §2)', () => {
   });
 });
 
-describe('role badge (spec §2)', () => {
+describe('role badge (docs/behaviour/sign-in.md)', () => {
   it('shows the stored role, and Lender for anything else', () => {
     expect(roleBadge('borrower')).toBe('Borrower');
     expect(roleBadge('introducer')).toBe('Introducer');

@@ -2,13 +2,16 @@ import { Button } from '@blueprintjs/core';
 import { USER_MESSAGES } from '@pf/events';
 import { toastError, toastSuccess } from '../../lib/toaster';
 import { useSeedDemo } from './api/stats';
+import { useMayWrite } from '../../components/writers-only';
 
 /**
- * Spec §2: shown to everyone. The spec reloads the page after seeding; refetching every query gives the same
+ * Shown to everyone. The spec reloads the page after seeding; refetching every query gives the same
  * screen without dropping the live socket or the success toast.
  */
 export function SeedDemoButton({ quiet = false }: { quiet?: boolean }) {
   const seed = useSeedDemo();
+  // An auditor creates nothing (the server answers 403): the button is hidden, RoleNotice says why.
+  if (!useMayWrite()) return null;
   return (
     <Button
       icon="database"
@@ -17,7 +20,7 @@ export function SeedDemoButton({ quiet = false }: { quiet?: boolean }) {
       onClick={() =>
         seed.mutate(undefined, {
           onSuccess: () => toastSuccess(USER_MESSAGES.demoDataCreated),
-          // Spec §8: on the conversation page a failure is only logged.
+          // On the conversation page a failure is only logged.
           onError: (error) => (quiet ? console.error(error) : toastError(USER_MESSAGES.demoDataFailed)),
         })
       }

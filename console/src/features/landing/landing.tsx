@@ -1,4 +1,4 @@
-import { Button, Card, H1, H4, Icon, Intent, type IconName } from '@blueprintjs/core';
+import { Button, Card, H1, H2, Icon, Intent, type IconName } from '@blueprintjs/core';
 
 const FEATURES: { icon: IconName; title: string; text: string }[] = [
   {
@@ -18,7 +18,7 @@ const FEATURES: { icon: IconName; title: string; text: string }[] = [
   },
 ];
 
-/** Both calls to action go to the login route (spec §1). */
+/** Both calls to action go to the login route (docs/behaviour/sign-in.md). */
 const login = () => window.location.assign('/api/login');
 
 export function Landing() {
@@ -27,8 +27,8 @@ export function Landing() {
       <section className="pf-hero">
         <H1>PropertyFinance AI</H1>
         <p className="pf-tagline">
-          The AI-powered property finance platform connecting borrowers, introducers and lenders through agents
-          that match, negotiate and communicate automatically.
+          The AI-powered property finance platform connecting borrowers, introducers and lenders through agents that match, negotiate and
+          communicate automatically.
         </p>
         <Button size="large" intent={Intent.PRIMARY} text="Get Started" endIcon="arrow-right" onClick={login} />
       </section>
@@ -36,13 +36,13 @@ export function Landing() {
         {FEATURES.map((feature) => (
           <Card key={feature.title} className="pf-feature-card">
             <Icon icon={feature.icon} size={28} intent={Intent.PRIMARY} />
-            <H4>{feature.title}</H4>
+            <H2 className="pf-h4">{feature.title}</H2>
             <p>{feature.text}</p>
           </Card>
         ))}
       </section>
       <section className="pf-cta">
-        <H4>Ready to let your agents do the legwork?</H4>
+        <H2 className="pf-h4">Ready to let your agents do the legwork?</H2>
         <Button size="large" intent={Intent.SUCCESS} text="Start Your Journey" onClick={login} />
       </section>
     </main>

@@ -34,14 +34,23 @@ export function applyPush(queryClient: QueryClient, push: ServerPush): void {
       queryClient.setQueryData<ConversationView>(queryKeys.conversation(conversation.id), (known) => withKnownMatch(conversation, known));
       void queryClient.invalidateQueries({ queryKey: queryKeys.history(conversation.id), exact: true });
       queryClient.setQueryData<ConversationView[]>(queryKeys.conversations, (list) =>
-        upsert(list, withKnownMatch(conversation, list?.find((entry) => entry.id === conversation.id)))?.sort(byUpdatedDesc),
+        upsert(
+          list,
+          withKnownMatch(
+            conversation,
+            list?.find((entry) => entry.id === conversation.id),
+          ),
+        )?.sort(byUpdatedDesc),
       );
+      // A page read from the server (its order, its counts) is read again; only the pages on screen refetch.
+      void queryClient.invalidateQueries({ queryKey: [...queryKeys.conversations, 'page'] });
       return;
     }
     case 'agent_updated': {
       queryClient.setQueryData<AgentView[]>(queryKeys.agents, (list) =>
         push.agent ? upsert(list, push.agent) : list?.filter((agent) => agent.id !== push.agentId),
       );
+      void queryClient.invalidateQueries({ queryKey: [...queryKeys.agents, 'page'] });
       return;
     }
     case 'stats_changed': {

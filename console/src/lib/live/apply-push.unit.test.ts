@@ -79,9 +79,19 @@ describe('applyPush', () => {
     expect(takeView('conversation:5', '20:1')).toBe(true);
     client.setQueryData(queryKeys.conversation(5), later);
     // ...and the push of the hand-back before it (19:1) arrives afterwards: it must not undo what is known.
-    applyPush(client, { type: 'conversation_updated', conversation: conversation(5, '2026-01-02', false), position: '19:1', previousPosition: null });
+    applyPush(client, {
+      type: 'conversation_updated',
+      conversation: conversation(5, '2026-01-02', false),
+      position: '19:1',
+      previousPosition: null,
+    });
     expect(client.getQueryData(queryKeys.conversation(5))).toEqual(later);
-    applyPush(client, { type: 'conversation_updated', conversation: conversation(5, '2026-01-04', false), position: '21:1', previousPosition: '20:1' });
+    applyPush(client, {
+      type: 'conversation_updated',
+      conversation: conversation(5, '2026-01-04', false),
+      position: '21:1',
+      previousPosition: '20:1',
+    });
     expect(client.getQueryData<ConversationView>(queryKeys.conversation(5))?.isManualMode).toBe(false);
   });
 

@@ -13,7 +13,7 @@ type WithoutRequestId<T> = T extends unknown ? Omit<T, 'requestId'> : never;
 
 const ACK_TIMEOUT_MS = 10_000;
 /** A composer says "typing" at most this often; the gateway shows it for a few seconds after each. */
-export const TYPING_EVERY_MS = 2000;
+const TYPING_EVERY_MS = 2000;
 
 /** What a push is about, so that two pushes of one event (same position) are told apart. */
 function pushKey(push: ServerPush): string {
@@ -31,7 +31,7 @@ function pushKey(push: ServerPush): string {
   }
 }
 
-/** Spec §2: /ws on the same host, wss when the page is https. */
+/** /ws on the same host, wss when the page is https. */
 export function socketUrl(location: Location): string {
   return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
 }
@@ -108,7 +108,7 @@ export class LiveConnection {
         resolve: (position) => (clearTimeout(timer), resolve(position)),
         reject: (error) => (clearTimeout(timer), reject(error)),
       });
-      this.send({ ...command, requestId } as ClientMessage);
+      this.send({ ...command, requestId });
     });
   }
 

@@ -5,9 +5,13 @@ describe('presence in the console', () => {
   it('names people as a sentence, the account elsewhere as "you (another session)"', () => {
     expect(namesOf([])).toBe('');
     expect(namesOf([{ name: 'Alice Borrowes', isYou: false }])).toBe('Alice Borrowes');
-    expect(namesOf([{ name: 'Alice Borrowes', isYou: false }, { name: 'Bob Lendell', isYou: false }, { name: 'Carys Pennant', isYou: true }])).toBe(
-      'Alice Borrowes, Bob Lendell and you (another session)',
-    );
+    expect(
+      namesOf([
+        { name: 'Alice Borrowes', isYou: false },
+        { name: 'Bob Lendell', isYou: false },
+        { name: 'Carys Pennant', isYou: true },
+      ]),
+    ).toBe('Alice Borrowes, Bob Lendell and you (another session)');
   });
 
   it('replaces a conversation’s state by reference and tells listeners; a reconnect forgets it', () => {

@@ -43,8 +43,7 @@ export function admitPush(state: SequenceState, push: SequencedPush): { verdict:
     };
   }
   const follows =
-    push.previousPosition === state.socketPrevious ||
-    (push.previousPosition !== null && push.previousPosition === state.lastSeen);
+    push.previousPosition === state.socketPrevious || (push.previousPosition !== null && push.previousPosition === state.lastSeen);
   return {
     verdict: follows ? 'apply' : 'gap',
     state: { lastSeen: push.position, keysAtLast: [push.key], socketPrevious: push.position },

@@ -18,9 +18,7 @@ describe('push sequence', () => {
 
   it('drops a push already seen, comparing positions numerically', () => {
     const state = at('100:2', ['message_created:9']);
-    expect(admitPush(state, { position: '100:2', previousPosition: '99:1', key: 'message_created:9' }).verdict).toBe(
-      'duplicate',
-    );
+    expect(admitPush(state, { position: '100:2', previousPosition: '99:1', key: 'message_created:9' }).verdict).toBe('duplicate');
     expect(admitPush(state, { position: '20:9', previousPosition: null, key: 'stats_changed' }).verdict).toBe('duplicate');
   });
 

@@ -1,20 +1,16 @@
-import type { ClientMessage } from '@pf/events';
+import { backoffDelay, type ClientMessage } from '@pf/events';
 import { assign, fromCallback, sendTo, setup } from 'xstate';
 
 export type SocketEvent =
-  | { type: 'OPENED' }
-  | { type: 'CLOSED' }
-  | { type: 'RECEIVED'; data: string }
-  | { type: 'SEND'; message: ClientMessage };
+  { type: 'OPENED' } | { type: 'CLOSED' } | { type: 'RECEIVED'; data: string } | { type: 'SEND'; message: ClientMessage };
 
-/** Backoff before reconnect attempt n (1-based): 0.5 s doubling to 30 s, with jitter so tabs do not stampede. */
-export function backoffDelay(attempt: number, random: () => number = Math.random): number {
-  const base = Math.min(30_000, 500 * 2 ** Math.max(0, attempt - 1));
-  return Math.round(base * (0.75 + random() * 0.5));
+/** The wait before reconnect attempt n (1-based): the platform's one backoff, from 0.5 s doubling to 30 s, jittered so tabs do not stampede. */
+export function reconnectDelay(attempt: number, random: () => number = Math.random): number {
+  return backoffDelay(attempt - 1, { baseMs: 500, maxMs: 30_000 }, random);
 }
 
 /** The browser's WebSocket, as an actor: it reports opening, closing and data, and sends what it is given. */
-export const browserSocket = fromCallback<SocketEvent, { url: string }>(({ input, sendBack, receive }) => {
+const browserSocket = fromCallback<SocketEvent, { url: string }>(({ input, sendBack, receive }) => {
   const ws = new WebSocket(input.url);
   ws.onopen = () => sendBack({ type: 'OPENED' });
   ws.onclose = () => sendBack({ type: 'CLOSED' });
@@ -45,7 +41,7 @@ export const socketMachine = setup({
     disconnected: () => undefined,
   },
   delays: {
-    backoff: ({ context }) => backoffDelay(context.attempt),
+    backoff: ({ context }) => reconnectDelay(context.attempt),
   },
 }).createMachine({
   id: 'socket',
@@ -61,10 +57,7 @@ export const socketMachine = setup({
           on: {
             OPENED: {
               target: 'open',
-              actions: [
-                { type: 'connected', params: ({ context }) => ({ reconnect: context.attempt > 0 }) },
-                assign({ attempt: 0 }),
-              ],
+              actions: [{ type: 'connected', params: ({ context }) => ({ reconnect: context.attempt > 0 }) }, assign({ attempt: 0 })],
             },
           },
         },

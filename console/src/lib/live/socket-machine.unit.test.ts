@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, SimulatedClock } from 'xstate';
-import { backoffDelay, socketMachine, type SocketEvent } from './socket-machine';
+import { reconnectDelay, socketMachine, type SocketEvent } from './socket-machine';
 
 /** A socket that records what it is sent and lets the test play the server's side. */
 function fakeSockets() {
@@ -77,10 +77,11 @@ describe('socket machine', () => {
 
 describe('backoff', () => {
   it('doubles from half a second up to 30 s, within the jitter band', () => {
-    expect(backoffDelay(1, () => 0.5)).toBe(500);
-    expect(backoffDelay(3, () => 0.5)).toBe(2000);
-    expect(backoffDelay(20, () => 0.5)).toBe(30_000);
-    expect(backoffDelay(2, () => 0)).toBe(750);
-    expect(backoffDelay(2, () => 1)).toBe(1250);
+    // Ceilings 0.5 s, 1 s, 2 s, … 30 s; the wait is drawn from the ceiling's upper half.
+    expect(reconnectDelay(1, () => 0.5)).toBe(375);
+    expect(reconnectDelay(3, () => 0.5)).toBe(1500);
+    expect(reconnectDelay(20, () => 0.5)).toBe(22_500);
+    expect(reconnectDelay(2, () => 0)).toBe(500);
+    expect(reconnectDelay(2, () => 1)).toBe(1000);
   });
 });

@@ -15,7 +15,12 @@ describe('fuzzing every HTTP route and socket message on a real single node', ()
   beforeAll(async () => {
     database = await createTestDatabase();
     ({ server, client, target } = await startFuzzTarget(
-      testServerEnv(database.url, { RATE_LIMIT_PER_MINUTE: '10000000', READ_WAIT_TIMEOUT_MS: '300', AUTOMATION: 'on', AGENT_REPLY_DELAY_MS: '0' }),
+      testServerEnv(database.url, {
+        RATE_LIMIT_PER_MINUTE: '10000000',
+        READ_WAIT_TIMEOUT_MS: '300',
+        AUTOMATION: 'on',
+        AGENT_REPLY_DELAY_MS: '0',
+      }),
     ));
   });
   afterAll(async () => {
@@ -23,19 +28,31 @@ describe('fuzzing every HTTP route and socket message on a real single node', ()
     await database?.drop();
   });
 
-  it('answers 600 hostile HTTP inputs and 150 socket frames without a 5xx, a crash or a closed socket', async () => {
+  it('answers 600 hostile HTTP inputs, 150 socket frames and 150 aimed inputs without a 5xx, a crash or a closed socket', async () => {
     // Routes come from the app itself (onRoute), so a route added later is fuzzed too.
     expect(target.routes.map((route) => `${route.method} ${route.url}`)).toEqual(
-      expect.arrayContaining(['POST /api/agents', 'PUT /api/agents/:id', 'PATCH /api/conversations/:id', 'GET /api/conversations/:id/messages']),
+      expect.arrayContaining([
+        'POST /api/agents',
+        'PUT /api/agents/:id',
+        'PATCH /api/conversations/:id',
+        'GET /api/conversations/:id/messages',
+      ]),
     );
-    const report = await fuzz(target, { httpRuns: 600, socketRuns: 150, concurrency: 6 });
-    console.log(`[fuzz] seed ${report.seed}: ${report.httpInputs} HTTP ${JSON.stringify(report.statusCounts)}, ${report.socketInputs} socket frames`);
+    const report = await fuzz(target, { httpRuns: 600, socketRuns: 150, targetedRuns: 150, concurrency: 6 });
+    console.log(
+      `[fuzz] seed ${report.seed}: ${report.httpInputs} HTTP ${JSON.stringify(report.statusCounts)}, ${report.socketInputs} socket frames`,
+    );
     expect(report.counterexamples).toEqual([]);
     expect(report.serverErrors).toEqual([]);
     expect(report.socketServerErrors).toEqual([]);
     expect(report.crashes).toEqual([]);
     expect(report.socketsClosedUnexpectedly).toBe(0);
     expect(report.httpInputs + report.socketInputs).toBe(750);
+    // Cross-site sign-outs, other people's notification ids and invisible characters each got the answer they must.
+    const aimed = Object.values(report.targeted);
+    expect(aimed.reduce((sum, tally) => sum + tally.tried, 0)).toBe(150);
+    expect(Object.keys(report.targeted).sort()).toEqual(['control character', 'cross-site logout', 'foreign notification']);
+    for (const tally of aimed) expect(tally.asExpected).toBe(tally.tried);
     expect(report.statusCounts['4xx']).toBeGreaterThan(100); // hostile input is refused, not ignored
     expect(await stillHealthy(server, client)).toEqual([]);
   }, 240_000);

@@ -15,10 +15,15 @@ describe('the fuzzer checks inputs as fast-check properties', () => {
     const report = emptyReport();
     let counted = 0;
     // Fails on any list holding a number of 500 or more: the minimal counterexample is [500].
-    await checkInWorkers(report, fc.array(fc.nat({ max: 100_000 }), { minLength: 1 }), { runs: 200, workers: 2, seed: 42, label: 'test' }, async (input, isCounted) => {
-      if (isCounted) counted += 1;
-      return input.some((n) => n >= 500) ? `too big: ${input.join(',')}` : null;
-    });
+    await checkInWorkers(
+      report,
+      fc.array(fc.nat({ max: 100_000 }), { minLength: 1 }),
+      { runs: 200, workers: 2, seed: 42, label: 'test' },
+      async (input, isCounted) => {
+        if (isCounted) counted += 1;
+        return input.some((n) => n >= 500) ? `too big: ${input.join(',')}` : null;
+      },
+    );
     expect(report.counterexamples.length).toBeGreaterThan(0);
     for (const failure of report.counterexamples) {
       expect(failure).toMatch(/seed: 4[23]/);

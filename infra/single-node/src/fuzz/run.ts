@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { headerValue, pathParam, queryString, rawBody, structuredBody, type RawBody } from './inputs';
 import { checkInWorkers } from './property';
 import { fuzzSocket } from './socket';
+import { fuzzTargeted } from './targeted';
 
 export interface FuzzRoute {
   readonly method: string;
@@ -41,6 +42,8 @@ export interface FuzzReport {
    */
   counterexamples: string[];
   shrinkRuns: number;
+  /** The aimed inputs (targeted.ts) by kind: how many were tried, and how many got exactly the answer they must. */
+  targeted: Record<string, { tried: number; asExpected: number }>;
 }
 
 export function emptyFuzzReport(seed: number, routes: number): FuzzReport {
@@ -58,6 +61,7 @@ export function emptyFuzzReport(seed: number, routes: number): FuzzReport {
     crashes: [],
     counterexamples: [],
     shrinkRuns: 0,
+    targeted: {},
   };
 }
 
@@ -104,15 +108,22 @@ function pathOf(route: FuzzRoute, params: string[]): string {
   return route.url.replace(/:[A-Za-z_]+/g, () => params[index++ % params.length]!).replace(/\*$/, params[0]!);
 }
 
-export async function fuzz(target: FuzzTarget, options: { httpRuns: number; socketRuns: number; seed?: number; concurrency?: number }): Promise<FuzzReport> {
+export async function fuzz(
+  target: FuzzTarget,
+  options: { httpRuns: number; socketRuns: number; targetedRuns?: number; seed?: number; concurrency?: number },
+): Promise<FuzzReport> {
   const seed = options.seed ?? Date.now() % 2 ** 31;
   const report = emptyFuzzReport(seed, target.routes.length);
-  const onCrash = (error: unknown) => report.crashes.push(error instanceof Error ? `${error.name}: ${error.message} ${error.stack?.split("\n").slice(1, 6).join(" / ")}` : String(error));
+  const onCrash = (error: unknown) =>
+    report.crashes.push(
+      error instanceof Error ? `${error.name}: ${error.message} ${error.stack?.split('\n').slice(1, 6).join(' / ')}` : String(error),
+    );
   process.on('uncaughtException', onCrash);
   process.on('unhandledRejection', onCrash);
   try {
     await fuzzHttp(target, report, options.httpRuns, seed, options.concurrency ?? 6);
     await fuzzSocket(target, report, options.socketRuns, seed);
+    await fuzzTargeted(target, report, options.targetedRuns ?? 0, seed, options.concurrency ?? 6);
   } finally {
     process.off('uncaughtException', onCrash);
     process.off('unhandledRejection', onCrash);
@@ -121,7 +132,9 @@ export async function fuzz(target: FuzzTarget, options: { httpRuns: number; sock
 }
 
 async function fuzzHttp(target: FuzzTarget, report: FuzzReport, runs: number, seed: number, concurrency: number): Promise<void> {
-  await checkInWorkers(report, httpInput(target), { runs, workers: concurrency, seed, label: 'HTTP' }, (input, counted) => sendHttp(target, report, input, counted));
+  await checkInWorkers(report, httpInput(target), { runs, workers: concurrency, seed, label: 'HTTP' }, (input, counted) =>
+    sendHttp(target, report, input, counted),
+  );
 }
 
 /** Sends one input; null when the answer is acceptable, else what went wrong. `counted`: outside shrinking. */
@@ -129,8 +142,10 @@ async function sendHttp(target: FuzzTarget, report: FuzzReport, input: HttpInput
   const method = input.route.method;
   const path = pathOf(input.route, input.params) + input.query;
   const headers: Record<string, string> = { ...input.extraHeaders };
-  // Signing out would end the fuzzing user's session: that route gets no cookie.
-  if (input.withCookie && !path.startsWith('/api/logout')) headers.cookie = target.cookie;
+  // Signing out (a POST from this origin, or from no page at all) would end the fuzzing user's session: that one
+  // gets no cookie. A GET, or a POST from another site, may have it: neither signs anyone out.
+  const signsOut = path.startsWith('/api/logout') && method !== 'GET' && input.origin !== 'foreign';
+  if (input.withCookie && !signsOut) headers.cookie = target.cookie;
   if (input.origin === 'own') headers.origin = target.url;
   if (input.origin === 'foreign') headers.origin = 'https://evil.example';
   let body: string | Buffer | undefined;
@@ -143,7 +158,13 @@ async function sendHttp(target: FuzzTarget, report: FuzzReport, input: HttpInput
   }
   let response: Response;
   try {
-    response = await fetch(`${target.url}${path}`, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : new Uint8Array(body), redirect: 'manual', signal: AbortSignal.timeout(30_000) });
+    response = await fetch(`${target.url}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : typeof body === 'string' ? body : new Uint8Array(body),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(30_000),
+    });
   } catch (error) {
     // undici refuses some header values or URLs before sending; anything else is the server's doing.
     if (error instanceof TypeError && !/fetch failed/.test(error.message)) {
@@ -172,5 +193,9 @@ async function sendHttp(target: FuzzTarget, report: FuzzReport, input: HttpInput
 
 function describe(input: HttpInput, body: string | Buffer | undefined): string {
   const shown = body === undefined ? '' : (Buffer.isBuffer(body) ? body.toString('latin1') : body).slice(0, 300);
-  return JSON.stringify({ headers: input.extraHeaders, contentType: input.body.kind === 'raw' ? input.body.raw.contentType : 'json', body: shown });
+  return JSON.stringify({
+    headers: input.extraHeaders,
+    contentType: input.body.kind === 'raw' ? input.body.raw.contentType : 'json',
+    body: shown,
+  });
 }

@@ -25,12 +25,14 @@ class ProbedSocket {
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data) => {
       let message: { type?: string; message?: string; requestId?: string | null };
+      const text = (data as Buffer).toString(); // ws hands a text frame over as one Buffer (binaryType nodebuffer)
       try {
-        message = JSON.parse(data.toString());
+        message = JSON.parse(text) as typeof message;
       } catch {
-        return void this.failures.push(`a message that is not JSON: ${data.toString().slice(0, 200)}`);
+        return void this.failures.push(`a message that is not JSON: ${text.slice(0, 200)}`);
       }
-      if (message.type === 'error' && message.message && SERVER_FAILURE_WORDS.has(message.message)) this.failures.push(JSON.stringify(message).slice(0, 300));
+      if (message.type === 'error' && message.message && SERVER_FAILURE_WORDS.has(message.message))
+        this.failures.push(JSON.stringify(message).slice(0, 300));
       if (message.requestId) this.waiting.get(message.requestId)?.(true);
     });
     ws.on('close', () => {
@@ -73,25 +75,30 @@ export async function fuzzSocket(target: FuzzTarget, report: FuzzReport, runs: n
   const workers = Math.max(1, Math.min(40, Math.ceil(runs / 75)));
   const sockets: (ProbedSocket | null)[] = Array.from({ length: workers }, () => null);
   const probeConversation = target.conversationIds[0] ?? 1;
-  await checkInWorkers(report, socketFrame(target.conversationIds, target.position), { runs, workers, seed: seed + 1000, label: 'socket' }, async (frame, counted, worker) => {
-    // A socket closed by an earlier frame was already blamed on it: later runs (shrink steps too) get a new one.
-    let socket = sockets[worker];
-    if (!socket || socket.closed) socket = sockets[worker] = await ProbedSocket.open(target);
-    socket.failures = [];
-    const paced = new Promise((resolve) => setTimeout(resolve, 1000 / FRAMES_PER_SECOND));
-    socket.ws.send(frame.data, { binary: frame.binary });
-    if (counted) report.socketInputs += 1;
-    const answered = await socket.probe(probeConversation);
-    await paced;
-    if (!answered) {
-      if (counted) report.socketsClosedUnexpectedly += 1;
-      return `the socket ${socket.closed ? 'closed' : 'stopped answering'} after the frame ${describeFrame(frame)}`;
-    }
-    if (socket.failures.length > 0) {
-      if (counted) for (const message of socket.failures) report.socketServerErrors.push({ frame: describeFrame(frame), message });
-      return `a server failure after the frame ${describeFrame(frame)}: ${socket.failures.join('; ')}`;
-    }
-    return null;
-  });
+  await checkInWorkers(
+    report,
+    socketFrame(target.conversationIds, target.position),
+    { runs, workers, seed: seed + 1000, label: 'socket' },
+    async (frame, counted, worker) => {
+      // A socket closed by an earlier frame was already blamed on it: later runs (shrink steps too) get a new one.
+      let socket = sockets[worker];
+      if (!socket || socket.closed) socket = sockets[worker] = await ProbedSocket.open(target);
+      socket.failures = [];
+      const paced = new Promise((resolve) => setTimeout(resolve, 1000 / FRAMES_PER_SECOND));
+      socket.ws.send(frame.data, { binary: frame.binary });
+      if (counted) report.socketInputs += 1;
+      const answered = await socket.probe(probeConversation);
+      await paced;
+      if (!answered) {
+        if (counted) report.socketsClosedUnexpectedly += 1;
+        return `the socket ${socket.closed ? 'closed' : 'stopped answering'} after the frame ${describeFrame(frame)}`;
+      }
+      if (socket.failures.length > 0) {
+        if (counted) for (const message of socket.failures) report.socketServerErrors.push({ frame: describeFrame(frame), message });
+        return `a server failure after the frame ${describeFrame(frame)}: ${socket.failures.join('; ')}`;
+      }
+      return null;
+    },
+  );
   for (const socket of sockets) socket?.ws.close();
 }

@@ -6,7 +6,9 @@ import type { FuzzRoute, FuzzTarget } from './run';
  * A real single node to fuzz, with every route it declares, a signed-in user with demo data (one
  * conversation in manual mode, so socket messages and message commands reach the deciders).
  */
-export async function startFuzzTarget(env: Record<string, string>): Promise<{ server: RunningServer; target: FuzzTarget; client: ApiClient }> {
+export async function startFuzzTarget(
+  env: Record<string, string>,
+): Promise<{ server: RunningServer; target: FuzzTarget; client: ApiClient }> {
   const server = await startSingleNode(env);
   // Collected by an onRoute hook as the routes were added (infra's registeredRoutes), so routes added later are fuzzed too.
   // The built console's files (hidden from /docs, one route per file when it is built) take no input: left out, so
@@ -15,9 +17,9 @@ export async function startFuzzTarget(env: Record<string, string>): Promise<{ se
   await server.caughtUp;
   const client = await ApiClient.signIn(server.url);
   expectStatus(await client.post('/api/seed-demo'), 201);
-  const conversations = (await client.get('/api/conversations')).body as { id: number }[];
+  const conversations = (await readList(client, '/api/conversations')) as { id: number }[];
   if (conversations[0]) expectStatus(await client.patch(`/api/conversations/${conversations[0].id}`, { isManualMode: true }), 200);
-  const agents = (await client.get('/api/agents')).body as { id: number }[];
+  const agents = (await readList(client, '/api/agents')) as { id: number }[];
   return {
     server,
     client,
@@ -32,8 +34,24 @@ export async function startFuzzTarget(env: Record<string, string>): Promise<{ se
   };
 }
 
+/**
+ * A list read during set-up: on a loaded machine the read may wait past READ_WAIT_TIMEOUT_MS for the projector
+ * and answer 503 (as it should); set-up asks again, up to 30 s, rather than fuzzing without ids.
+ */
+async function readList(client: ApiClient, path: string): Promise<unknown[]> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const answer = await client.get(path);
+    if (answer.status === 200 && Array.isArray(answer.body)) return answer.body;
+    if (answer.status !== 503 || Date.now() > deadline)
+      throw new Error(`Fuzz set-up could not read ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 function expectStatus(response: { status: number; body: unknown }, status: number): void {
-  if (response.status !== status) throw new Error(`Fuzz set-up expected ${status}, got ${response.status}: ${JSON.stringify(response.body)}`);
+  if (response.status !== status)
+    throw new Error(`Fuzz set-up expected ${status}, got ${response.status}: ${JSON.stringify(response.body)}`);
 }
 
 /** After the fuzzing: the node still takes a command, and its read models still follow (the projector is alive). */

@@ -38,7 +38,9 @@ export class OidcTestBrowser {
       const index = pair!.indexOf('=');
       const name = pair!.slice(0, index).trim();
       const value = pair!.slice(index + 1).trim();
-      const gone = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split('=')[1]!) < Date.now()));
+      const gone = attributes.some(
+        (a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split('=')[1]!) < Date.now()),
+      );
       if (gone || value === '') jar.delete(name);
       else jar.set(name, value);
     }
@@ -50,7 +52,10 @@ export class OidcTestBrowser {
    * consent form (or its Cancel link when `consent` is 'cancel'). Stops at the first answer that is neither a
    * redirect nor a provider page, or at `stopAt` (a URL prefix) without requesting it.
    */
-  async walk(url: string, { login, consent = 'accept', stopAt }: { login: string; consent?: 'accept' | 'cancel'; stopAt?: string }): Promise<{ url: string; response: Response | null }> {
+  async walk(
+    url: string,
+    { login, consent = 'accept', stopAt }: { login: string; consent?: 'accept' | 'cancel'; stopAt?: string },
+  ): Promise<{ url: string; response: Response | null }> {
     let next = url;
     for (let hop = 0; hop < 20; hop++) {
       if (stopAt && next.startsWith(stopAt)) return { url: next, response: null };

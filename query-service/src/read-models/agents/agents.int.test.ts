@@ -6,7 +6,15 @@ import { listAgents } from './queries';
 
 const created = (agentId: number, ownerId: string, strategy?: 'boulware'): DomainEvent => ({
   type: 'AgentCreated',
-  data: { agentId, ownerId, name: `Agent ${agentId}`, type: 'lender', description: 'Lends', criteria: { interestRateMin: '3.9%' }, ...(strategy ? { strategy } : {}) },
+  data: {
+    agentId,
+    ownerId,
+    name: `Agent ${agentId}`,
+    type: 'lender',
+    description: 'Lends',
+    criteria: { interestRateMin: '3.9%' },
+    ...(strategy ? { strategy } : {}),
+  },
 });
 
 describe('agents read model', () => {
@@ -32,9 +40,29 @@ describe('agents read model', () => {
     }
     const minute = (n: number) => new Date(Date.UTC(2026, 0, 1, 12, n)).toISOString();
     expect(await listAgents(database.pool, 'alice')).toEqual([
-      { id: 2, name: 'Agent 2', type: 'lender', description: 'Lends', criteria: { interestRateMin: '3.9%' }, strategy: null, isActive: true, createdAt: minute(1), updatedAt: minute(1) },
+      {
+        id: 2,
+        name: 'Agent 2',
+        type: 'lender',
+        description: 'Lends',
+        criteria: { interestRateMin: '3.9%' },
+        strategy: null,
+        isActive: true,
+        createdAt: minute(1),
+        updatedAt: minute(1),
+      },
       // An update without a strategy keeps the agent's.
-      { id: 1, name: 'Northern Bank', type: 'lender', description: 'Mortgages', criteria: null, strategy: 'boulware', isActive: false, createdAt: minute(0), updatedAt: minute(4) },
+      {
+        id: 1,
+        name: 'Northern Bank',
+        type: 'lender',
+        description: 'Mortgages',
+        criteria: null,
+        strategy: 'boulware',
+        isActive: false,
+        createdAt: minute(0),
+        updatedAt: minute(4),
+      },
     ]);
     expect((await listAgents(database.pool, 'bob')).map((agent) => agent.id)).toEqual([3]);
   });

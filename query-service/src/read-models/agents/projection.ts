@@ -19,11 +19,27 @@ async function writeAgents(client: pg.ClientBase, batch: readonly RecordedEvent[
   const loaded = await client.query(`select ${AGENT_COLUMNS} from rm_agents where id = any($1::bigint[])`, [ids]);
   for (const row of loaded.rows) stored.set(row.id, agentFromRow(row));
   const changed = foldBatch(agentsView, batch, stored).map((a) => [
-    a.id, a.ownerId, a.name, a.type, a.description, json(a.criteria), a.strategy, a.isActive, a.isDeleted, a.createdAt, a.updatedAt,
+    a.id,
+    a.ownerId,
+    a.firmId,
+    a.name,
+    a.type,
+    a.description,
+    json(a.criteria),
+    a.strategy,
+    a.isActive,
+    a.isDeleted,
+    a.createdAt,
+    a.updatedAt,
   ]);
-  await writeRows(client, changed, ['bigint', 'text', 'text', 'text', 'text', 'jsonb', 'text', 'boolean', 'boolean', 'timestamptz', 'timestamptz'], (v) =>
-    `insert into rm_agents (${AGENT_COLUMNS})
-     select v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11 from ${v} order by ord
+  await writeRows(
+    client,
+    changed,
+    ['bigint', 'text', 'text', 'text', 'text', 'text', 'jsonb', 'text', 'boolean', 'boolean', 'timestamptz', 'timestamptz'],
+    (v) =>
+      `insert into rm_agents (${AGENT_COLUMNS})
+     select v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12 from ${v} order by ord
      on conflict (id) do update set name = excluded.name, description = excluded.description, criteria = excluded.criteria,
-       strategy = excluded.strategy, is_active = excluded.is_active, is_deleted = excluded.is_deleted, updated_at = excluded.updated_at`);
+       strategy = excluded.strategy, is_active = excluded.is_active, is_deleted = excluded.is_deleted, updated_at = excluded.updated_at`,
+  );
 }

@@ -25,4 +25,15 @@ export const agentsMigrations: Migration[] = [
       create index if not exists rm_agents_owner on rm_agents (owner_id, id) where not is_deleted;
     `,
   },
+  {
+    // Firms (docs/decisions/firms-and-visibility.md): an agent is its firm's. Agents from before firms belong to
+    // their owner's firm of one, whose id is the owner's: the fold (firmOf) gives the same, so a rebuild matches.
+    name: 'query-service/agents/002-firms',
+    sql: `
+      alter table rm_agents add column if not exists firm_id text;
+      update rm_agents set firm_id = owner_id where firm_id is null;
+      alter table rm_agents alter column firm_id set not null;
+      create index if not exists rm_agents_firm on rm_agents (firm_id, id) where not is_deleted;
+    `,
+  },
 ];

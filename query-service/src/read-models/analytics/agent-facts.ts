@@ -16,7 +16,7 @@ export interface CriteriaVersion {
 }
 
 /** The criteria in force for `agentId` at `at` (the latest version at or before it); null when none was. */
-export function criteriaAt(state: FactsState, agentId: number, at: string): unknown {
+function criteriaAt(state: FactsState, agentId: number, at: string): unknown {
   let found: unknown = null;
   for (const version of state.versions.get(agentId) ?? []) if (version.at <= at) found = version.criteria;
   return found;
@@ -56,7 +56,10 @@ export function applyAgent(state: FactsState, touched: Touched, agent: Omit<Agen
   touched.agents.add(agent.agentId);
   const versions = state.versions.get(agent.agentId) ?? [];
   if (!versions.some((v) => v.at === at)) {
-    state.versions.set(agent.agentId, [...versions, { at, criteria: agent.criteria }].sort((a, b) => a.at.localeCompare(b.at)));
+    state.versions.set(
+      agent.agentId,
+      [...versions, { at, criteria: agent.criteria }].sort((a, b) => a.at.localeCompare(b.at)),
+    );
     touched.versions.add(agent.agentId);
   }
   if (type === 'borrower') classify(state, touched, agent.agentId);

@@ -1,6 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
-import { ANALYTICS_PERIOD_DAYS, BROKER_COMMISSION_RATE, DEAL_SIZE_BANDS, type AnalyticsPeriod, type DomainEvent, type EventOf } from '@pf/events';
+import {
+  ANALYTICS_PERIOD_DAYS,
+  BROKER_COMMISSION_RATE,
+  DEAL_SIZE_BANDS,
+  type AnalyticsPeriod,
+  type DomainEvent,
+  type EventOf,
+} from '@pf/events';
 import { migrate, type RecordedEvent } from '@pf/infra';
 import { projectReadModels } from '..';
 import { ANALYTICS_FACT_TABLES } from './consumer';
@@ -13,47 +20,152 @@ const NOW = new Date('2026-03-31T12:00:00Z');
 const owner = (name: string) => `user-${name}`;
 type Timed = { at: string; event: DomainEvent };
 
-const agent = (agentId: number, type: 'borrower' | 'lender' | 'broker', who: string, criteria: Record<string, string> | null = null): DomainEvent => ({
+const agent = (
+  agentId: number,
+  type: 'borrower' | 'lender' | 'broker',
+  who: string,
+  criteria: Record<string, string> | null = null,
+): DomainEvent => ({
   type: 'AgentCreated',
-  // Criteria beyond the spec's six (region, propertyType) arrive with issue 16; the read side reads them as text.
-  data: { agentId, ownerId: owner(who), name: `${type} ${agentId}`, type, description: '', criteria: criteria as never },
+  // Criteria beyond the original six (region, propertyType: docs/behaviour/agents.md); the read side reads them as text.
+  data: { agentId, ownerId: owner(who), name: `${type} ${agentId}`, type, description: '', criteria: criteria },
 });
-const participant = (agentId: number, type: 'borrower' | 'lender' | 'broker', who: string) => ({ agentId, ownerId: owner(who), name: `${type} ${agentId}`, type });
+const participant = (agentId: number, type: 'borrower' | 'lender' | 'broker', who: string) => ({
+  agentId,
+  ownerId: owner(who),
+  name: `${type} ${agentId}`,
+  type,
+});
 const terms = (interestRate: number, loanAmount = 250_000) => ({ interestRate, termYears: 25, loanAmount, arrangementFee: 999 });
 
 /** One negotiation from match to its end, at the given day (minutes apart). */
-function negotiation(n: { id: number; day: string; borrower: number; lender: number; broker?: number; rates: number[]; deal?: { loan: number; value: number; rate: number; fee: number } }): Timed[] {
+function negotiation(n: {
+  id: number;
+  day: string;
+  borrower: number;
+  lender: number;
+  broker?: number;
+  rates: number[];
+  deal?: { loan: number; value: number; rate: number; fee: number };
+}): Timed[] {
   const at = (minute: number) => `${n.day}T13:0${minute}:00Z`;
-  const parties = [participant(n.borrower, 'borrower', 'x'), participant(n.lender, 'lender', 'y'), ...(n.broker ? [participant(n.broker, 'broker', 'z')] : [])];
+  const parties = [
+    participant(n.borrower, 'borrower', 'x'),
+    participant(n.lender, 'lender', 'y'),
+    ...(n.broker ? [participant(n.broker, 'broker', 'z')] : []),
+  ];
   const events: Timed[] = [
-    { at: at(0), event: { type: 'MatchFound', data: { matchId: `m${n.id}`, borrowerAgentId: n.borrower, lenderAgentId: n.lender, brokerAgentId: n.broker ?? null, score: 80, explanation: [] } } },
-    { at: at(1), event: { type: 'ConversationStarted', data: { conversationId: n.id, title: `Negotiation ${n.id}`, participants: parties, matchId: `m${n.id}` } } },
+    {
+      at: at(0),
+      event: {
+        type: 'MatchFound',
+        data: {
+          matchId: `m${n.id}`,
+          borrowerAgentId: n.borrower,
+          lenderAgentId: n.lender,
+          brokerAgentId: n.broker ?? null,
+          score: 80,
+          explanation: [],
+        },
+      },
+    },
+    {
+      at: at(1),
+      event: {
+        type: 'ConversationStarted',
+        data: { conversationId: n.id, title: `Negotiation ${n.id}`, participants: parties, matchId: `m${n.id}` },
+      },
+    },
     ...n.rates.map((rate, index): Timed => ({
       at: at(2 + index),
-      event: { type: 'OfferMade', data: { conversationId: n.id, offerId: `o${n.id}-${index}`, round: index, fromAgentId: index % 2 ? n.borrower : n.lender, toAgentId: index % 2 ? n.lender : n.borrower, terms: terms(rate) } },
+      event: {
+        type: 'OfferMade',
+        data: {
+          conversationId: n.id,
+          offerId: `o${n.id}-${index}`,
+          round: index,
+          fromAgentId: index % 2 ? n.borrower : n.lender,
+          toAgentId: index % 2 ? n.lender : n.borrower,
+          terms: terms(rate),
+        },
+      },
     })),
   ];
   if (n.deal) {
     const d = n.deal;
     events.push({
       at: at(5),
-      event: { type: 'DealAgreed', data: { dealId: `d${n.id}`, conversationId: n.id, borrowerAgentId: n.borrower, lenderAgentId: n.lender, brokerAgentId: n.broker ?? null, propertyValue: d.value, loanAmount: d.loan, ltv: (d.loan / d.value) * 100, interestRate: d.rate, termYears: 25, arrangementFee: d.fee } },
+      event: {
+        type: 'DealAgreed',
+        data: {
+          dealId: `d${n.id}`,
+          conversationId: n.id,
+          borrowerAgentId: n.borrower,
+          lenderAgentId: n.lender,
+          brokerAgentId: n.broker ?? null,
+          propertyValue: d.value,
+          loanAmount: d.loan,
+          ltv: (d.loan / d.value) * 100,
+          interestRate: d.rate,
+          termYears: 25,
+          arrangementFee: d.fee,
+        },
+      },
     });
   }
-  events.push({ at: at(6), event: { type: 'ConversationCompleted', data: { conversationId: n.id, outcome: n.deal ? 'agreed' : 'no_agreement', reason: n.deal ? 'deal' : 'deadline' } } });
+  events.push({
+    at: at(6),
+    event: {
+      type: 'ConversationCompleted',
+      data: { conversationId: n.id, outcome: n.deal ? 'agreed' : 'no_agreement', reason: n.deal ? 'deal' : 'deadline' },
+    },
+  });
   return events;
 }
 
 const HISTORY: Timed[] = [
   { at: '2026-02-01T09:00:00Z', event: agent(2, 'borrower', 'carol', { region: 'Leeds' }) },
-  { at: '2026-02-01T09:01:00Z', event: agent(4, 'lender', 'bob', { interestRateMin: '3%', interestRateMax: '6%', propertyValueMin: '£100k', propertyValueMax: '£2m' }) },
-  { at: '2026-02-01T09:02:00Z', event: agent(5, 'lender', 'dave', { interestRateMin: '4%', interestRateMax: '4.5%', propertyValueMin: '£200,000', propertyValueMax: '£300,000' }) },
+  {
+    at: '2026-02-01T09:01:00Z',
+    event: agent(4, 'lender', 'bob', { interestRateMin: '3%', interestRateMax: '6%', propertyValueMin: '£100k', propertyValueMax: '£2m' }),
+  },
+  {
+    at: '2026-02-01T09:02:00Z',
+    event: agent(5, 'lender', 'dave', {
+      interestRateMin: '4%',
+      interestRateMax: '4.5%',
+      propertyValueMin: '£200,000',
+      propertyValueMax: '£300,000',
+    }),
+  },
   { at: '2026-02-01T09:03:00Z', event: agent(6, 'broker', 'erin') },
-  ...negotiation({ id: 14, day: '2026-02-20', borrower: 2, lender: 4, rates: [4.2, 4.0], deal: { loan: 200_000, value: 260_000, rate: 4.0, fee: 500 } }),
+  ...negotiation({
+    id: 14,
+    day: '2026-02-20',
+    borrower: 2,
+    lender: 4,
+    rates: [4.2, 4.0],
+    deal: { loan: 200_000, value: 260_000, rate: 4.0, fee: 500 },
+  }),
   { at: '2026-03-10T09:00:00Z', event: agent(7, 'borrower', 'carol', { region: 'Leeds', propertyType: 'buy-to-let' }) },
-  ...negotiation({ id: 12, day: '2026-03-12', borrower: 7, lender: 5, rates: [4.4], deal: { loan: 600_000, value: 800_000, rate: 4.4, fee: 1500 } }),
+  ...negotiation({
+    id: 12,
+    day: '2026-03-12',
+    borrower: 7,
+    lender: 5,
+    rates: [4.4],
+    deal: { loan: 600_000, value: 800_000, rate: 4.4, fee: 1500 },
+  }),
   { at: '2026-03-28T09:00:00Z', event: agent(1, 'borrower', 'alice', { region: 'London' }) },
-  ...negotiation({ id: 11, day: '2026-03-28', borrower: 1, lender: 4, broker: 6, rates: [4.5, 4.2, 4.3], deal: { loan: 300_000, value: 400_000, rate: 4.3, fee: 999 } }),
+  ...negotiation({
+    id: 11,
+    day: '2026-03-28',
+    borrower: 1,
+    lender: 4,
+    broker: 6,
+    rates: [4.5, 4.2, 4.3],
+    deal: { loan: 300_000, value: 400_000, rate: 4.3, fee: 999 },
+  }),
   { at: '2026-03-30T09:00:00Z', event: agent(3, 'borrower', 'alice') },
   ...negotiation({ id: 13, day: '2026-03-30', borrower: 3, lender: 5, rates: [4.6] }),
 ];
@@ -75,16 +187,27 @@ function expected(period: AnalyticsPeriod) {
   const previousFrom = from - days * 86_400_000;
   const within = (t: Timed, start: number, end: number) => Date.parse(t.at) >= start && Date.parse(t.at) < end;
   const of = <T extends DomainEvent['type']>(type: T, start: number, end: number): { at: string; data: EventOf<T>['data'] }[] =>
-    HISTORY.filter((t) => t.event.type === type && within(t, start, end)).map((t) => ({ at: t.at, data: t.event.data as unknown as EventOf<T>['data'] }));
+    HISTORY.filter((t) => t.event.type === type && within(t, start, end)).map((t) => ({
+      at: t.at,
+      data: t.event.data as unknown as EventOf<T>['data'],
+    }));
   const end = NOW.getTime() + 1;
   const deals = of('DealAgreed', from, end);
   const previousDeals = of('DealAgreed', previousFrom, from);
   const finished = of('ConversationCompleted', from, end);
   const previousFinished = of('ConversationCompleted', previousFrom, from);
-  const rate = (f: typeof finished) => (f.length ? Math.round((f.filter((e) => e.data.outcome === 'agreed').length / f.length) * 1000) / 10 : null);
+  const rate = (f: typeof finished) =>
+    f.length ? Math.round((f.filter((e) => e.data.outcome === 'agreed').length / f.length) * 1000) / 10 : null;
   const avg = (d: typeof deals) => (d.length ? Math.round(d.reduce((s, e) => s + e.data.loanAmount, 0) / d.length) : null);
-  const leads = of('AgentCreated', from, end).filter((e) => e.data.type === 'borrower').map((e) => e.data.agentId);
-  const firstFor = (agentId: number, test: (e: DomainEvent) => boolean) => HISTORY.some((t) => test(t.event) && JSON.stringify(t.event.data).includes(`"borrowerAgentId":${agentId}`) || (test(t.event) && t.event.type === 'OfferMade' && [t.event.data.fromAgentId, t.event.data.toAgentId].includes(agentId)));
+  const leads = of('AgentCreated', from, end)
+    .filter((e) => e.data.type === 'borrower')
+    .map((e) => e.data.agentId);
+  const firstFor = (agentId: number, test: (e: DomainEvent) => boolean) =>
+    HISTORY.some(
+      (t) =>
+        (test(t.event) && JSON.stringify(t.event.data).includes(`"borrowerAgentId":${agentId}`)) ||
+        (test(t.event) && t.event.type === 'OfferMade' && [t.event.data.fromAgentId, t.event.data.toAgentId].includes(agentId)),
+    );
   const qualified = leads.filter((id) => firstFor(id, (e) => e.type === 'MatchFound')).length;
   const proposed = leads.filter((id) => firstFor(id, (e) => e.type === 'OfferMade')).length;
   const agreed = leads.filter((id) => firstFor(id, (e) => e.type === 'DealAgreed')).length;
@@ -133,7 +256,7 @@ describe('analytics facts', () => {
       }
 
       for (const period of ['last7', 'last30'] as const) {
-        const report = await readAnalyticsReport(db.pool, period, NOW);
+        const report = await readAnalyticsReport(db.pool, period, null, NOW);
         const want = expected(period);
         expect(report.headline.conversionRate.value).toBe(want.conversionRate);
         expect(report.headline.conversionRate.previous).toBe(want.previousConversionRate);
@@ -153,8 +276,8 @@ describe('analytics facts', () => {
       }
 
       // The literal figures, so a wrong recomputation above cannot hide a wrong report.
-      const week = await readAnalyticsReport(db.pool, 'last7', NOW);
-      const month = await readAnalyticsReport(db.pool, 'last30', NOW);
+      const week = await readAnalyticsReport(db.pool, 'last7', null, NOW);
+      const month = await readAnalyticsReport(db.pool, 'last30', null, NOW);
       expect(week.funnel.map((f) => [f.stage, f.count, f.percentOfFirst, f.percentOfPrevious])).toEqual([
         ['Leads', 2, 100, null],
         ['Qualified', 2, 100, 100],
@@ -180,12 +303,29 @@ describe('analytics facts', () => {
     });
   }
 
-  it('follows deals to completion (issue 13’s lifecycle): revenue, deals closed, stage times and Completions', async () => {
+  it('follows deals to completion: revenue, deals closed, stage times and Completions', async () => {
     await db.reset();
     const party = (agentId: number) => ({ agentId, ownerId: owner('x'), name: `agent ${agentId}`, type: 'borrower' });
-    // The deal events of issue 13 (only the fields the analytics read are filled in).
-    const lifecycle = (at: string, type: string, data: Record<string, unknown>): Timed => ({ at, event: { type, data } as unknown as DomainEvent });
-    const opened = { agreedInConversationId: 11, source: 'negotiation', borrower: party(1), lender: party(4), broker: party(6), propertyAddress: '', propertyValue: 400_000, loanAmount: 300_000, ltv: 75, interestRate: 4.3, termYears: 25, arrangementFee: 999, targetCompletion: null };
+    // The deal events (only the fields the analytics read are filled in).
+    const lifecycle = (at: string, type: string, data: Record<string, unknown>): Timed => ({
+      at,
+      event: { type, data } as unknown as DomainEvent,
+    });
+    const opened = {
+      agreedInConversationId: 11,
+      source: 'negotiation',
+      borrower: party(1),
+      lender: party(4),
+      broker: party(6),
+      propertyAddress: '',
+      propertyValue: 400_000,
+      loanAmount: 300_000,
+      ltv: 75,
+      interestRate: 4.3,
+      termYears: 25,
+      arrangementFee: 999,
+      targetCompletion: null,
+    };
     const events: Timed[] = [
       ...HISTORY,
       lifecycle('2026-03-28T14:00:00Z', 'DealOpened', { dealId: 'd11', ...opened }),
@@ -194,7 +334,18 @@ describe('analytics facts', () => {
       lifecycle('2026-03-31T02:00:00Z', 'DealStageChanged', { dealId: 'd11', stage: 'completed', from: 'underwriting' }),
       lifecycle('2026-03-31T02:00:00Z', 'DealStatusChanged', { dealId: 'd11', status: 'completed', from: 'active' }),
       // A deal entered by hand (New Deal), later cancelled: agreed in the period, never revenue.
-      lifecycle('2026-03-29T10:00:00Z', 'DealOpened', { ...opened, dealId: 'manual', source: 'manual', agreedInConversationId: null, borrower: party(3), lender: party(5), broker: null, loanAmount: 150_000, propertyValue: 200_000, arrangementFee: 700 }),
+      lifecycle('2026-03-29T10:00:00Z', 'DealOpened', {
+        ...opened,
+        dealId: 'manual',
+        source: 'manual',
+        agreedInConversationId: null,
+        borrower: party(3),
+        lender: party(5),
+        broker: null,
+        loanAmount: 150_000,
+        propertyValue: 200_000,
+        arrangementFee: 700,
+      }),
       lifecycle('2026-03-30T10:00:00Z', 'DealStatusChanged', { dealId: 'manual', status: 'cancelled', from: 'active' }),
     ];
     const client = await db.pool.connect();
@@ -203,7 +354,7 @@ describe('analytics facts', () => {
     } finally {
       client.release();
     }
-    const week = await readAnalyticsReport(db.pool, 'last7', NOW);
+    const week = await readAnalyticsReport(db.pool, 'last7', null, NOW);
     const revenue = 999 + Math.round(300_000 * BROKER_COMMISSION_RATE);
     expect(week.headline.totalRevenue.value).toBe(revenue);
     expect(week.headline.dealsClosed.value).toBe(1);
@@ -212,7 +363,12 @@ describe('analytics facts', () => {
     expect(week.funnel.map((f) => f.count)).toEqual([2, 2, 2, 1, 1]);
     expect(week.agents.find((a) => a.agentId === 6)).toMatchObject({ revenue, deals: 1 });
     expect(week.stageTimes.map((s) => [s.from, s.to, s.averageDays, s.deals]).slice(2)).toEqual([
-      ['Terms agreed', 'Completion', Math.round(((Date.parse('2026-03-31T02:00:00Z') - Date.parse('2026-03-28T13:05:00Z')) / 86_400_000) * 100) / 100, 1],
+      [
+        'Terms agreed',
+        'Completion',
+        Math.round(((Date.parse('2026-03-31T02:00:00Z') - Date.parse('2026-03-28T13:05:00Z')) / 86_400_000) * 100) / 100,
+        1,
+      ],
       ['Application', 'Valuation', 1, 1],
       ['Valuation', 'Underwriting', 0.5, 1],
       ['Underwriting', 'Completed', 1, 1],
@@ -223,8 +379,25 @@ describe('analytics facts', () => {
 
   it('counts a completed deal’s arrangement fee and broker commission as revenue (once deals complete)', async () => {
     const { revenueOf } = await import('./report');
-    const base = { dealId: 'd', conversationId: 1, agreedAt: '', borrowerAgentId: 1, lenderAgentId: 2, region: null, loanType: 'Residential', propertyValue: 400_000, loanAmount: 300_000, interestRate: 4, arrangementFee: 999, status: 'completed', stage: 'completed', stageTimes: {} };
-    expect(revenueOf({ ...base, brokerAgentId: 6, completedAt: '2026-03-30T00:00:00Z' })).toBe(999 + Math.round(300_000 * BROKER_COMMISSION_RATE));
+    const base = {
+      dealId: 'd',
+      conversationId: 1,
+      agreedAt: '',
+      borrowerAgentId: 1,
+      lenderAgentId: 2,
+      region: null,
+      loanType: 'Residential',
+      propertyValue: 400_000,
+      loanAmount: 300_000,
+      interestRate: 4,
+      arrangementFee: 999,
+      status: 'completed',
+      stage: 'completed',
+      stageTimes: {},
+    };
+    expect(revenueOf({ ...base, brokerAgentId: 6, completedAt: '2026-03-30T00:00:00Z' })).toBe(
+      999 + Math.round(300_000 * BROKER_COMMISSION_RATE),
+    );
     expect(revenueOf({ ...base, brokerAgentId: null, completedAt: '2026-03-30T00:00:00Z' })).toBe(999);
     expect(revenueOf({ ...base, brokerAgentId: 6, completedAt: null })).toBe(0);
   });
@@ -234,13 +407,33 @@ describe('analytics facts', () => {
     const londonDeals: Timed[] = [];
     const rateOf = (month: number) => (month === 2 ? 4.8 : 4.3);
     let id = 100;
-    for (const [month, count] of [[2, 3], [3, 3]] as const) {
+    // Borrowers of three firms, five deals a month: enough deals from enough firms to back each figure.
+    const firms = ['alice', 'carol', 'dave'];
+    for (const [month, count] of [
+      [2, 5],
+      [3, 5],
+    ] as const) {
       for (let i = 0; i < count; i += 1) {
         id += 1;
-        londonDeals.push({ at: `2026-0${month}-1${i}T10:00:00Z`, event: agent(id, 'borrower', 'alice', { region: 'London' }) });
+        londonDeals.push({ at: `2026-0${month}-1${i}T10:00:00Z`, event: agent(id, 'borrower', firms[i % 3]!, { region: 'London' }) });
         londonDeals.push({
           at: `2026-0${month}-1${i}T11:00:00Z`,
-          event: { type: 'DealAgreed', data: { dealId: `london-${id}`, conversationId: id, borrowerAgentId: id, lenderAgentId: 4, brokerAgentId: null, propertyValue: 500_000 + i * 10_000, loanAmount: 400_000, ltv: 80, interestRate: rateOf(month), termYears: 25, arrangementFee: 999 } },
+          event: {
+            type: 'DealAgreed',
+            data: {
+              dealId: `london-${id}`,
+              conversationId: id,
+              borrowerAgentId: id,
+              lenderAgentId: 4,
+              brokerAgentId: null,
+              propertyValue: 500_000 + i * 10_000,
+              loanAmount: 400_000,
+              ltv: 80,
+              interestRate: rateOf(month),
+              termYears: 25,
+              arrangementFee: 999,
+            },
+          },
         });
       }
     }
@@ -251,65 +444,77 @@ describe('analytics facts', () => {
       client.release();
     }
 
-    const leeds = await readMarket(db.pool, 'leeds', 'last12', NOW);
-    expect(leeds).toMatchObject({ deals: 2, enoughData: false });
-    expect(leeds.headline).toEqual({ avgInterestRate: 4.2, avgPropertyPrice: 530_000, marketVolume: 800_000, mortgageApprovals: 2 });
+    // Two Leeds deals: Not enough data, and none of their figures shown.
+    const leeds = await readMarket(db.pool, 'leeds', 'last12', null, NOW);
+    expect(leeds).toMatchObject({ deals: null, enoughData: false, lenders: [] });
+    expect(leeds.headline).toEqual({ avgInterestRate: null, avgPropertyPrice: null, marketVolume: null, mortgageApprovals: null });
+    expect(leeds.regions.find((r) => r.region === 'leeds')).toEqual({ region: 'leeds', avgPrice: null, change: null, count: null });
 
-    const london = await readMarket(db.pool, 'london', 'last3', NOW);
-    expect(london).toMatchObject({ deals: 7, enoughData: true });
-    expect(london.headline.mortgageApprovals).toBe(7);
-    expect(london.headline.marketVolume).toBe(6 * 400_000 + 300_000);
+    const london = await readMarket(db.pool, 'london', 'last3', null, NOW);
+    expect(london).toMatchObject({ deals: 11, enoughData: true });
+    expect(london.headline.mortgageApprovals).toBe(11);
+    expect(london.headline.marketVolume).toBe(10 * 400_000 + 300_000);
     expect(london.rates.map((r) => [r.month, r.deals, r.agreedRate])).toEqual([
       ['2026-01', 0, null],
-      ['2026-02', 3, 4.8],
-      ['2026-03', 4, 4.3],
+      ['2026-02', 5, 4.8],
+      ['2026-03', 6, 4.3],
     ]);
-    // Offers of negotiation 11 (London borrower): 4.5, 4.2, 4.3 in March.
-    expect(london.rates[2]).toMatchObject({ offers: 3, offeredRate: 4.33 });
-    expect(london.lenders).toEqual([{ agentId: 4, name: 'lender 4', deals: 7, marketShare: 100, avgRate: 4.51, criteria: 'Flexible' }]);
-    expect(london.regions.find((r) => r.region === 'london')).toMatchObject({ count: 7, change: null });
+    // Offers of negotiation 11 (one London borrower, one firm): 4.5, 4.2, 4.3 in March, too few to show.
+    expect(london.rates[2]).toMatchObject({ offers: 0, offeredRate: null });
+    expect(london.lenders).toEqual([{ agentId: 4, name: 'lender 4', deals: 11, marketShare: 100, avgRate: 4.53, criteria: 'Flexible' }]);
+    expect(london.regions.find((r) => r.region === 'london')).toMatchObject({ count: 11, change: null });
     expect(london.insights).toEqual([
       {
         title: 'Agreed rates fell in London',
-        content: 'The average agreed rate moved from 4.80% in Feb 2026 (3 deals) to 4.30% in Mar 2026 (4 deals), 0.50 percentage points.',
+        content: 'The average agreed rate moved from 4.80% in Feb 2026 (5 deals) to 4.30% in Mar 2026 (6 deals), 0.50 percentage points.',
         type: 'positive',
         impact: 'High',
       },
-      { title: 'Volume rose in London', content: '7 deals agreed in London this period against 0 in the period before.', type: 'positive', impact: 'High' },
+      {
+        title: 'Volume rose in London',
+        content: '11 deals agreed in London this period against 0 in the period before.',
+        type: 'positive',
+        impact: 'High',
+      },
     ]);
-    // A shorter period sees fewer deals, so other figures.
-    const lastYear = await readMarket(db.pool, 'london', 'last12', NOW);
-    expect(lastYear.deals).toBe(7);
-    const strict = await readMarket(db.pool, 'leeds', 'last3', NOW);
-    expect(strict.lenders.find((l) => l.agentId === 5)?.criteria).toBe('Strict');
+    const lastYear = await readMarket(db.pool, 'london', 'last12', null, NOW);
+    expect(lastYear.deals).toBe(11);
+    // A firm is shown only its own lenders: alice's firm has none, lender 4's firm sees it.
+    expect((await readMarket(db.pool, 'london', 'last3', owner('alice'), NOW)).lenders).toEqual([]);
+    const lenderFirm = (await db.pool.query('select firm_id from rm_an_agents where agent_id = 4')).rows[0].firm_id;
+    expect((await readMarket(db.pool, 'london', 'last3', lenderFirm, NOW)).lenders.map((l) => l.name)).toEqual(['lender 4']);
   });
 
-  it('lets a deleted account\'s agents go by name and criteria (AccountDeleted), keeping every figure', async () => {
+  it("lets a deleted account's agents go by name and criteria (AccountDeleted), keeping every figure", async () => {
     await db.reset();
     const client = await db.pool.connect();
     const deleted: Timed = { at: '2026-03-31T10:00:00Z', event: { type: 'AccountDeleted', data: { userId: owner('bob') } } };
     try {
       await projectBoth(client, asRecorded(HISTORY));
-      const report = await readAnalyticsReport(db.pool, 'last90', NOW);
-      const market = await readMarket(db.pool, 'london', 'last3', NOW);
-      // Bob's lender 4 (the leaderboard and London's lender analysis name it) and its criteria history.
+      const report = await readAnalyticsReport(db.pool, 'last90', null, NOW);
+      const market = await readMarket(db.pool, 'london', 'last3', null, NOW);
+      // Bob's lender 4 (the leaderboard names it) and its criteria history.
       expect(report.agents.find((a) => a.agentId === 4)?.name).toBe('lender 4');
-      expect(market.lenders.map((l) => l.name)).toEqual(['lender 4']);
       expect((await db.pool.query('select count(*)::int as n from rm_an_criteria where agent_id = 4')).rows[0].n).toBe(1);
 
       await projectBoth(client, asRecorded([deleted]));
-      const after = await readAnalyticsReport(db.pool, 'last90', NOW);
+      const after = await readAnalyticsReport(db.pool, 'last90', null, NOW);
       const rename = (name: string, agentId: number) => (agentId === 4 ? 'Deleted agent' : name);
       expect(after).toEqual({ ...report, agents: report.agents.map((a) => ({ ...a, name: rename(a.name, a.agentId) })) });
-      const marketAfter = await readMarket(db.pool, 'london', 'last3', NOW);
+      const marketAfter = await readMarket(db.pool, 'london', 'last3', null, NOW);
       // Its criteria are gone, so its criteria label is no longer derived from them; every figure stays.
-      expect(marketAfter).toEqual({ ...market, lenders: market.lenders.map((l) => ({ ...l, name: 'Deleted agent', criteria: marketAfter.lenders[0]!.criteria })) });
-      expect((await db.pool.query('select name, criteria from rm_an_agents where agent_id = 4')).rows).toEqual([{ name: 'Deleted agent', criteria: null }]);
+      expect(marketAfter).toEqual({
+        ...market,
+        lenders: market.lenders.map((l) => ({ ...l, name: 'Deleted agent', criteria: marketAfter.lenders[0]!.criteria })),
+      });
+      expect((await db.pool.query('select name, criteria from rm_an_agents where agent_id = 4')).rows).toEqual([
+        { name: 'Deleted agent', criteria: null },
+      ]);
       expect((await db.pool.query('select count(*)::int as n from rm_an_criteria where agent_id = 4')).rows[0].n).toBe(0);
       // Others keep theirs; the deletion seen again (a redelivery) changes nothing.
       expect((await db.pool.query('select name from rm_an_agents where agent_id = 5')).rows[0].name).toBe('lender 5');
       await projectBoth(client, asRecorded([deleted]));
-      expect(await readAnalyticsReport(db.pool, 'last90', NOW)).toEqual(after);
+      expect(await readAnalyticsReport(db.pool, 'last90', null, NOW)).toEqual(after);
     } finally {
       client.release();
     }

@@ -16,7 +16,13 @@ import {
   type RecordedEvent,
 } from '@pf/infra';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
-import { ANALYTICS_FACT_TABLES, ANALYTICS_FACTS_CHECKPOINT, ANALYTICS_FACTS_CONSUMER, analyticsFactsHandler, rebuildAnalyticsFacts } from './consumer';
+import {
+  ANALYTICS_FACT_TABLES,
+  ANALYTICS_FACTS_CHECKPOINT,
+  ANALYTICS_FACTS_CONSUMER,
+  analyticsFactsHandler,
+  rebuildAnalyticsFacts,
+} from './consumer';
 import { readMarket } from './queries';
 import { analyticsMigrations } from './schema';
 
@@ -28,7 +34,7 @@ const newEvent = (event: DomainEvent): NewEvent => ({
 });
 const agent = (agentId: number, type: 'borrower' | 'lender', region: string | null): DomainEvent => ({
   type: 'AgentCreated',
-  data: { agentId, ownerId: 'u', name: `${type} ${agentId}`, type, description: '', criteria: (region ? { region } : null) as never },
+  data: { agentId, ownerId: 'u', name: `${type} ${agentId}`, type, description: '', criteria: region ? { region } : null },
 });
 const party = (agentId: number, type: 'borrower' | 'lender') => ({ agentId, ownerId: 'u', name: `${type} ${agentId}`, type });
 
@@ -36,9 +42,37 @@ const party = (agentId: number, type: 'borrower' | 'lender') => ({ agentId, owne
 function deal(id: number): DomainEvent[] {
   const rate = 4.1 + id / 100;
   return [
-    { type: 'ConversationStarted', data: { conversationId: id, title: `N ${id}`, participants: [party(100 + id, 'borrower'), party(2, 'lender')], matchId: null } },
-    { type: 'OfferMade', data: { conversationId: id, offerId: `o${id}`, round: 0, fromAgentId: 2, toAgentId: 100 + id, terms: { interestRate: rate, termYears: 25, loanAmount: 300_000, arrangementFee: 999 } } },
-    { type: 'DealAgreed', data: { dealId: `d${id}`, conversationId: id, borrowerAgentId: 100 + id, lenderAgentId: 2, brokerAgentId: null, propertyValue: 400_000 + id, loanAmount: 300_000, ltv: 75, interestRate: rate, termYears: 25, arrangementFee: 999 } },
+    {
+      type: 'ConversationStarted',
+      data: { conversationId: id, title: `N ${id}`, participants: [party(100 + id, 'borrower'), party(2, 'lender')], matchId: null },
+    },
+    {
+      type: 'OfferMade',
+      data: {
+        conversationId: id,
+        offerId: `o${id}`,
+        round: 0,
+        fromAgentId: 2,
+        toAgentId: 100 + id,
+        terms: { interestRate: rate, termYears: 25, loanAmount: 300_000, arrangementFee: 999 },
+      },
+    },
+    {
+      type: 'DealAgreed',
+      data: {
+        dealId: `d${id}`,
+        conversationId: id,
+        borrowerAgentId: 100 + id,
+        lenderAgentId: 2,
+        brokerAgentId: null,
+        propertyValue: 400_000 + id,
+        loanAmount: 300_000,
+        ltv: 75,
+        interestRate: rate,
+        termYears: 25,
+        arrangementFee: 999,
+      },
+    },
     { type: 'ConversationCompleted', data: { conversationId: id, outcome: 'agreed', reason: 'deal' } },
   ];
 }
@@ -61,19 +95,63 @@ describe('the analytics consumer folds the facts behind Analytics & Reports and 
     await store.append('agent-2', [newEvent(agent(2, 'lender', null))], 'no_stream');
     for (const id of [1, 2, 3]) {
       await store.append(`agent-${100 + id}`, [newEvent(agent(100 + id, 'borrower', 'London'))], 'no_stream');
-      await store.append(`match-m${id}`, [newEvent({ type: 'MatchFound', data: { matchId: `m${id}`, borrowerAgentId: 100 + id, lenderAgentId: 2, brokerAgentId: null, score: 80, explanation: [] } })], 'no_stream');
+      await store.append(
+        `match-m${id}`,
+        [
+          newEvent({
+            type: 'MatchFound',
+            data: { matchId: `m${id}`, borrowerAgentId: 100 + id, lenderAgentId: 2, brokerAgentId: null, score: 80, explanation: [] },
+          }),
+        ],
+        'no_stream',
+      );
       await store.append(`conversation-${id}`, deal(id).map(newEvent), 'no_stream');
     }
     // Deal d1 opened, moved on and completed (its own stream); then its borrower moves to Leeds and agrees d4 there.
-    const opened = { agreedInConversationId: 1, source: 'negotiation', borrower: party(101, 'borrower'), lender: party(2, 'lender'), broker: null, propertyAddress: '', propertyValue: 400_001, loanAmount: 300_000, ltv: 75, interestRate: 4.11, termYears: 25, arrangementFee: 999, targetCompletion: null };
+    const opened = {
+      agreedInConversationId: 1,
+      source: 'negotiation',
+      borrower: party(101, 'borrower'),
+      lender: party(2, 'lender'),
+      broker: null,
+      propertyAddress: '',
+      propertyValue: 400_001,
+      loanAmount: 300_000,
+      ltv: 75,
+      interestRate: 4.11,
+      termYears: 25,
+      arrangementFee: 999,
+      targetCompletion: null,
+    };
     const life = (type: string, data: Record<string, unknown>) => newEvent({ type, data } as unknown as DomainEvent);
-    await store.append('deal-d1', [
-      life('DealOpened', { dealId: 'd1', ...opened }),
-      life('DealStageChanged', { dealId: 'd1', stage: 'valuation', from: 'application' }),
-      life('DealStatusChanged', { dealId: 'd1', status: 'completed', from: 'active' }),
-    ], 'no_stream');
-    await store.append('agent-101', [newEvent({ type: 'AgentUpdated', data: { agentId: 101, name: 'borrower 101', description: '', criteria: { region: 'Leeds' } as never } })], 0);
-    await store.append('conversation-4', deal(4).map((e) => newEvent(JSON.parse(JSON.stringify(e).replaceAll('"agentId":104', '"agentId":101').replaceAll('"toAgentId":104', '"toAgentId":101').replaceAll('"borrowerAgentId":104', '"borrowerAgentId":101')))), 'no_stream');
+    await store.append(
+      'deal-d1',
+      [
+        life('DealOpened', { dealId: 'd1', ...opened }),
+        life('DealStageChanged', { dealId: 'd1', stage: 'valuation', from: 'application' }),
+        life('DealStatusChanged', { dealId: 'd1', status: 'completed', from: 'active' }),
+      ],
+      'no_stream',
+    );
+    await store.append(
+      'agent-101',
+      [newEvent({ type: 'AgentUpdated', data: { agentId: 101, name: 'borrower 101', description: '', criteria: { region: 'Leeds' } } })],
+      0,
+    );
+    await store.append(
+      'conversation-4',
+      deal(4).map((e) =>
+        newEvent(
+          JSON.parse(
+            JSON.stringify(e)
+              .replaceAll('"agentId":104', '"agentId":101')
+              .replaceAll('"toAgentId":104', '"toAgentId":101')
+              .replaceAll('"borrowerAgentId":104', '"borrowerAgentId":101'),
+          ),
+        ),
+      ),
+      'no_stream',
+    );
   });
   afterAll(async () => {
     await store?.close();
@@ -83,7 +161,13 @@ describe('the analytics consumer folds the facts behind Analytics & Reports and 
 
   it('follows the event store into the facts with its checkpoint, and npm run rebuild gives the same rows', async () => {
     const source = await startAnalyticsSource(
-      { name: ANALYTICS_FACTS_CONSUMER, pool, store, config: { KAFKA_BROKERS: undefined, KAFKA_TOPIC: 'unused' }, logger: createLogger('silent') },
+      {
+        name: ANALYTICS_FACTS_CONSUMER,
+        pool,
+        store,
+        config: { KAFKA_BROKERS: undefined, KAFKA_TOPIC: 'unused' },
+        logger: createLogger('silent'),
+      },
       analyticsFactsHandler,
     );
     await source.caughtUp;
@@ -98,17 +182,32 @@ describe('the analytics consumer folds the facts behind Analytics & Reports and 
       ['d3', 'london', 400_003, 'agreed'],
       ['d4', 'leeds', 400_004, 'agreed'],
     ]);
-    expect(followed.rm_an_leads!.map((l: any) => [Number(l.agent_id), l.created_at !== null, l.qualified_at !== null, l.agreed_at !== null, l.completed_at !== null])).toEqual([
+    expect(
+      followed.rm_an_leads!.map((l: any) => [
+        Number(l.agent_id),
+        l.created_at !== null,
+        l.qualified_at !== null,
+        l.agreed_at !== null,
+        l.completed_at !== null,
+      ]),
+    ).toEqual([
       [101, true, true, true, true],
       [102, true, true, true, false],
       [103, true, true, true, false],
     ]);
     // The lender's name and criteria come from the consumer's own copy, not the projector's rm_agents.
-    const market = await readMarket(pool, 'london', 'last3');
-    expect(market).toMatchObject({ deals: 3, enoughData: true });
-    expect(market.headline.avgPropertyPrice).toBe(400_002);
-    expect((await readMarket(pool, 'leeds', 'last3')).deals).toBe(1);
-    expect(market.lenders.map((l) => l.name)).toEqual(['lender 2']);
+    // Three London deals of too few firms: the market says Not enough data (5 deals from 3 firms back a figure).
+    const market = await readMarket(pool, 'london', 'last3', null);
+    expect(market).toMatchObject({ deals: null, enoughData: false });
+    const facts = await pool.query(
+      `select region, avg(property_value)::int as price, count(*)::int as n from rm_an_deals group by region order by region`,
+    );
+    expect(facts.rows).toEqual([
+      { region: 'leeds', price: expect.any(Number), n: 1 },
+      { region: 'london', price: 400_002, n: 3 },
+    ]);
+    const lender = await pool.query(`select name from rm_an_agents where type = 'lender'`);
+    expect(lender.rows.map((r) => r.name)).toEqual(['lender 2']);
 
     await inTransaction(pool, (client) => rebuildAnalyticsFacts(client, store, 2));
     expect(await snapshot()).toEqual(followed);
@@ -145,10 +244,14 @@ describe('the analytics consumer folds the facts behind Analytics & Reports and 
     for (const event of all) byStream.set(event.stream, [...(byStream.get(event.stream) ?? []), event]);
     // Each stream whole and in its own order, the streams last-first: deals before their agents, deal d1's life
     // before its DealAgreed, the borrower's move to Leeds before the deals it came after.
-    for (const order of [[...byStream.values()].reverse(), [...byStream.values()].sort((a, b) => a[0]!.stream.localeCompare(b[0]!.stream))]) {
+    for (const order of [
+      [...byStream.values()].reverse(),
+      [...byStream.values()].sort((a, b) => a[0]!.stream.localeCompare(b[0]!.stream)),
+    ]) {
       await pool.query(`truncate ${ANALYTICS_FACT_TABLES.join(', ')}`);
       await pool.query('delete from analytics_processed_events where consumer = $1', [ANALYTICS_FACTS_CONSUMER]);
-      for (const stream of order) for (const event of stream) await applyOnce(pool, ANALYTICS_FACTS_CONSUMER, [event], analyticsFactsHandler);
+      for (const stream of order)
+        for (const event of stream) await applyOnce(pool, ANALYTICS_FACTS_CONSUMER, [event], analyticsFactsHandler);
       expect(await snapshot()).toEqual(global);
     }
   });

@@ -17,7 +17,14 @@ import { projectAnalytics } from './projection';
 /** The analytics consumer that feeds Analytics & Reports and Market Intelligence: its checkpoint, group and dedup scope. */
 export const ANALYTICS_FACTS_CONSUMER = 'facts';
 export const ANALYTICS_FACTS_CHECKPOINT = analyticsCheckpointName(ANALYTICS_FACTS_CONSUMER);
-export const ANALYTICS_FACT_TABLES: readonly string[] = ['rm_an_agents', 'rm_an_criteria', 'rm_an_deals', 'rm_an_negotiations', 'rm_an_leads', 'rm_an_offers'];
+export const ANALYTICS_FACT_TABLES: readonly string[] = [
+  'rm_an_agents',
+  'rm_an_criteria',
+  'rm_an_deals',
+  'rm_an_negotiations',
+  'rm_an_leads',
+  'rm_an_offers',
+];
 
 /** The greatest position of a batch (Kafka hands batches over per partition, so not necessarily the last one). */
 function greatest(batch: readonly RecordedEvent[]): RecordedEvent['position'] {
@@ -64,7 +71,7 @@ export async function rebuildAnalyticsFacts(client: pg.ClientBase, store: EventS
  * rebuildAnalyticsFacts in steps, for a caller that reads the store once and hands each batch to several
  * folds (rebuild.ts): lock and empty, apply batches in order, then save the checkpoint and analyse.
  */
-export async function startAnalyticsRebuild(client: pg.ClientBase): Promise<{
+async function startAnalyticsRebuild(client: pg.ClientBase): Promise<{
   apply(batch: readonly RecordedEvent[]): Promise<void>;
   finish(position: RecordedEvent['position']): Promise<void>;
 }> {

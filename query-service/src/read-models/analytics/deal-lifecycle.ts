@@ -2,7 +2,7 @@ import type { EventOf } from '@pf/events';
 import { classify } from './agent-facts';
 import { reachStep, type FactsState, type Touched } from './facts';
 
-/** A deal's life after its terms are agreed (issue 13). */
+/** A deal's life after its terms are agreed (docs/behaviour/deals.md). */
 export type LifecycleEvent = EventOf<'DealOpened' | 'DealStageChanged' | 'DealStatusChanged'>;
 
 /** The deal and the borrower agent a lifecycle event names, to load before folding. */
@@ -22,7 +22,12 @@ export function applyDealLifecycle(state: FactsState, touched: Touched, event: L
       // Agreed by a negotiation and now opened: the deal's first stage (application) starts here, and it is active.
       if (deal.stageTimes.application) return;
       const status = deal.status === 'agreed' ? 'active' : deal.status;
-      state.deals.set(d.dealId, { ...deal, status, stage: deal.stage ?? 'application', stageTimes: { ...deal.stageTimes, application: at } });
+      state.deals.set(d.dealId, {
+        ...deal,
+        status,
+        stage: deal.stage ?? 'application',
+        stageTimes: { ...deal.stageTimes, application: at },
+      });
     } else {
       // Opened by hand (New Deal), or its DealAgreed (another stream) not seen yet: that event merges in later.
       state.deals.set(d.dealId, {
@@ -57,7 +62,11 @@ export function applyDealLifecycle(state: FactsState, touched: Touched, event: L
   }
   const completed = event.data.status === 'completed';
   if (deal.status === event.data.status && (!completed || deal.completedAt)) return;
-  state.deals.set(deal.dealId, { ...deal, status: event.data.status, completedAt: completed ? (deal.completedAt ?? at) : deal.completedAt });
+  state.deals.set(deal.dealId, {
+    ...deal,
+    status: event.data.status,
+    completedAt: completed ? (deal.completedAt ?? at) : deal.completedAt,
+  });
   touched.deals.add(deal.dealId);
   if (completed) reachStep(state, touched, deal.borrowerAgentId, 'completedAt', at);
 }

@@ -77,7 +77,7 @@ export interface Touched {
 }
 
 /** The earlier of two times: a step keeps its first time whatever order its events arrive in. */
-export const earliest = (current: string | null, at: string) => (current !== null && current <= at ? current : at);
+const earliest = (current: string | null, at: string) => (current !== null && current <= at ? current : at);
 
 type Step = 'qualifiedAt' | 'proposedAt' | 'agreedAt' | 'completedAt';
 
@@ -87,7 +87,14 @@ type Step = 'qualifiedAt' | 'proposedAt' | 'agreedAt' | 'completedAt';
  */
 export function reachStep(state: FactsState, touched: Touched, agentId: number | null, step: Step, at: string): void {
   if (agentId === null) return;
-  const lead = state.leads.get(agentId) ?? { agentId, createdAt: null, qualifiedAt: null, proposedAt: null, agreedAt: null, completedAt: null };
+  const lead = state.leads.get(agentId) ?? {
+    agentId,
+    createdAt: null,
+    qualifiedAt: null,
+    proposedAt: null,
+    agreedAt: null,
+    completedAt: null,
+  };
   const time = earliest(lead[step], at);
   if (state.leads.has(agentId) && time === lead[step]) return;
   state.leads.set(agentId, { ...lead, [step]: time });
@@ -107,7 +114,14 @@ export function applyFact(state: FactsState, touched: Touched, event: DomainEven
     case 'AgentCreated': {
       applyAgent(state, touched, event.data, at);
       if (event.data.type !== 'borrower') return;
-      const lead = state.leads.get(event.data.agentId) ?? { agentId: event.data.agentId, createdAt: null, qualifiedAt: null, proposedAt: null, agreedAt: null, completedAt: null };
+      const lead = state.leads.get(event.data.agentId) ?? {
+        agentId: event.data.agentId,
+        createdAt: null,
+        qualifiedAt: null,
+        proposedAt: null,
+        agreedAt: null,
+        completedAt: null,
+      };
       if (lead.createdAt !== null) return;
       state.leads.set(lead.agentId, { ...lead, createdAt: at });
       touched.leads.add(lead.agentId);

@@ -4,15 +4,7 @@
  * (Kafka when configured, the event store otherwise) folds them (consumer.ts), and `npm run rebuild` replays
  * them with the same fold.
  */
-export { readAnalyticsReport, readMarket } from './queries';
 export { analyticsMigrations as analyticsFactsMigrations } from './schema';
 export { projectAnalytics } from './projection';
 export { analyticsReportRoutes } from './routes';
-export {
-  ANALYTICS_FACT_TABLES,
-  ANALYTICS_FACTS_CHECKPOINT,
-  ANALYTICS_FACTS_CONSUMER,
-  analyticsFactsFollower,
-  analyticsFactsHandler,
-  rebuildAnalyticsFacts,
-} from './consumer';
+export { ANALYTICS_FACT_TABLES, ANALYTICS_FACTS_CHECKPOINT, ANALYTICS_FACTS_CONSUMER, analyticsFactsFollower } from './consumer';

@@ -1,4 +1,4 @@
-import { readCriteria, type Criteria } from '@pf/events';
+import { readCriteria } from '@pf/events';
 
 /**
  * A lender's criteria label (Standard / Flexible / Strict / Specialist) from how wide its criteria are, read as
@@ -9,7 +9,7 @@ import { readCriteria, type Criteria } from '@pf/events';
 export type LenderCriteriaLabel = 'Standard' | 'Flexible' | 'Strict' | 'Specialist';
 
 export function lenderCriteriaLabel(criteria: unknown): LenderCriteriaLabel {
-  const read = readCriteria(criteria && typeof criteria === 'object' ? (criteria as Criteria) : null);
+  const read = readCriteria(criteria && typeof criteria === 'object' ? criteria : null);
   if (read.propertyTypes?.some((type) => type === 'commercial' || type === 'bridging')) return 'Specialist';
   let wide = 0;
   let narrow = 0;

@@ -1,6 +1,6 @@
 const DAY = 86_400_000;
 
-export const startOfUtcDay = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
+const startOfUtcDay = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
 
 /** A period of whole UTC days ending today (`to` is now), and the same length just before it. */
 export function dayWindow(days: number, now: Date): { from: Date; to: Date; previousFrom: Date } {
@@ -18,7 +18,12 @@ export function monthWindow(months: number, now: Date): { from: Date; to: Date; 
 export function bucketStarts(kind: 'day' | 'week' | 'month', from: Date, to: Date): Date[] {
   const starts: Date[] = [];
   if (kind === 'month') {
-    for (let m = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), 1)); m <= to; m = new Date(Date.UTC(m.getUTCFullYear(), m.getUTCMonth() + 1, 1))) starts.push(m);
+    for (
+      let m = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), 1));
+      m <= to;
+      m = new Date(Date.UTC(m.getUTCFullYear(), m.getUTCMonth() + 1, 1))
+    )
+      starts.push(m);
     return starts;
   }
   const step = kind === 'day' ? DAY : 7 * DAY;
@@ -33,8 +38,10 @@ export function bucketOf(starts: readonly Date[], at: Date): number {
   return index;
 }
 
-export const inRange = (at: string | null, from: Date, to: Date) => at !== null && Date.parse(at) >= from.getTime() && Date.parse(at) <= to.getTime();
-export const before = (at: string | null, from: Date, until: Date) => at !== null && Date.parse(at) >= from.getTime() && Date.parse(at) < until.getTime();
+export const inRange = (at: string | null, from: Date, to: Date) =>
+  at !== null && Date.parse(at) >= from.getTime() && Date.parse(at) <= to.getTime();
+export const before = (at: string | null, from: Date, until: Date) =>
+  at !== null && Date.parse(at) >= from.getTime() && Date.parse(at) < until.getTime();
 export const round1 = (value: number) => Math.round(value * 10) / 10;
 export const round2 = (value: number) => Math.round(value * 100) / 100;
 export const daysBetween = (a: string, b: string) => (Date.parse(b) - Date.parse(a)) / DAY;

@@ -4,7 +4,18 @@ import { domainEventOf, json, writeRows } from '../fold-batch';
 import { forgetDeletedOwners } from './account-deleted';
 import { dealOf, iso } from './rows';
 import type { CriteriaVersion } from './agent-facts';
-import { applyFact, keysOfBatch, type AgentFact, type BatchKeys, type DealFact, type FactsState, type LeadFact, type NegotiationFact, type OfferFact, type Touched } from './facts';
+import {
+  applyFact,
+  keysOfBatch,
+  type AgentFact,
+  type BatchKeys,
+  type DealFact,
+  type FactsState,
+  type LeadFact,
+  type NegotiationFact,
+  type OfferFact,
+  type Touched,
+} from './facts';
 
 /** The rows a batch may change: those it names, and every deal and offer of an agent whose criteria it changes. */
 async function load(client: pg.ClientBase, keys: BatchKeys): Promise<FactsState> {
@@ -26,15 +37,28 @@ async function load(client: pg.ClientBase, keys: BatchKeys): Promise<FactsState>
   }
   const deals = new Map<string, DealFact>();
   if (keys.deals.length + keys.reclassify.length > 0) {
-    const rows = await client.query(`select * from rm_an_deals where deal_id = any($1::text[]) or borrower_agent_id = any($2::bigint[])`, [keys.deals, keys.reclassify]);
+    const rows = await client.query(`select * from rm_an_deals where deal_id = any($1::text[]) or borrower_agent_id = any($2::bigint[])`, [
+      keys.deals,
+      keys.reclassify,
+    ]);
     for (const r of rows.rows) deals.set(r.deal_id, dealOf(r));
   }
   const offers = new Map<string, OfferFact>();
   if (keys.offers.length + keys.reclassify.length > 0) {
-    const rows = await client.query(`select * from rm_an_offers where offer_id = any($1::text[]) or borrower_agent_id = any($2::bigint[])`, [keys.offers, keys.reclassify]);
+    const rows = await client.query(
+      `select * from rm_an_offers where offer_id = any($1::text[]) or borrower_agent_id = any($2::bigint[])`,
+      [keys.offers, keys.reclassify],
+    );
     for (const r of rows.rows) {
       const borrowerAgentId = r.borrower_agent_id === null ? null : Number(r.borrower_agent_id);
-      offers.set(r.offer_id, { offerId: r.offer_id, conversationId: Number(r.conversation_id), at: iso(r.at)!, interestRate: Number(r.interest_rate), borrowerAgentId, region: r.region });
+      offers.set(r.offer_id, {
+        offerId: r.offer_id,
+        conversationId: Number(r.conversation_id),
+        at: iso(r.at)!,
+        interestRate: Number(r.interest_rate),
+        borrowerAgentId,
+        region: r.region,
+      });
     }
   }
   const agentIds = new Set(keys.agents);
@@ -59,7 +83,8 @@ async function load(client: pg.ClientBase, keys: BatchKeys): Promise<FactsState>
     }
     // The criteria as the fold last left them (the fold keeps its own copy: see FactsState).
     const agentRows = await client.query(`select * from rm_an_agents where agent_id = any($1::bigint[])`, [ids]);
-    for (const r of agentRows.rows) agents.set(Number(r.agent_id), { agentId: Number(r.agent_id), type: r.type, name: r.name, criteria: r.criteria });
+    for (const r of agentRows.rows)
+      agents.set(Number(r.agent_id), { agentId: Number(r.agent_id), type: r.type, name: r.name, criteria: r.criteria });
     const versionRows = await client.query(`select * from rm_an_criteria where agent_id = any($1::bigint[]) order by at`, [ids]);
     for (const r of versionRows.rows) {
       const id = Number(r.agent_id);
@@ -73,13 +98,26 @@ async function load(client: pg.ClientBase, keys: BatchKeys): Promise<FactsState>
 export async function projectAnalytics(client: pg.ClientBase, batch: readonly RecordedEvent[]): Promise<void> {
   const events = batch.map(domainEventOf);
   const keys = keysOfBatch(events);
-  if (keys.conversations.length + keys.agents.length + keys.deals.length + keys.offers.length > 0) await projectFacts(client, batch, events, keys);
+  if (keys.conversations.length + keys.agents.length + keys.deals.length + keys.offers.length > 0)
+    await projectFacts(client, batch, events, keys);
   await forgetDeletedOwners(client, events);
 }
 
-async function projectFacts(client: pg.ClientBase, batch: readonly RecordedEvent[], events: ReturnType<typeof domainEventOf>[], keys: BatchKeys): Promise<void> {
+async function projectFacts(
+  client: pg.ClientBase,
+  batch: readonly RecordedEvent[],
+  events: ReturnType<typeof domainEventOf>[],
+  keys: BatchKeys,
+): Promise<void> {
   const state = await load(client, keys);
-  const touched: Touched = { deals: new Set(), negotiations: new Set(), leads: new Set(), offers: new Set(), agents: new Set(), versions: new Set() };
+  const touched: Touched = {
+    deals: new Set(),
+    negotiations: new Set(),
+    leads: new Set(),
+    offers: new Set(),
+    agents: new Set(),
+    versions: new Set(),
+  };
   batch.forEach((recorded, index) => applyFact(state, touched, events[index]!, recorded.recordedAt.toISOString()));
 
   await writeRows(
@@ -98,9 +136,45 @@ async function projectFacts(client: pg.ClientBase, batch: readonly RecordedEvent
   const deals = [...touched.deals].map((id) => state.deals.get(id)!);
   await writeRows(
     client,
-    deals.map((d) => [d.dealId, d.conversationId, d.agreedAt, d.borrowerAgentId, d.lenderAgentId, d.brokerAgentId, d.region, d.loanType, d.propertyValue, d.loanAmount, d.interestRate, d.arrangementFee, d.status, d.stage, JSON.stringify(d.stageTimes), d.completedAt]),
-    ['text', 'bigint', 'timestamptz', 'bigint', 'bigint', 'bigint', 'text', 'text', 'bigint', 'bigint', 'numeric', 'bigint', 'text', 'text', 'jsonb', 'timestamptz'],
-    (v) => `insert into rm_an_deals (deal_id, conversation_id, agreed_at, borrower_agent_id, lender_agent_id, broker_agent_id, region, loan_type,
+    deals.map((d) => [
+      d.dealId,
+      d.conversationId,
+      d.agreedAt,
+      d.borrowerAgentId,
+      d.lenderAgentId,
+      d.brokerAgentId,
+      d.region,
+      d.loanType,
+      d.propertyValue,
+      d.loanAmount,
+      d.interestRate,
+      d.arrangementFee,
+      d.status,
+      d.stage,
+      JSON.stringify(d.stageTimes),
+      d.completedAt,
+    ]),
+    [
+      'text',
+      'bigint',
+      'timestamptz',
+      'bigint',
+      'bigint',
+      'bigint',
+      'text',
+      'text',
+      'bigint',
+      'bigint',
+      'numeric',
+      'bigint',
+      'text',
+      'text',
+      'jsonb',
+      'timestamptz',
+    ],
+    (
+      v,
+    ) => `insert into rm_an_deals (deal_id, conversation_id, agreed_at, borrower_agent_id, lender_agent_id, broker_agent_id, region, loan_type,
               property_value, loan_amount, interest_rate, arrangement_fee, status, stage, stage_times, completed_at)
             select v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16 from ${v} order by ord
             on conflict (deal_id) do update set conversation_id = excluded.conversation_id, agreed_at = excluded.agreed_at,
@@ -112,9 +186,20 @@ async function projectFacts(client: pg.ClientBase, batch: readonly RecordedEvent
   const negotiations = [...touched.negotiations].map((id) => state.negotiations.get(id)!);
   await writeRows(
     client,
-    negotiations.map((n) => [n.conversationId, n.startedAt, n.borrowerAgentId, n.lenderAgentId, n.brokerAgentId, n.firstOfferAt, n.completedAt, n.outcome]),
+    negotiations.map((n) => [
+      n.conversationId,
+      n.startedAt,
+      n.borrowerAgentId,
+      n.lenderAgentId,
+      n.brokerAgentId,
+      n.firstOfferAt,
+      n.completedAt,
+      n.outcome,
+    ]),
     ['bigint', 'timestamptz', 'bigint', 'bigint', 'bigint', 'timestamptz', 'timestamptz', 'text'],
-    (v) => `insert into rm_an_negotiations (conversation_id, started_at, borrower_agent_id, lender_agent_id, broker_agent_id, first_offer_at, completed_at, outcome)
+    (
+      v,
+    ) => `insert into rm_an_negotiations (conversation_id, started_at, borrower_agent_id, lender_agent_id, broker_agent_id, first_offer_at, completed_at, outcome)
             select v1, v2, v3, v4, v5, v6, v7, v8 from ${v} order by ord
             on conflict (conversation_id) do update set first_offer_at = excluded.first_offer_at, completed_at = excluded.completed_at, outcome = excluded.outcome`,
   );

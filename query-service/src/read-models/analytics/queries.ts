@@ -12,20 +12,38 @@ async function dealsSince(pool: pg.Pool, since: Date): Promise<DealFact[]> {
   return rows.rows.map(dealOf);
 }
 
-/** Analytics are about the platform's market, not one operator's agents: every signed-in user sees the same figures. */
-export async function readAnalyticsReport(pool: pg.Pool, period: AnalyticsPeriod, now = new Date()) {
+/** Each agent's firm (firmOf), as the analytics consumer recorded it. */
+async function agentFirms(pool: pg.Pool): Promise<Map<number, string>> {
+  const rows = await pool.query<{ agent_id: string; firm_id: string | null; owner_id: string | null }>(
+    'select agent_id, firm_id, owner_id from rm_an_agents',
+  );
+  return new Map(rows.rows.map((r) => [Number(r.agent_id), r.firm_id ?? r.owner_id ?? '']));
+}
+
+const partiesOf = (x: { borrowerAgentId: number | null; lenderAgentId: number | null; brokerAgentId: number | null }) =>
+  [x.borrowerAgentId, x.lenderAgentId, x.brokerAgentId].filter((id): id is number => id !== null);
+
+/**
+ * Analytics & Reports of one firm (docs/decisions/firms-and-visibility.md): its own agents, and the deals,
+ * negotiations and leads one of them took part in; the leaderboard lists only its agents.
+ */
+export async function readAnalyticsReport(pool: pg.Pool, period: AnalyticsPeriod, firmId: string | null, now = new Date()) {
   const { previousFrom, from } = dayWindow(ANALYTICS_PERIOD_DAYS[period], now);
-  const deals = await dealsSince(pool, previousFrom);
+  const firms = await agentFirms(pool);
+  // null: the whole platform (the figures' own tests); the routes always name the asking firm.
+  const ours = (agentId: number) => firmId === null || firms.get(agentId) === firmId;
+  const involvesUs = (x: Parameters<typeof partiesOf>[0]) => partiesOf(x).some(ours);
+  const deals = (await dealsSince(pool, previousFrom)).filter(involvesUs);
   // A deal's negotiation completes as its terms are agreed, so those finished since `previousFrom` include every
   // negotiation behind a deal agreed since then (for the time between its steps).
   const negotiations = await pool.query(`select * from rm_an_negotiations where completed_at >= $1`, [previousFrom]);
   const leads = await pool.query(`select * from rm_an_leads where created_at >= $1`, [from]);
-  const agents = await pool.query(`select agent_id as id, name, type from rm_an_agents`);
-  return buildAnalyticsReport(
+  const agents = await pool.query(`select agent_id as id, name, type from rm_an_agents where $1::text is null or firm_id = $1`, [firmId]);
+  const report = buildAnalyticsReport(
     {
       deals,
-      negotiations: negotiations.rows.map(
-        (r): NegotiationFact => ({
+      negotiations: negotiations.rows
+        .map((r): NegotiationFact => ({
           conversationId: Number(r.conversation_id),
           startedAt: iso(r.started_at)!,
           borrowerAgentId: num(r.borrower_agent_id),
@@ -34,36 +52,50 @@ export async function readAnalyticsReport(pool: pg.Pool, period: AnalyticsPeriod
           firstOfferAt: iso(r.first_offer_at),
           completedAt: iso(r.completed_at),
           outcome: r.outcome,
-        }),
-      ),
-      leads: leads.rows.map(
-        (r): LeadFact => ({
+        }))
+        .filter(involvesUs),
+      leads: leads.rows
+        .map((r): LeadFact => ({
           agentId: Number(r.agent_id),
           createdAt: iso(r.created_at),
           qualifiedAt: iso(r.qualified_at),
           proposedAt: iso(r.proposed_at),
           agreedAt: iso(r.agreed_at),
           completedAt: iso(r.completed_at),
-        }),
-      ),
+        }))
+        .filter((lead) => ours(lead.agentId)),
       agents: new Map(agents.rows.map((r) => [Number(r.id), { name: r.name, type: r.type }])),
     },
     period,
     now,
   );
+  // The other side of a shared deal is a counterparty, not one of the firm's agents: not on its leaderboard.
+  return { ...report, agents: report.agents.filter((row) => ours(row.agentId)) };
 }
 
-export async function readMarket(pool: pg.Pool, region: MarketRegion, period: MarketPeriod, now = new Date()) {
+/**
+ * Market Intelligence for a firm: figures across firms only where enough deals of enough firms back them
+ * (market.ts: MARKET_MIN_DEALS from MARKET_MIN_FIRMS), lenders named only when they are the firm's own.
+ */
+export async function readMarket(pool: pg.Pool, region: MarketRegion, period: MarketPeriod, firmId: string | null, now = new Date()) {
   const { previousFrom } = monthWindow(MARKET_PERIOD_MONTHS[period], now);
   const deals = await dealsSince(pool, previousFrom);
   const offers = await pool.query(`select * from rm_an_offers where at >= $1 and region = $2`, [previousFrom, region]);
   const lenders = await pool.query(`select agent_id as id, name, criteria from rm_an_agents where type = 'lender'`);
+  const firms = await agentFirms(pool);
   return buildMarket(
     {
+      viewerFirmId: firmId,
+      firmsOf: (x) => [...new Set(partiesOf(x).map((id) => firms.get(id) ?? `agent-${id}`))],
       deals,
-      offers: offers.rows.map(
-        (r): OfferFact => ({ offerId: r.offer_id, conversationId: Number(r.conversation_id), at: iso(r.at)!, interestRate: Number(r.interest_rate), borrowerAgentId: num(r.borrower_agent_id), region: r.region }),
-      ),
+      offers: offers.rows.map((r): OfferFact => ({
+        offerId: r.offer_id,
+        conversationId: Number(r.conversation_id),
+        at: iso(r.at)!,
+        interestRate: Number(r.interest_rate),
+        borrowerAgentId: num(r.borrower_agent_id),
+        region: r.region,
+      })),
       lenders: new Map(lenders.rows.map((r) => [Number(r.id), { name: r.name, criteria: r.criteria }])),
     },
     region,

@@ -32,7 +32,8 @@ export function analyticsReadWait(
 
   async function appliedFromKafka(position: Position, timeoutMs: number): Promise<void> {
     const id = await eventAt(position);
-    if (id === null) throw new Invalid(`x-after-position: no event was written at "${formatPosition(position)}"; send a position this server gave you`);
+    if (id === null)
+      throw new Invalid(`x-after-position: no event was written at "${formatPosition(position)}"; send a position this server gave you`);
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const claimed = await pool.query('select 1 from analytics_processed_events where consumer = $1 and event_id = $2', [consumer, id]);

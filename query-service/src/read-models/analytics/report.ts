@@ -24,14 +24,15 @@ export function revenueOf(deal: DealFact): number {
 }
 
 function headline(value: number | null, previous: number | null): Headline {
-  const changePercent = value !== null && previous !== null && previous !== 0 ? round1(((value - previous) / Math.abs(previous)) * 100) : null;
+  const changePercent =
+    value !== null && previous !== null && previous !== 0 ? round1(((value - previous) / Math.abs(previous)) * 100) : null;
   return { value, previous, changePercent };
 }
 
 const percent = (part: number, whole: number) => (whole === 0 ? null : round1((part / whole) * 100));
 const average = (values: number[]) => (values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length);
 
-/** Spec §2 Analytics & Reports, computed from the facts for one period (and the one before, for the changes). */
+/** Analytics & Reports, computed from the facts for one period (and the one before, for the changes). */
 export function buildAnalyticsReport(input: ReportInput, period: AnalyticsPeriod, now: Date): AnalyticsReportView {
   const days = ANALYTICS_PERIOD_DAYS[period];
   const { from, to, previousFrom } = dayWindow(days, now);
@@ -95,16 +96,22 @@ export function buildAnalyticsReport(input: ReportInput, period: AnalyticsPeriod
   };
 }
 
-function agentPerformance(input: ReportInput, finished: NegotiationFact[], agreed: DealFact[], completed: DealFact[]): AnalyticsReportView['agents'] {
+function agentPerformance(
+  input: ReportInput,
+  finished: NegotiationFact[],
+  agreed: DealFact[],
+  completed: DealFact[],
+): AnalyticsReportView['agents'] {
   const rows = new Map<number, { negotiations: number; won: number; deals: number; revenue: number }>();
   const row = (id: number) => rows.get(id) ?? rows.set(id, { negotiations: 0, won: 0, deals: 0, revenue: 0 }).get(id)!;
   const parties = (x: { borrowerAgentId: number | null; lenderAgentId: number | null; brokerAgentId: number | null }) =>
     [x.borrowerAgentId, x.lenderAgentId, x.brokerAgentId].filter((id): id is number => id !== null);
-  for (const n of finished) for (const id of parties(n)) {
-    const r = row(id);
-    r.negotiations += 1;
-    if (n.outcome === 'agreed') r.won += 1;
-  }
+  for (const n of finished)
+    for (const id of parties(n)) {
+      const r = row(id);
+      r.negotiations += 1;
+      if (n.outcome === 'agreed') r.won += 1;
+    }
   for (const d of agreed) for (const id of parties(d)) row(id).deals += 1;
   for (const d of completed) for (const id of parties(d)) row(id).revenue += revenueOf(d);
   return [...rows]
@@ -135,7 +142,7 @@ function stageTimes(
     { from: 'First offer', to: 'Terms agreed', gaps: [] },
     { from: 'Terms agreed', to: 'Completion', gaps: [] },
   ];
-  // A deal's own stages (spec §4), each counted in the period its later stage was reached.
+  // A deal's own stages (docs/behaviour/analytics.md), each counted in the period its later stage was reached.
   const STAGES: [string, string, string, string][] = [
     ['application', 'valuation', 'Application', 'Valuation'],
     ['valuation', 'underwriting', 'Valuation', 'Underwriting'],
@@ -143,7 +150,7 @@ function stageTimes(
   ];
   for (const [a, b, fromName, toName] of STAGES) {
     const gaps = deals
-      .filter((d) => d.stageTimes[a] && d.stageTimes[b] && inRange(d.stageTimes[b]!, from, to))
+      .filter((d) => d.stageTimes[a] && d.stageTimes[b] && inRange(d.stageTimes[b], from, to))
       .map((d) => daysBetween(d.stageTimes[a]!, d.stageTimes[b]!));
     pairs.push({ from: fromName, to: toName, gaps });
   }

@@ -2,14 +2,25 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { formatPosition } from '@pf/events';
-import { applyOnce, createHttpServer, createLogger, openServiceContext, parseConfig, saveCheckpoint, SESSION_COOKIE, sessionPlugin, type NewEvent, type OpenedContext } from '@pf/infra';
+import {
+  applyOnce,
+  createHttpServer,
+  createLogger,
+  openServiceContext,
+  parseConfig,
+  saveCheckpoint,
+  SESSION_COOKIE,
+  sessionPlugin,
+  type NewEvent,
+  type OpenedContext,
+} from '@pf/infra';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { READ_MODELS_PROJECTION } from '../../projector/checkpoint';
 import { ANALYTICS_FACTS_CONSUMER, analyticsFactsHandler } from './consumer';
 import { analyticsReportRoutes } from './routes';
-import { analyticsRoutes as dailyRoutes } from '../../analytics/routes';
-import { analyticsMigrations as dailyMigrations } from '../../analytics/schema';
-import { dailyAnalytics } from '../../analytics/daily-analytics';
+import { analyticsRoutes as dailyRoutes } from '../../daily-analytics/routes';
+import { analyticsMigrations as dailyMigrations } from '../../daily-analytics/schema';
+import { dailyAnalytics } from '../../daily-analytics/daily-analytics';
 import { analyticsMigrations } from './schema';
 
 /** Read your writes on Analytics & Reports: a read naming a position waits for the analytics consumer, not the projector. */
@@ -20,6 +31,8 @@ describe('analytics routes wait on the analytics consumer’s checkpoint', () =>
   let base = '';
   let kafkaBase = '';
   let cookie = '';
+  // The agents are the signed-in person's (their firm of one): Analytics shows a firm its own.
+  let ownerId = '';
 
   /** The routes as a query-service serves them; with KAFKA_BROKERS the consumer is Kafka's (no broker is contacted here). */
   async function serve(env: Record<string, string>): Promise<string> {
@@ -37,10 +50,14 @@ describe('analytics routes wait on the analytics consumer’s checkpoint', () =>
   beforeAll(async () => {
     database = await createTestDatabase();
     const config = parseConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'warn', AUTOMATION: 'off' });
-    context = await openServiceContext(config, createLogger('warn', 'analytics-routes-test'), database.url, [...analyticsMigrations, ...dailyMigrations]);
+    context = await openServiceContext(config, createLogger('warn', 'analytics-routes-test'), database.url, [
+      ...analyticsMigrations,
+      ...dailyMigrations,
+    ]);
     base = await serve({});
     kafkaBase = await serve({ KAFKA_BROKERS: '127.0.0.1:1' });
-    const { token } = await context.sessions.signInGuest('analytics routes test');
+    const { token, user } = await context.sessions.signInGuest('analytics routes test');
+    ownerId = user.id;
     cookie = `${SESSION_COOKIE}=${encodeURIComponent(token)}`;
   });
   afterAll(async () => {
@@ -54,7 +71,7 @@ describe('analytics routes wait on the analytics consumer’s checkpoint', () =>
   const borrowerCreated = (agentId: number, name: string): NewEvent => ({
     id: randomUUID(),
     type: 'AgentCreated',
-    data: { agentId, ownerId: 'u', name, type: 'borrower', description: '', criteria: null },
+    data: { agentId, ownerId, name, type: 'borrower', description: '', criteria: null },
     metadata: { actor: { kind: 'system' as const, name: 'test' }, correlationId: 'c', causationId: null },
   });
 
@@ -93,7 +110,8 @@ describe('analytics routes wait on the analytics consumer’s checkpoint', () =>
 
   it('GET /api/analytics/daily waits the same way for the daily consumer', async () => {
     const written = await context.store.append('agent-503', [borrowerCreated(503, 'Ravi Patel')], 'no_stream');
-    const daily = (at: string) => fetch(`${at}/api/analytics/daily?days=1`, { headers: { cookie, 'x-after-position': formatPosition(written.position) } });
+    const daily = (at: string) =>
+      fetch(`${at}/api/analytics/daily?days=1`, { headers: { cookie, 'x-after-position': formatPosition(written.position) } });
     expect((await daily(base)).status).toBe(503);
     const events = await context.store.readAll({ commit: 0n, prepare: 0n }, 10);
     await applyOnce(context.pool, 'daily', events, dailyAnalytics, events.at(-1)!.position);

@@ -1,12 +1,20 @@
-import { analyticsReportQuery, analyticsReportView, errorAnswers, marketQuery, marketView, readHeaders, SIGNED_IN_ERRORS } from '@pf/events';
-import { requireUser, type FastifyPluginAsyncZod, type ServiceContext } from '@pf/infra';
+import {
+  analyticsReportQuery,
+  analyticsReportView,
+  errorAnswers,
+  marketQuery,
+  marketView,
+  readHeaders,
+  SIGNED_IN_ERRORS,
+} from '@pf/events';
+import { requireReader, sessionViewer, type FastifyPluginAsyncZod, type ServiceContext } from '@pf/infra';
 import { analyticsReadWait } from './read-wait';
 import { readAnalyticsReport, readMarket } from './queries';
 
 const READ_ERRORS = [...SIGNED_IN_ERRORS, 503] as const;
 
 /**
- * Analytics & Reports and Market Intelligence: platform-wide figures from the analytics facts. The facts are
+ * Analytics & Reports (the firm's own) and Market Intelligence (across firms, above a threshold) from the analytics facts. The facts are
  * the analytics consumer's, not the projector's, so a read naming a position (read your writes) waits for the
  * consumer (read-wait.ts), bounded like every other read.
  */
@@ -15,6 +23,7 @@ export const analyticsReportRoutes: FastifyPluginAsyncZod<ServiceContext> = asyn
   app.get(
     '/api/analytics/report',
     {
+      config: { apiTokenScope: 'analytics:read' },
       schema: {
         summary: 'Analytics & Reports for a period: headline figures with their change, charts, agent leaderboard, deal analysis, funnel',
         querystring: analyticsReportQuery,
@@ -23,8 +32,8 @@ export const analyticsReportRoutes: FastifyPluginAsyncZod<ServiceContext> = asyn
       },
     },
     async (request) => {
-      requireUser(request);
-      return readAnalyticsReport(pool, request.query.period);
+      // A job's token with analytics:read reads its own firm's figures, as a signed-in member does.
+      return readAnalyticsReport(pool, request.query.period, requireReader(request).firmId);
     },
   );
   app.get(
@@ -38,8 +47,7 @@ export const analyticsReportRoutes: FastifyPluginAsyncZod<ServiceContext> = asyn
       },
     },
     async (request) => {
-      requireUser(request);
-      return readMarket(pool, request.query.region, request.query.period);
+      return readMarket(pool, request.query.region, request.query.period, sessionViewer(request).firmId);
     },
   );
 };

@@ -23,4 +23,3 @@ export function dealOf(r: Record<string, unknown>): DealFact {
     completedAt: iso(r.completed_at as Date | null),
   };
 }
-

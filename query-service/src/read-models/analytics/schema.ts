@@ -102,4 +102,14 @@ export const analyticsMigrations: Migration[] = [
       end $$;
     `,
   },
+  {
+    // Firms (docs/decisions/firms-and-visibility.md): each agent's firm, for a firm's own Analytics and the
+    // market's threshold of distinct firms; an agent from before firms is its owner's firm of one (firmOf).
+    name: 'query-service/analytics/004-firms',
+    sql: `
+      alter table rm_an_agents add column if not exists firm_id text;
+      update rm_an_agents set firm_id = owner_id where firm_id is null;
+      create index if not exists rm_an_agents_firm on rm_an_agents (firm_id);
+    `,
+  },
 ];

@@ -22,7 +22,7 @@ const migrations: Migration[] = [
 type Stall = { agentId: number | null; reason: string; at: Date } | null;
 
 /** The last word per conversation in the batch: stalled (with why), or moving again (null). */
-export function stallsOf(batch: readonly RecordedEvent[]): Map<number, Stall> {
+function stallsOf(batch: readonly RecordedEvent[]): Map<number, Stall> {
   const stalls = new Map<number, Stall>();
   for (const recorded of batch) {
     const event = { type: recorded.type, data: recorded.data } as DomainEvent;

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatPosition, streams } from '@pf/events';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { createPool, PostgresEventStore } from '@pf/infra';
-import { startSingleNode, type RunningServer } from '../../../../infra/single-node/src/server';
-import { ApiClient } from '../../../../infra/single-node/src/testing/api-client';
-import { testServerEnv } from '../../../../infra/single-node/src/testing/server-env';
+import { startSingleNode, type RunningServer } from '@pf/single-node';
+import { ApiClient } from '@pf/single-node/testing/api-client';
+import { testServerEnv } from '@pf/single-node/testing/server-env';
 
 /** The conversation's status on the real single node: a stall recorded by the negotiator shows, with its reason. */
 describe('GET /api/conversations/:id/status', () => {
@@ -26,7 +26,11 @@ describe('GET /api/conversations/:id/status', () => {
     const [conversation] = (await alice.get('/api/conversations')).body as { id: number; participants: { agentId: number }[] }[];
     const id = conversation!.id;
     expect((await alice.get(`/api/conversations/${id}/status`)).body).toEqual({
-      conversationId: id, status: 'active', outcome: null, isManualMode: false, stalled: null,
+      conversationId: id,
+      status: 'active',
+      outcome: null,
+      isManualMode: false,
+      stalled: null,
     });
 
     // What the negotiator appends after a run of failed moves (appended here directly, as the system).
@@ -37,7 +41,14 @@ describe('GET /api/conversations/:id/status', () => {
     const agentId = conversation!.participants[0]!.agentId;
     const { position } = await store.append(
       streams.conversation(id),
-      [{ id: randomUUID(), type: 'ConversationStalled', data: { conversationId: id, agentId, reason }, metadata: { actor: { kind: 'system', name: 'negotiator' }, correlationId: 'c', causationId: null } }],
+      [
+        {
+          id: randomUUID(),
+          type: 'ConversationStalled',
+          data: { conversationId: id, agentId, reason },
+          metadata: { actor: { kind: 'system', name: 'negotiator' }, correlationId: 'c', causationId: null },
+        },
+      ],
       last!.streamVersion,
     );
     await store.close();

@@ -9,7 +9,10 @@ const participants = [
   { agentId: 1, ownerId: 'alice', name: 'Alice Borrower', type: 'borrower' as const },
   { agentId: 2, ownerId: 'bob', name: 'Northern Bank', type: 'lender' as const },
 ];
-const start = (conversationId: number, title: string): DomainEvent => ({ type: 'ConversationStarted', data: { conversationId, title, participants, matchId: null } });
+const start = (conversationId: number, title: string): DomainEvent => ({
+  type: 'ConversationStarted',
+  data: { conversationId, title, participants, matchId: null },
+});
 const say = (conversationId: number, messageId: number, fromAgentId: number, content: string): DomainEvent => ({
   type: 'MessageSent',
   data: { conversationId, messageId, fromAgentId, toAgentId: null, content, isAutomated: true },
@@ -59,7 +62,13 @@ describe('conversations read model', () => {
   });
 
   it('finds a conversation only for the owners of its agents', async () => {
-    expect(await findConversation(database.pool, 'alice', 11)).toMatchObject({ id: 11, title: 'Oak Avenue', status: 'active', isManualMode: false, createdAt: minute(1) });
+    expect(await findConversation(database.pool, 'alice', 11)).toMatchObject({
+      id: 11,
+      title: 'Oak Avenue',
+      status: 'active',
+      isManualMode: false,
+      createdAt: minute(1),
+    });
     expect(await findConversation(database.pool, 'mallory', 11)).toBeNull();
   });
 
@@ -72,7 +81,7 @@ describe('conversations read model', () => {
   });
 });
 
-describe('conversations read model: the match that opened a conversation (issue 16)', () => {
+describe('conversations read model: the match that opened a conversation (docs/behaviour/matching.md)', () => {
   const database = readModelDatabase();
   const pair = [
     { agentId: 5, ownerId: 'carol', name: 'Carol Borrower', type: 'borrower' as const },
@@ -83,7 +92,7 @@ describe('conversations read model: the match that opened a conversation (issue 
     const client = await database.pool.connect();
     try {
       const events = recorded([
-        // Recorded before issue 16, in its words (meets / near).
+        // Recorded in the old words (meets / near): see docs/behaviour/conversations.md, "Reading old events".
         {
           type: 'MatchFound',
           data: {
@@ -97,7 +106,7 @@ describe('conversations read model: the match that opened a conversation (issue 
               { criterion: 'Term', verdict: 'near', detail: 'Close' },
             ],
           },
-        } as unknown as DomainEvent, // data as stored before issue 16, which today's type no longer describes
+        } as unknown as DomainEvent, // data in the old shape, which today's type no longer describes
         { type: 'ConversationStarted', data: { conversationId: 20, title: 'Matched', participants: pair, matchId: 'm-old' } },
         { type: 'ConversationStarted', data: { conversationId: 21, title: 'Unmatched', participants: pair, matchId: null } },
       ]);

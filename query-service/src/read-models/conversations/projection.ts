@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { conversationsView, messageOf, type Conversation } from '@pf/events';
+import { conversationsView, firmOf, messageOf, type Conversation } from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
 import { foldBatch, keysOf, writeRows } from '../fold-batch';
 import type { ProjectorMemory } from '../../projector/memory';
@@ -10,7 +10,11 @@ import { CONVERSATION_SELECT, conversationFromRow } from './rows';
  * evolve, and writes back in three statements: the changed conversations, the participants of the new
  * ones, and the messages (a message never changes: inserted once, ordered by its stream version).
  */
-export async function projectConversations(client: pg.ClientBase, batch: readonly RecordedEvent[], memory?: ProjectorMemory): Promise<void> {
+export async function projectConversations(
+  client: pg.ClientBase,
+  batch: readonly RecordedEvent[],
+  memory?: ProjectorMemory,
+): Promise<void> {
   const ids = keysOf(conversationsView, batch);
   if (ids.length === 0) return;
   const stored = new Map<number, Conversation>();
@@ -28,24 +32,62 @@ export async function projectConversations(client: pg.ClientBase, batch: readonl
   const messages: unknown[][] = [];
   const changed = foldBatch(conversationsView, batch, stored, (conversation, event, recorded, recordedAt) => {
     const m = messageOf(conversation, event, recordedAt);
-    if (m) messages.push([m.id, m.conversationId, recorded.streamVersion, m.fromAgentId, m.toAgentId, m.fromAgentName, m.fromAgentType, m.content, m.isAutomated, m.createdAt]);
+    if (m)
+      messages.push([
+        m.id,
+        m.conversationId,
+        recorded.streamVersion,
+        m.fromAgentId,
+        m.toAgentId,
+        m.fromAgentName,
+        m.fromAgentType,
+        m.content,
+        m.isAutomated,
+        m.isReading === true,
+        m.createdAt,
+      ]);
   });
 
   memory?.stage(stored.values());
   memory?.stage(changed);
-  const rows = changed.map((c) => [c.id, c.title, c.status, c.outcome, c.isManualMode, c.matchId, c.createdAt, c.updatedAt, JSON.stringify(c.manualSides)]);
-  await writeRows(client, rows, ['bigint', 'text', 'text', 'text', 'boolean', 'text', 'timestamptz', 'timestamptz', 'jsonb'], (v) =>
-    `insert into rm_conversations (id, title, status, outcome, is_manual_mode, match_id, created_at, updated_at, manual_sides)
+  const rows = changed.map((c) => [
+    c.id,
+    c.title,
+    c.status,
+    c.outcome,
+    c.isManualMode,
+    c.matchId,
+    c.createdAt,
+    c.updatedAt,
+    JSON.stringify(c.manualSides),
+  ]);
+  await writeRows(
+    client,
+    rows,
+    ['bigint', 'text', 'text', 'text', 'boolean', 'text', 'timestamptz', 'timestamptz', 'jsonb'],
+    (v) =>
+      `insert into rm_conversations (id, title, status, outcome, is_manual_mode, match_id, created_at, updated_at, manual_sides)
      select v1, v2, v3, v4, v5, v6, v7, v8, v9 from ${v} order by ord
      on conflict (id) do update set status = excluded.status, outcome = excluded.outcome,
-       is_manual_mode = excluded.is_manual_mode, updated_at = excluded.updated_at, manual_sides = excluded.manual_sides`);
+       is_manual_mode = excluded.is_manual_mode, updated_at = excluded.updated_at, manual_sides = excluded.manual_sides`,
+  );
   const participants = changed
     .filter((c) => !stored.has(c.id))
-    .flatMap((c) => c.participants.map((p, index) => [c.id, p.agentId, p.ownerId, p.name, p.type, index + 1]));
-  await writeRows(client, participants, ['bigint', 'bigint', 'text', 'text', 'text', 'int'], (v) =>
-    `insert into rm_participants (conversation_id, agent_id, owner_id, name, type, ordinal)
-     select v1, v2, v3, v4, v5, v6 from ${v} order by ord on conflict do nothing`);
-  await writeRows(client, messages, ['bigint', 'bigint', 'bigint', 'bigint', 'bigint', 'text', 'text', 'text', 'boolean', 'timestamptz'], (v) =>
-    `insert into rm_messages (id, conversation_id, seq, from_agent_id, to_agent_id, from_agent_name, from_agent_type, content, is_automated, created_at)
-     select v1, v2, v3, v4, v5, v6, v7, v8, v9, v10 from ${v} order by ord on conflict (id) do nothing`);
+    .flatMap((c) => c.participants.map((p, index) => [c.id, p.agentId, p.ownerId, firmOf(p), p.name, p.type, index + 1]));
+  await writeRows(
+    client,
+    participants,
+    ['bigint', 'bigint', 'text', 'text', 'text', 'text', 'int'],
+    (v) =>
+      `insert into rm_participants (conversation_id, agent_id, owner_id, firm_id, name, type, ordinal)
+     select v1, v2, v3, v4, v5, v6, v7 from ${v} order by ord on conflict do nothing`,
+  );
+  await writeRows(
+    client,
+    messages,
+    ['bigint', 'bigint', 'bigint', 'bigint', 'bigint', 'text', 'text', 'text', 'boolean', 'boolean', 'timestamptz'],
+    (v) =>
+      `insert into rm_messages (id, conversation_id, seq, from_agent_id, to_agent_id, from_agent_name, from_agent_type, content, is_automated, is_reading, created_at)
+     select v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11 from ${v} order by ord on conflict (id) do nothing`,
+  );
 }

@@ -1,10 +1,11 @@
+import type pg from 'pg';
 import { recordedMatchExplanation, type Conversation, type ConversationView } from '@pf/events';
 import { displayName } from '@pf/infra';
 import { iso } from '../fold-batch';
 
 /** Selects a conversation `c` with its participants (owners included), in the order they were named at the start. */
 export const CONVERSATION_SELECT = `c.id, c.title, c.status, c.outcome, c.is_manual_mode, c.manual_sides, c.match_id, c.created_at, c.updated_at,
-  (select json_agg(json_build_object('agentId', p.agent_id, 'ownerId', p.owner_id, 'name', p.name, 'type', p.type) order by p.ordinal)
+  (select json_agg(json_build_object('agentId', p.agent_id, 'ownerId', p.owner_id, 'firmId', p.firm_id, 'name', p.name, 'type', p.type) order by p.ordinal)
    from rm_participants p where p.conversation_id = c.id) as participants`;
 
 /**
@@ -17,13 +18,13 @@ export const CONTROLLERS_COLUMN = `(select json_agg(json_build_array(u.id, u.fir
      where by_user ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'))) as controllers`;
 
 /** The names of a row's CONTROLLERS_COLUMN, by user id, as the accounts show them. */
-export function controllerNames(row: Record<string, any>): Map<string, string> {
+export function controllerNames(row: pg.QueryResultRow): Map<string, string> {
   const people = (row.controllers ?? []) as [string, string | null, string | null][];
   return new Map(people.map(([id, firstName, lastName]) => [id, displayName(firstName, lastName)]));
 }
 
 /** A row selected with CONVERSATION_SELECT as the shared conversations view's state. */
-export function conversationFromRow(row: Record<string, any>): Conversation {
+export function conversationFromRow(row: pg.QueryResultRow): Conversation {
   return {
     id: row.id,
     title: row.title,
@@ -48,10 +49,10 @@ export const MATCH_COLUMN = `(select json_build_object('score', m.score::float8,
 
 /**
  * A row selected with MATCH_COLUMN: the view with its match (null when no match opened the conversation).
- * rm_matches keeps the explanation as recorded, so a match from before issue 16 (meets / near / fails) is read
+ * rm_matches keeps the explanation as recorded, so a match recorded in the old words (meets / near / fails) is read
  * here as pass / warn / fail: the answer's schema speaks only those.
  */
-export function withMatch(view: ConversationView, row: Record<string, any>): ConversationView {
+export function withMatch(view: ConversationView, row: pg.QueryResultRow): ConversationView {
   const match = row.match ? { score: row.match.score, explanation: recordedMatchExplanation.parse(row.match.explanation) } : null;
   return { ...view, match };
 }

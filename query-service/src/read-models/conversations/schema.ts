@@ -41,8 +41,24 @@ export const conversationsMigrations: Migration[] = [
     `,
   },
   {
-    // Control per side (issue 15): who has taken over which side, folded by the shared conversations view.
+    // Control per side (docs/decisions/per-side-control.md): who has taken over which side, folded by the shared conversations view.
     name: 'query-service/conversations/002-manual-sides',
     sql: `alter table rm_conversations add column if not exists manual_sides jsonb not null default '[]'`,
+  },
+  {
+    // Firms (docs/decisions/firms-and-visibility.md): a conversation is seen by the firms of its agents. A
+    // participant from before firms is its owner's firm of one, whose id is the owner's (firmOf): a rebuild matches.
+    name: 'query-service/conversations/003-firms',
+    sql: `
+      alter table rm_participants add column if not exists firm_id text;
+      update rm_participants set firm_id = owner_id where firm_id is null;
+      alter table rm_participants alter column firm_id set not null;
+      create index if not exists rm_participants_firm on rm_participants (firm_id, conversation_id);
+    `,
+  },
+  {
+    // The thread's notes on how an operator's message was read (docs/decisions/one-commitment-per-need.md).
+    name: 'query-service/conversations/004-message-readings',
+    sql: `alter table rm_messages add column if not exists is_reading boolean not null default false`,
   },
 ];

@@ -11,7 +11,20 @@ export async function projectDealsAgreed(client: pg.ClientBase, batch: readonly 
   const deals = foldBatch(dealsAgreedView, batch, new Map());
   await writeRows(
     client,
-    deals.map((d) => [d.dealId, d.conversationId, d.borrowerAgentId, d.lenderAgentId, d.brokerAgentId, d.propertyValue, d.loanAmount, d.ltv, d.interestRate, d.termYears, d.arrangementFee, d.createdAt]),
+    deals.map((d) => [
+      d.dealId,
+      d.conversationId,
+      d.borrowerAgentId,
+      d.lenderAgentId,
+      d.brokerAgentId,
+      d.propertyValue,
+      d.loanAmount,
+      d.ltv,
+      d.interestRate,
+      d.termYears,
+      d.arrangementFee,
+      d.createdAt,
+    ]),
     ['text', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint', 'numeric', 'numeric', 'int', 'bigint', 'timestamptz'],
     (v) => `insert into rm_deals (deal_id, conversation_id, borrower_agent_id, lender_agent_id, broker_agent_id, property_value,
               loan_amount, ltv, interest_rate, term_years, arrangement_fee, created_at)

@@ -1,5 +1,5 @@
 import { dealsView, evolveDeal, type Deal, type DealDetailView, type DomainEvent } from '@pf/events';
-import { withoutOwner, type DocumentProjection } from '../document-projection';
+import { withoutOwner, type DocumentProjection } from '../json-rows-projection';
 
 /** A deal's row: the deal as the shared deals view folds it (what the screen shows, who may see it), and its timeline. */
 export interface DealDoc extends Deal {
@@ -14,7 +14,9 @@ function timelineText(before: DealDoc | null, event: DomainEvent): string {
     case 'DealOpened': {
       const d = event.data;
       const terms = `${pounds(d.loanAmount)} at ${d.interestRate}% over ${d.termYears} years`;
-      return d.agreedInConversationId !== null ? `Opened from terms agreed in conversation #${d.agreedInConversationId}: ${terms}` : `Opened with New Deal: ${terms}`;
+      return d.agreedInConversationId !== null
+        ? `Opened from terms agreed in conversation #${d.agreedInConversationId}: ${terms}`
+        : `Opened with New Deal: ${terms}`;
     }
     case 'DealStatusChanged':
       return `Status changed from ${event.data.from} to ${event.data.status}`;
@@ -52,11 +54,7 @@ export const dealsProjection: DocumentProjection<DealDoc> = {
   lookupFields: [],
   route: (event) => {
     const dealId = dealsView.keyOf(event);
-    return dealId !== null
-      ? [{ ids: [dealId] }]
-      : event.type === 'AccountDeleted'
-        ? [{ owner: event.data.userId }]
-        : [];
+    return dealId !== null ? [{ ids: [dealId] }] : event.type === 'AccountDeleted' ? [{ owner: event.data.userId }] : [];
   },
   evolve: evolveDealDoc,
   owners: (doc) => doc.owners,

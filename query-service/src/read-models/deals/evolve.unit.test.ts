@@ -16,8 +16,16 @@ describe('a deal row', () => {
   it('opens at application, active, and keeps a timeline of what changed', () => {
     let doc = evolveDealDoc(null, opened, '2025-01-01T10:00:00.000Z') as DealDoc;
     expect(doc).toMatchObject({ status: 'active', stage: 'application', owners: ['alice'], borrowerName: 'Alice', completedAt: null });
-    doc = evolveDealDoc(doc, { type: 'DealStageChanged', data: { dealId, from: 'underwriting', stage: 'completed' } }, '2025-01-05T10:00:00.000Z')!;
-    doc = evolveDealDoc(doc, { type: 'DealEdited', data: { dealId, propertyAddress: '4 Mill Lane, Leeds', targetCompletion: '2025-02-01' } }, '2025-01-06T10:00:00.000Z')!;
+    doc = evolveDealDoc(
+      doc,
+      { type: 'DealStageChanged', data: { dealId, from: 'underwriting', stage: 'completed' } },
+      '2025-01-05T10:00:00.000Z',
+    )!;
+    doc = evolveDealDoc(
+      doc,
+      { type: 'DealEdited', data: { dealId, propertyAddress: '4 Mill Lane, Leeds', targetCompletion: '2025-02-01' } },
+      '2025-01-06T10:00:00.000Z',
+    )!;
     expect(doc.completedAt).toBe('2025-01-05T10:00:00.000Z');
     expect(doc.timeline.map((t) => t.text)).toEqual([
       'Opened with New Deal: £240,000 at 4.2% over 25 years',
@@ -27,7 +35,7 @@ describe('a deal row', () => {
   });
 });
 
-describe('spec §4 search and filters, §9 score bands', () => {
+describe('search and filters (docs/behaviour/deals.md), score bands (docs/behaviour/matching.md)', () => {
   const deals = [
     { propertyAddress: '14 Harbour Row, Bristol', borrowerName: 'Alice Morgan', status: 'active' as const },
     { propertyAddress: '3 Mill Lane, Leeds', borrowerName: 'Tom Reid', status: 'completed' as const },
@@ -47,7 +55,7 @@ describe('spec §4 search and filters, §9 score bands', () => {
     expect(filterDocuments(documents, 'mill', 'all')).toEqual([documents[1]]);
     expect(filterDocuments(documents, '', 'valuation')).toEqual([documents[0]]);
   });
-  it('bands scores as spec §9 says', () => {
+  it('bands scores: 90 green, 80 blue, 70 yellow, below red', () => {
     expect([95, 90, 89, 80, 79, 70, 69].map(scoreBand)).toEqual(['green', 'green', 'blue', 'blue', 'yellow', 'yellow', 'red']);
     expect([512, 2048, 2.5 * 1024 * 1024, 1.2 * 1024 ** 3].map(formatBytes)).toEqual(['512 bytes', '2 KB', '2.5 MB', '1.2 GB']);
   });

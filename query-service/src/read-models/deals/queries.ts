@@ -26,7 +26,7 @@ export async function findDeal(pool: pg.Pool, userId: string, dealId: string): P
 }
 
 /**
- * Spec §2's four figures: deals in progress (status active), the value of the loans not cancelled, completed
+ * The four figures: deals in progress (status active), the value of the loans not cancelled, completed
  * over finished (completed or cancelled), and the mean days from opening to completion.
  */
 export async function dealStats(pool: pg.Pool, userId: string): Promise<DealStatsView> {

@@ -1,12 +1,12 @@
 import { dealDetailView, dealStatsView, dealList, errorAnswers, SIGNED_IN_ERRORS, uuidParams } from '@pf/events';
-import { NotFound, requireUser, type FastifyPluginAsyncZod } from '@pf/infra';
+import { NotFound, sessionViewer, type FastifyPluginAsyncZod } from '@pf/infra';
 import type { ReadModelRouteOptions } from '../read-model-routes';
 import { dealStats, findDeal, listDeals } from './queries';
 
 export const dealReadRoutes: FastifyPluginAsyncZod<ReadModelRouteOptions> = async (app, { pool, cache }) => {
   const errors = errorAnswers(...SIGNED_IN_ERRORS, 503);
   app.get('/api/deals', { schema: { summary: 'Your deals, newest first', response: { 200: dealList, ...errors } } }, async (request) => {
-    const { id } = requireUser(request);
+    const { firmId: id } = sessionViewer(request);
     return cache.read(id, request.url, () => listDeals(pool, id));
   });
 
@@ -14,7 +14,7 @@ export const dealReadRoutes: FastifyPluginAsyncZod<ReadModelRouteOptions> = asyn
     '/api/deals/stats',
     { schema: { summary: 'The four figures of Deals & Transactions', response: { 200: dealStatsView, ...errors } } },
     async (request) => {
-      const { id } = requireUser(request);
+      const { firmId: id } = sessionViewer(request);
       return cache.read(id, request.url, () => dealStats(pool, id));
     },
   );
@@ -29,8 +29,8 @@ export const dealReadRoutes: FastifyPluginAsyncZod<ReadModelRouteOptions> = asyn
       },
     },
     async (request) => {
-      const user = requireUser(request);
-      const deal = await findDeal(pool, user.id, request.params.id);
+      const user = sessionViewer(request);
+      const deal = await findDeal(pool, user.firmId, request.params.id);
       if (!deal) throw new NotFound(`Deal ${request.params.id} not found`);
       return deal;
     },

@@ -1,5 +1,5 @@
 import type { DocumentView, DomainEvent } from '@pf/events';
-import { withoutOwner, type DocumentProjection } from '../document-projection';
+import { withoutOwner, type DocumentProjection } from '../json-rows-projection';
 
 /**
  * A document's row; its deal's address is read beside it from the deals read model, so it stays current, and
@@ -10,7 +10,7 @@ export interface DocumentDoc extends Omit<DocumentView, 'dealAddress' | 'uploade
   owners: string[];
 }
 
-export function evolveDocument(doc: DocumentDoc | null, event: DomainEvent, at: string): DocumentDoc | null {
+function evolveDocument(doc: DocumentDoc | null, event: DomainEvent, at: string): DocumentDoc | null {
   switch (event.type) {
     case 'DocumentUploaded': {
       if (doc) return doc;

@@ -4,7 +4,7 @@ import { AccountStore } from '@pf/infra';
 import type { DocumentDoc } from './evolve';
 
 /** What a document shows for an uploader whose account has been deleted (or who is not known). */
-export const DELETED_UPLOADER = 'Deleted user';
+const DELETED_UPLOADER = 'Deleted user';
 
 /**
  * The user's documents, newest first, each with its deal's address as it stands now and its uploader's name
@@ -29,7 +29,7 @@ export async function listDocuments(pool: pg.Pool, userId: string): Promise<Docu
   });
 }
 
-/** Spec §2's four figures: documents, pending review, bytes stored, downloads. */
+/** The four figures: documents, pending review, bytes stored, downloads. */
 export async function documentStats(pool: pg.Pool, userId: string): Promise<DocumentStatsView> {
   const result = await pool.query(
     `select count(*)::int as total,

@@ -1,5 +1,5 @@
 import { documentStatsView, documentList, errorAnswers, SIGNED_IN_ERRORS } from '@pf/events';
-import { requireUser, type FastifyPluginAsyncZod } from '@pf/infra';
+import { sessionViewer, type FastifyPluginAsyncZod } from '@pf/infra';
 import type { ReadModelRouteOptions } from '../read-model-routes';
 import { documentStats, listDocuments } from './queries';
 
@@ -9,7 +9,7 @@ export const documentReadRoutes: FastifyPluginAsyncZod<ReadModelRouteOptions> = 
     '/api/documents',
     { schema: { summary: 'Documents of your deals, newest first', response: { 200: documentList, ...errors } } },
     async (request) => {
-      const { id } = requireUser(request);
+      const { firmId: id } = sessionViewer(request);
       return cache.read(id, request.url, () => listDocuments(pool, id));
     },
   );
@@ -18,7 +18,7 @@ export const documentReadRoutes: FastifyPluginAsyncZod<ReadModelRouteOptions> = 
     '/api/documents/stats',
     { schema: { summary: 'The four figures of Documents', response: { 200: documentStatsView, ...errors } } },
     async (request) => {
-      const { id } = requireUser(request);
+      const { firmId: id } = sessionViewer(request);
       return cache.read(id, request.url, () => documentStats(pool, id));
     },
   );

@@ -1,5 +1,5 @@
 import { agentsView, evolveAgent, type Agent, type DomainEvent, type LeadStatus, type LeadUrgency } from '@pf/events';
-import type { DocumentProjection } from '../document-projection';
+import type { DocumentProjection } from '../json-rows-projection';
 
 /**
  * One of a user's agents seen as a lead: the agent as the shared agents view folds it, with what it takes to
@@ -15,15 +15,14 @@ export interface LeadDoc extends Agent {
 }
 
 /**
- * Spec §4 lead status: cancelled when paused, matched once the matcher has paired it, else active (looking).
+ * Lead status: cancelled when paused, matched once the matcher has paired it, else active (looking).
  * Urgency says what it needs from a person now: high when it has no counterpart (never matched, or every
  * negotiation ended without terms), medium while it negotiates, low when it has terms agreed or is paused.
  */
 export function leadStanding(doc: LeadDoc): { status: LeadStatus; urgency: LeadUrgency } {
   const status: LeadStatus = !doc.isActive ? 'cancelled' : Object.keys(doc.matches).length > 0 ? 'matched' : 'active';
   const ends = Object.values(doc.conversations);
-  const urgency: LeadUrgency =
-    !doc.isActive || ends.includes('agreed') ? 'low' : ends.includes('open') ? 'medium' : 'high';
+  const urgency: LeadUrgency = !doc.isActive || ends.includes('agreed') ? 'low' : ends.includes('open') ? 'medium' : 'high';
   return { status, urgency };
 }
 
@@ -93,5 +92,6 @@ export const leadsProjection: DocumentProjection<LeadDoc> = {
     }
   },
   evolve: evolveLead,
-  owners: (doc) => [doc.ownerId],
+  // Seen by its agent's firm (visibility.ts: canSeeAgent).
+  owners: (doc) => [doc.firmId],
 };

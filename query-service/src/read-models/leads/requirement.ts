@@ -10,7 +10,7 @@ const LEAD = { borrower: 'Needs', lender: 'Lends on', broker: 'Introduces' } as 
 
 /**
  * A lead's need or appetite in words, from its criteria as they were written ("£250k", "4.5%"): a borrower's
- * need, a lender's appetite, a broker's market. Searchable as spec §4 asks ("by name or requirements").
+ * need, a lender's appetite, a broker's market. Searchable "by name or requirements" (docs/behaviour/matching.md).
  */
 export function describeRequirement(type: AgentType, criteria: Criteria | null): string {
   const parts = PARTS.flatMap(([label, minKey, maxKey]) => {

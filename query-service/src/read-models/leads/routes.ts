@@ -1,5 +1,5 @@
 import { errorAnswers, leadList, SIGNED_IN_ERRORS } from '@pf/events';
-import { requireUser, type FastifyPluginAsyncZod } from '@pf/infra';
+import { sessionViewer, type FastifyPluginAsyncZod } from '@pf/infra';
 import type { ReadModelRouteOptions } from '../read-model-routes';
 import { listLeads } from './queries';
 
@@ -8,7 +8,7 @@ export const leadReadRoutes: FastifyPluginAsyncZod<ReadModelRouteOptions> = asyn
     '/api/leads',
     { schema: { summary: 'Your agents as leads', response: { 200: leadList, ...errorAnswers(...SIGNED_IN_ERRORS, 503) } } },
     async (request) => {
-      const { id } = requireUser(request);
+      const { firmId: id } = sessionViewer(request);
       return cache.read(id, request.url, () => listLeads(pool, id));
     },
   );

@@ -7,5 +7,6 @@ export const matchesFoundReadModel: ReadModel = {
   name: 'matches-found',
   tables: ['rm_matches', 'rm_match_parties'],
   migrations: matchesFoundMigrations,
+  reads: ['agents'],
   project: projectMatchesFound,
 };

@@ -12,7 +12,15 @@ export async function projectMatchesFound(client: pg.ClientBase, batch: readonly
   const matches = foldBatch(matchesView, batch, new Map());
   await writeRows(
     client,
-    matches.map((m) => [m.matchId, m.borrowerAgentId, m.lenderAgentId, m.brokerAgentId, m.score, JSON.stringify(m.explanation), m.createdAt]),
+    matches.map((m) => [
+      m.matchId,
+      m.borrowerAgentId,
+      m.lenderAgentId,
+      m.brokerAgentId,
+      m.score,
+      JSON.stringify(m.explanation),
+      m.createdAt,
+    ]),
     ['text', 'bigint', 'bigint', 'bigint', 'numeric', 'jsonb', 'timestamptz'],
     (v) => `insert into rm_matches (match_id, borrower_agent_id, lender_agent_id, broker_agent_id, score, explanation, created_at)
             select v1, v2, v3, v4, v5, v6, v7 from ${v} order by ord on conflict do nothing`,
@@ -21,7 +29,8 @@ export async function projectMatchesFound(client: pg.ClientBase, batch: readonly
     client,
     matches.flatMap((m) => partyAgentIds(m).map((agentId) => [m.matchId, agentId])),
     ['text', 'bigint'],
+    // owner_id holds the agent's firm (its owner's firm of one for agents from before firms: the same id).
     (v) => `insert into rm_match_parties (match_id, owner_id)
-            select distinct v.v1, a.owner_id from ${v} join rm_agents a on a.id = v.v2 on conflict do nothing`,
+            select distinct v.v1, a.firm_id from ${v} join rm_agents a on a.id = v.v2 on conflict do nothing`,
   );
 }

@@ -1,5 +1,18 @@
-import { applyDealEvent, dealFromOpening, dealsView, evolveMatch, matchesView, ownersOf, type ConversationOutcome, type DealFacts, type DomainEvent, type Match, type MatchStage, type MatchStatus } from '@pf/events';
-import { withoutOwner, type DocumentProjection } from '../document-projection';
+import {
+  applyDealEvent,
+  dealFromOpening,
+  dealsView,
+  evolveMatch,
+  matchesView,
+  conversationFirms,
+  type ConversationOutcome,
+  type DealFacts,
+  type DomainEvent,
+  type Match,
+  type MatchStage,
+  type MatchStatus,
+} from '@pf/events';
+import { withoutOwner, type DocumentProjection } from '../json-rows-projection';
 
 /**
  * A match as the matcher found it (the shared matches view), followed through its conversation and, once terms
@@ -20,7 +33,7 @@ export interface MatchDoc extends Match {
  * A match's deal, opened from the terms agreed in its conversation: as the deals view's rules fold it
  * (dealFromOpening, applyDealEvent), kept to what the match board shows (not who may see the deal: the match's owners do).
  */
-export type MatchDeal = Pick<DealFacts, 'id' | 'status' | 'stage' | 'loanAmount' | 'propertyAddress' | 'targetCompletion'>;
+type MatchDeal = Pick<DealFacts, 'id' | 'status' | 'stage' | 'loanAmount' | 'propertyAddress' | 'targetCompletion'>;
 
 function matchDeal(doc: MatchDoc, event: DomainEvent): MatchDeal | null {
   if (event.type !== 'DealOpened') return doc.deal && applyDealEvent(doc.deal, event);
@@ -30,7 +43,7 @@ function matchDeal(doc: MatchDoc, event: DomainEvent): MatchDeal | null {
 }
 
 /**
- * Spec §4 match stage follows the conversation and the deal: negotiation until terms are agreed, documentation
+ * Match stage follows the conversation and the deal: negotiation until terms are agreed, documentation
  * while the deal moves through its stages, completed when the deal completes. Status: active while negotiating,
  * progressing once a deal is open, completed with it; closed when the negotiation ended without terms or the
  * deal was cancelled (a value the spec's sample does not show).
@@ -45,7 +58,9 @@ export function matchProgress(doc: MatchDoc): { stage: MatchStage; status: Match
 export function evolveMatchDoc(doc: MatchDoc | null, event: DomainEvent, at: string): MatchDoc | null {
   if (matchesView.keyOf(event) !== null) {
     const match = evolveMatch(doc, event, at);
-    return match === doc ? doc : match && { names: {}, owners: [], conversationId: null, outcome: null, dealId: null, deal: null, ...match };
+    return match === doc
+      ? doc
+      : match && { names: {}, owners: [], conversationId: null, outcome: null, dealId: null, deal: null, ...match };
   }
   if (!doc) return doc;
   switch (event.type) {
@@ -56,7 +71,8 @@ export function evolveMatchDoc(doc: MatchDoc | null, event: DomainEvent, at: str
         conversationId,
         outcome: 'open',
         names: Object.fromEntries(participants.map((p) => [String(p.agentId), p.name])),
-        owners: ownersOf({ participants }),
+        // Seen by the firms of its agents (visibility.ts: conversationFirms).
+        owners: conversationFirms({ participants }),
       };
     }
     case 'ConversationCompleted':

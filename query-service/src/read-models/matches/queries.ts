@@ -1,3 +1,4 @@
+import { firmSuccessRate } from '../stats/queries';
 import type pg from 'pg';
 import { recordedMatchExplanation, type MatchingStatsView, type MatchView } from '@pf/events';
 import { matchProgress, type MatchDoc } from './evolve';
@@ -16,7 +17,7 @@ export function toMatchView(doc: MatchDoc): MatchView {
     ...matchProgress(doc),
     conversationId: doc.conversationId,
     dealId: doc.dealId,
-    // Stored as recorded: a match from before issue 16 (meets / near / fails) answers as pass / warn / fail.
+    // Stored as recorded: a match recorded in the old words (meets / near / fails) answers as pass / warn / fail.
     explanation: recordedMatchExplanation.parse(doc.explanation),
     createdDate: doc.createdAt,
     estimatedCompletion: doc.deal?.targetCompletion ?? null,
@@ -33,8 +34,8 @@ export async function listMatches(pool: pg.Pool, userId: string): Promise<MatchV
 }
 
 /**
- * Spec §2's four figures for Matching & Leads: active leads (the user's agents not paused), successful matches
- * (terms agreed), success rate (agreed over finished negotiations of matches) and the mean match score.
+ * The four figures for Matching & Leads: active leads (the user's agents not paused), successful matches
+ * (terms agreed), the one success rate (events/src/success-rate.ts) and the mean match score.
  */
 export async function matchingStats(pool: pg.Pool, userId: string): Promise<MatchingStatsView> {
   const result = await pool.query(
@@ -49,7 +50,8 @@ export async function matchingStats(pool: pg.Pool, userId: string): Promise<Matc
   return {
     activeLeads: row.leads,
     successfulMatches: row.agreed,
-    successRate: row.finished > 0 ? Math.round((100 * row.agreed) / row.finished) : null,
+    // The one success rate, over the firm's conversations (the dashboard's figure).
+    successRate: await firmSuccessRate(pool, userId),
     averageMatchScore: row.score === null ? null : Math.round(row.score),
   };
 }

@@ -1,5 +1,5 @@
 import { errorAnswers, matchingStatsView, matchList, SIGNED_IN_ERRORS } from '@pf/events';
-import { requireUser, type FastifyPluginAsyncZod } from '@pf/infra';
+import { sessionViewer, type FastifyPluginAsyncZod } from '@pf/infra';
 import type { ReadModelRouteOptions } from '../read-model-routes';
 import { listMatches, matchingStats } from './queries';
 
@@ -9,7 +9,7 @@ export const matchReadRoutes: FastifyPluginAsyncZod<ReadModelRouteOptions> = asy
     '/api/matches',
     { schema: { summary: 'Matches your agents are in, with the matcher’s reasons', response: { 200: matchList, ...errors } } },
     async (request) => {
-      const { id } = requireUser(request);
+      const { firmId: id } = sessionViewer(request);
       return cache.read(id, request.url, () => listMatches(pool, id));
     },
   );
@@ -18,7 +18,7 @@ export const matchReadRoutes: FastifyPluginAsyncZod<ReadModelRouteOptions> = asy
     '/api/matches/stats',
     { schema: { summary: 'The four figures of Matching & Leads', response: { 200: matchingStatsView, ...errors } } },
     async (request) => {
-      const { id } = requireUser(request);
+      const { firmId: id } = sessionViewer(request);
       return cache.read(id, request.url, () => matchingStats(pool, id));
     },
   );

@@ -1,10 +1,22 @@
-import type { DomainEvent, EventMetadata, NotificationPreferences, NotificationPriority, NotificationType } from '@pf/events';
+import {
+  firmOf,
+  firmsOf,
+  type DomainEvent,
+  type EventMetadata,
+  type NotificationPreferences,
+  type NotificationPriority,
+  type NotificationType,
+} from '@pf/events';
 
-/** The notification kinds a person can switch off (spec §3 Notification preferences). */
-export type NotificationKind = Extract<keyof NotificationPreferences, 'dealUpdates' | 'agentMatches' | 'messageAlerts' | 'systemAlerts'>;
+/** The notification kinds a person can switch off (docs/behaviour/notifications.md). */
+type NotificationKind = Extract<keyof NotificationPreferences, 'dealUpdates' | 'agentMatches' | 'messageAlerts' | 'systemAlerts'>;
 
+/**
+ * One notification for one firm: a firm's notifications are every member's (docs/decisions/firms-and-visibility.md),
+ * addressed with the one visibility rule (events/src/visibility.ts).
+ */
 export interface Candidate {
-  userId: string;
+  firmId: string;
   kind: NotificationKind;
   type: NotificationType;
   title: string;
@@ -16,6 +28,8 @@ export interface Candidate {
 export interface Party {
   agentId: number;
   ownerId: string;
+  /** Absent on agents from before firms: the owner's firm of one. */
+  firmId?: string | null | undefined;
   name: string;
 }
 
@@ -26,10 +40,9 @@ export interface Lookups {
 }
 
 const pounds = (value: number) => `£${Math.round(value).toLocaleString('en-GB')}`;
-const unique = (ids: (string | undefined | null)[]) => [...new Set(ids.filter((id): id is string => !!id))];
 
 /**
- * The notifications an event gives, one per person it matters to, with a priority read from the event (a
+ * The notifications an event gives, one per firm it matters to (the firms that may see what it concerns), with a priority read from the event (a
  * failed negotiation is high). Pure: the projection looks the parties up and obeys each person's preferences.
  */
 export function notificationsOf(event: DomainEvent, metadata: EventMetadata, look: Lookups): Candidate[] {
@@ -38,8 +51,8 @@ export function notificationsOf(event: DomainEvent, metadata: EventMetadata, loo
       const borrower = look.agent(event.data.borrowerAgentId);
       const lender = look.agent(event.data.lenderAgentId);
       const broker = event.data.brokerAgentId === null ? null : look.agent(event.data.brokerAgentId);
-      return unique([borrower?.ownerId, lender?.ownerId, broker?.ownerId]).map((userId) => ({
-        userId,
+      return firmsOf([borrower, lender, broker]).map((firmId) => ({
+        firmId,
         kind: 'agentMatches',
         type: 'agent',
         title: 'New match found',
@@ -51,12 +64,12 @@ export function notificationsOf(event: DomainEvent, metadata: EventMetadata, loo
     case 'OfferMade': {
       const from = look.agent(event.data.fromAgentId);
       const to = look.agent(event.data.toAgentId);
-      // Only an offer from someone else's agent is news; one's own agents' offers are one's own doing.
-      if (!to || !from || from.ownerId === to.ownerId) return [];
+      // Only an offer from another firm's agent is news; the firm's own agents' offers are its own doing.
+      if (!to || !from || firmOf(from) === firmOf(to)) return [];
       const t = event.data.terms;
       return [
         {
-          userId: to.ownerId,
+          firmId: firmOf(to),
           kind: 'messageAlerts',
           type: 'message',
           title: 'Offer received',
@@ -71,8 +84,8 @@ export function notificationsOf(event: DomainEvent, metadata: EventMetadata, loo
       const parties = [d.borrowerAgentId, d.lenderAgentId, d.brokerAgentId].map((id) => (id === null ? null : look.agent(id)));
       const borrower = parties[0];
       const lender = parties[1];
-      return unique(parties.map((p) => p?.ownerId)).map((userId) => ({
-        userId,
+      return firmsOf(parties).map((firmId) => ({
+        firmId,
         kind: 'dealUpdates',
         type: 'deal',
         title: 'Deal agreed',
@@ -86,8 +99,8 @@ export function notificationsOf(event: DomainEvent, metadata: EventMetadata, loo
       const conversation = look.conversation(event.data.conversationId);
       if (!conversation) return [];
       const failed = event.data.outcome === 'no_agreement';
-      return unique(conversation.parties.map((p) => p.ownerId)).map((userId) => ({
-        userId,
+      return firmsOf(conversation.parties).map((firmId) => ({
+        firmId,
         kind: 'dealUpdates',
         type: 'deal',
         title: failed ? 'Deal failed' : 'Negotiation stopped',
@@ -102,13 +115,17 @@ export function notificationsOf(event: DomainEvent, metadata: EventMetadata, loo
       if (!event.data.isManualMode || !actorId) return [];
       const conversation = look.conversation(event.data.conversationId);
       if (!conversation) return [];
-      const taken = event.data.agentIds ? conversation.parties.filter((p) => event.data.agentIds!.includes(p.agentId)) : conversation.parties.filter((p) => p.ownerId === actorId);
+      const taken = event.data.agentIds
+        ? conversation.parties.filter((p) => event.data.agentIds!.includes(p.agentId))
+        : conversation.parties.filter((p) => p.ownerId === actorId);
       const theirs = taken.map((p) => p.name);
       const side = theirs.length > 0 ? `The operator of ${theirs.join(' and ')}` : 'Another operator';
-      return unique(conversation.parties.map((p) => p.ownerId))
-        .filter((userId) => userId !== actorId)
-        .map((userId) => ({
-          userId,
+      // News to the conversation's other firms: not to the firm whose side was taken (nor the actor's own firm).
+      const takers = new Set([...firmsOf(taken), ...(taken.length === 0 ? [actorId] : [])]);
+      return firmsOf(conversation.parties)
+        .filter((firmId) => !takers.has(firmId))
+        .map((firmId) => ({
+          firmId,
           kind: 'messageAlerts',
           type: 'message',
           title: 'Conversation taken over',
@@ -122,8 +139,8 @@ export function notificationsOf(event: DomainEvent, metadata: EventMetadata, loo
       const conversation = look.conversation(event.data.conversationId);
       if (!conversation) return [];
       const stuck = event.data.agentId === null ? null : conversation.parties.find((p) => p.agentId === event.data.agentId);
-      return unique(conversation.parties.map((p) => p.ownerId)).map((userId) => ({
-        userId,
+      return firmsOf(conversation.parties).map((firmId) => ({
+        firmId,
         kind: 'systemAlerts',
         type: 'system',
         title: 'Negotiation stalled',
@@ -141,11 +158,25 @@ export function notificationsOf(event: DomainEvent, metadata: EventMetadata, loo
 export function namesOf(event: DomainEvent): { agents: number[]; conversations: number[] } {
   switch (event.type) {
     case 'MatchFound':
-      return { agents: [event.data.borrowerAgentId, event.data.lenderAgentId, ...(event.data.brokerAgentId === null ? [] : [event.data.brokerAgentId])], conversations: [] };
+      return {
+        agents: [
+          event.data.borrowerAgentId,
+          event.data.lenderAgentId,
+          ...(event.data.brokerAgentId === null ? [] : [event.data.brokerAgentId]),
+        ],
+        conversations: [],
+      };
     case 'OfferMade':
       return { agents: [event.data.fromAgentId, event.data.toAgentId], conversations: [] };
     case 'DealAgreed':
-      return { agents: [event.data.borrowerAgentId, event.data.lenderAgentId, ...(event.data.brokerAgentId === null ? [] : [event.data.brokerAgentId])], conversations: [] };
+      return {
+        agents: [
+          event.data.borrowerAgentId,
+          event.data.lenderAgentId,
+          ...(event.data.brokerAgentId === null ? [] : [event.data.brokerAgentId]),
+        ],
+        conversations: [],
+      };
     case 'ConversationCompleted':
     case 'ManualModeChanged':
     case 'ConversationStalled':

@@ -2,13 +2,11 @@ import type { ReadModel } from '../read-model';
 import { projectNotifications } from './projection';
 import { notificationsMigrations } from './schema';
 
-export { listNotifications, notificationPreferencesOf, unreadCount } from './queries';
-export { notificationId } from './projection';
-
-/** Per person: the events that matter to them (derive.ts), as their preferences allow, and which they have read. */
+/** Per firm: the events that matter to it (derive.ts), as the preferences kept under its id allow, and which its members have read. */
 export const notificationsReadModel: ReadModel = {
   name: 'notifications',
   tables: ['rm_notifications', 'rm_notification_preferences', 'rm_notification_subjects'],
   migrations: notificationsMigrations,
+  reads: ['agents', 'conversations'],
   project: projectNotifications,
 };

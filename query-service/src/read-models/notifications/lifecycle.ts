@@ -1,8 +1,8 @@
-import { dealOwnersOf, type DomainEvent, type EventMetadata, type EventOf } from '@pf/events';
+import { dealFirmsOf, type DomainEvent, type EventMetadata, type EventOf } from '@pf/events';
 import type { Candidate } from './derive';
 
 /**
- * Notifications from the deal and document events of issue 13 (DealOpened, DealStatusChanged, DocumentUploaded,
+ * Notifications from the deal and document events (DealOpened, DealStatusChanged, DocumentUploaded,
  * DocumentStatusChanged). A deal's or a
  * document's owners and name are kept (rm_notification_subjects) from the event that opened it, since the later
  * events carry only its id.
@@ -38,13 +38,20 @@ export function subjectOpened(event: SubjectEvent): Subject | null {
     const d = event.data;
     return {
       id: subjectIdOf(event),
-      title: d.propertyAddress ? `the deal for ${d.propertyAddress}` : `the ${pounds(d.loanAmount)} deal between ${d.borrower.name} and ${d.lender.name}`,
-      ownerIds: dealOwnersOf(d),
+      title: d.propertyAddress
+        ? `the deal for ${d.propertyAddress}`
+        : `the ${pounds(d.loanAmount)} deal between ${d.borrower.name} and ${d.lender.name}`,
+      ownerIds: dealFirmsOf(d),
       uploaderId: null,
     };
   }
   if (event.type === 'DocumentUploaded') {
-    return { id: subjectIdOf(event), title: event.data.name, ownerIds: [...new Set(event.data.ownerIds)], uploaderId: event.data.uploadedBy.userId };
+    return {
+      id: subjectIdOf(event),
+      title: event.data.name,
+      ownerIds: [...new Set(event.data.ownerIds)],
+      uploaderId: event.data.uploadedBy.userId,
+    };
   }
   return null;
 }
@@ -52,14 +59,16 @@ export function subjectOpened(event: SubjectEvent): Subject | null {
 /** A deal cancelled is high, completed medium; a document uploaded by someone else low, one rejected high. */
 export function subjectNotifications(event: SubjectEvent, subject: Subject | null, metadata: EventMetadata): Candidate[] {
   if (!subject) return [];
+  // ownerIds are firms (dealFirmsOf; a document's firms as uploaded). The uploader's firm of one is not told of its
+  // own upload; an event names the uploader but not their firm, so a colleague's upload is news to the firm.
   const actor = metadata.actor.kind === 'user' ? metadata.actor.userId : null;
   const others = subject.ownerIds.filter((id) => id !== actor);
   switch (event.type) {
     case 'DealStatusChanged': {
       if (event.data.status !== 'cancelled' && event.data.status !== 'completed') return [];
       const failed = event.data.status === 'cancelled';
-      return subject.ownerIds.map((userId) => ({
-        userId,
+      return subject.ownerIds.map((firmId) => ({
+        firmId,
         kind: 'dealUpdates',
         type: 'deal',
         title: failed ? 'Deal failed' : 'Deal completed',
@@ -69,8 +78,8 @@ export function subjectNotifications(event: SubjectEvent, subject: Subject | nul
       }));
     }
     case 'DocumentUploaded':
-      return others.map((userId) => ({
-        userId,
+      return others.map((firmId) => ({
+        firmId,
         kind: 'dealUpdates',
         type: 'deal',
         title: 'Document uploaded',
@@ -82,12 +91,12 @@ export function subjectNotifications(event: SubjectEvent, subject: Subject | nul
       }));
     case 'DocumentStatusChanged':
       if (event.data.status !== 'rejected') return [];
-      return subject.ownerIds.map((userId) => ({
-        userId,
+      return subject.ownerIds.map((firmId) => ({
+        firmId,
         kind: 'dealUpdates',
         type: 'deal',
         title: 'Document rejected',
-        message: `${subject.title} was rejected${userId === subject.uploaderId ? '; upload a corrected copy' : ''}.`,
+        message: `${subject.title} was rejected${firmId === subject.uploaderId ? '; upload a corrected copy' : ''}.`,
         priority: 'high',
         link: '/documents',
       }));

@@ -5,7 +5,12 @@ import { readModelDatabase, recorded } from '../testing';
 import { listNotifications, notificationPreferencesOf, unreadCount } from './queries';
 import { notificationId } from './projection';
 
-const participant = (agentId: number, ownerId: string, type: 'borrower' | 'lender') => ({ agentId, ownerId, name: `${ownerId}'s ${type}`, type });
+const participant = (agentId: number, ownerId: string, type: 'borrower' | 'lender') => ({
+  agentId,
+  ownerId,
+  name: `${ownerId}'s ${type}`,
+  type,
+});
 const agent = (agentId: number, ownerId: string, type: 'borrower' | 'lender'): DomainEvent => ({
   type: 'AgentCreated',
   data: { ...participant(agentId, ownerId, type), description: '', criteria: null },
@@ -40,7 +45,12 @@ describe('notifications read model', () => {
 
   const started: DomainEvent = {
     type: 'ConversationStarted',
-    data: { conversationId: 10, title: 'Loan for 12 Elm Street', participants: [participant(1, 'alice', 'borrower'), participant(2, 'bob', 'lender')], matchId: 'm1' },
+    data: {
+      conversationId: 10,
+      title: 'Loan for 12 Elm Street',
+      participants: [participant(1, 'alice', 'borrower'), participant(2, 'bob', 'lender')],
+      matchId: 'm1',
+    },
   };
 
   for (const batches of ['one', 'each'] as const) {
@@ -50,7 +60,10 @@ describe('notifications read model', () => {
         agent(1, 'alice', 'borrower'),
         agent(2, 'bob', 'lender'),
         agent(3, 'alice', 'lender'),
-        { type: 'MatchFound', data: { matchId: 'm1', borrowerAgentId: 1, lenderAgentId: 2, brokerAgentId: null, score: 92, explanation: [] } },
+        {
+          type: 'MatchFound',
+          data: { matchId: 'm1', borrowerAgentId: 1, lenderAgentId: 2, brokerAgentId: null, score: 92, explanation: [] },
+        },
         started,
         offer(10, 'o1', 2, 1), // bob's agent offers to alice's: news to alice only
         offer(10, 'o2', 1, 2), // alice's agent answers: news to bob only
@@ -83,28 +96,52 @@ describe('notifications read model', () => {
         link: '/conversations/10',
         read: false,
       });
-      expect(bob.notifications.find((n) => n.title === 'Conversation taken over')?.message).toBe("The operator of alice's borrower took manual control of Loan for 12 Elm Street.");
+      expect(bob.notifications.find((n) => n.title === 'Conversation taken over')?.message).toBe(
+        "The operator of alice's borrower took manual control of Loan for 12 Elm Street.",
+      );
       expect(alice.summary).toMatchObject({ unread: 3, highPriority: 1 });
       expect(await unreadCount(db.pool, 'bob')).toBe(4);
     });
   }
 
-  it('tells the owners of a deal when it fails or completes, and of a document uploaded by someone else or rejected (issue 13’s events)', async () => {
+  it('tells the owners of a deal when it fails or completes, and of a document uploaded by someone else or rejected', async () => {
     await db.reset();
     const shaped = (type: string, data: Record<string, unknown>) => ({ type, data }) as unknown as DomainEvent;
     const party = (ownerId: string, name: string) => ({ agentId: 1, ownerId, name, type: 'borrower' });
     const dealId = '11111111-1111-4111-8111-111111111111';
     await project(
       [
-        shaped('DealOpened', { dealId, source: 'manual', agreedInConversationId: null, borrower: party('alice', 'Harriet Cole'), lender: party('bob', 'Wessex BS'), broker: null, propertyAddress: '12 Elm Street', propertyValue: 400_000, loanAmount: 300_000, ltv: 75, interestRate: 4.3, termYears: 25, arrangementFee: 999, targetCompletion: null }),
-        shaped('DocumentUploaded', { documentId: 'doc-1', dealId, name: 'Valuation report.pdf', uploadedBy: { userId: 'alice' }, ownerIds: ['alice', 'bob'] }),
+        shaped('DealOpened', {
+          dealId,
+          source: 'manual',
+          agreedInConversationId: null,
+          borrower: party('alice', 'Harriet Cole'),
+          lender: party('bob', 'Wessex BS'),
+          broker: null,
+          propertyAddress: '12 Elm Street',
+          propertyValue: 400_000,
+          loanAmount: 300_000,
+          ltv: 75,
+          interestRate: 4.3,
+          termYears: 25,
+          arrangementFee: 999,
+          targetCompletion: null,
+        }),
+        shaped('DocumentUploaded', {
+          documentId: 'doc-1',
+          dealId,
+          name: 'Valuation report.pdf',
+          uploadedBy: { userId: 'alice' },
+          ownerIds: ['alice', 'bob'],
+        }),
         shaped('DocumentStatusChanged', { documentId: 'doc-1', status: 'rejected', from: 'pending' }),
       ],
       (index) => (index === 1 ? 'alice' : index === 2 ? 'bob' : null),
       'each',
     );
     await project([shaped('DealStatusChanged', { dealId, status: 'cancelled', from: 'active' })]);
-    const titles = async (user: string) => (await listNotifications(db.pool, user)).notifications.map((n) => [n.title, n.priority, n.message]).sort();
+    const titles = async (user: string) =>
+      (await listNotifications(db.pool, user)).notifications.map((n) => [n.title, n.priority, n.message]).sort();
     expect(await titles('alice')).toEqual([
       ['Deal failed', 'high', 'The deal for 12 Elm Street was cancelled.'],
       ['Document rejected', 'high', 'Valuation report.pdf was rejected; upload a corrected copy.'],
@@ -118,7 +155,13 @@ describe('notifications read model', () => {
 
   it('marks one or all as read in stream order, and creates nothing of a kind switched off', async () => {
     await db.reset();
-    const setup = await project([agent(1, 'alice', 'borrower'), agent(2, 'bob', 'lender'), started, offer(10, 'o1', 2, 1), offer(10, 'o2', 2, 1)]);
+    const setup = await project([
+      agent(1, 'alice', 'borrower'),
+      agent(2, 'bob', 'lender'),
+      started,
+      offer(10, 'o1', 2, 1),
+      offer(10, 'o2', 2, 1),
+    ]);
     const first = notificationId(setup[3]!.id, 'alice');
     await project([
       { type: 'NotificationRead', data: { userId: 'alice', notificationId: first } },
@@ -140,7 +183,10 @@ describe('notifications read model', () => {
     await project([{ type: 'NotificationPreferencesChanged', data: { userId: 'alice', preferences: off } }, offer(10, 'o4', 2, 1)]);
     expect(await notificationPreferencesOf(db.pool, 'alice')).toEqual(off);
     expect((await listNotifications(db.pool, 'alice')).notifications).toHaveLength(3);
-    await project([{ type: 'NotificationPreferencesChanged', data: { userId: 'alice', preferences: DEFAULT_NOTIFICATION_PREFERENCES } }, offer(10, 'o5', 2, 1)]);
+    await project([
+      { type: 'NotificationPreferencesChanged', data: { userId: 'alice', preferences: DEFAULT_NOTIFICATION_PREFERENCES } },
+      offer(10, 'o5', 2, 1),
+    ]);
     expect((await listNotifications(db.pool, 'alice')).notifications).toHaveLength(4);
     expect(await unreadCount(db.pool, 'alice')).toBe(2);
 
@@ -160,9 +206,16 @@ describe('notifications read model', () => {
       { type: 'NotificationPreferencesChanged', data: { userId: 'bob', preferences: quiet } },
       { type: 'ConversationStalled', data: { conversationId: 10, agentId: 2, reason: 'the database did not answer' } },
     ]);
-    const alerts = async (user: string) => (await listNotifications(db.pool, user)).notifications.filter((n) => n.type === 'system').map((n) => [n.title, n.priority, n.message]);
+    const alerts = async (user: string) =>
+      (await listNotifications(db.pool, user)).notifications
+        .filter((n) => n.type === 'system')
+        .map((n) => [n.title, n.priority, n.message]);
     expect(await alerts('alice')).toEqual([
-      ['Negotiation stalled', 'high', "bob's lender could not make its move in Loan for 12 Elm Street: the database did not answer. It keeps trying; you can take over your side."],
+      [
+        'Negotiation stalled',
+        'high',
+        "bob's lender could not make its move in Loan for 12 Elm Street: the database did not answer. It keeps trying; you can take over your side.",
+      ],
     ]);
     expect(await alerts('bob')).toEqual([]);
   });
@@ -172,8 +225,29 @@ describe('notifications read model', () => {
     const shaped = (type: string, data: Record<string, unknown>) => ({ type, data }) as unknown as DomainEvent;
     const dealId = '22222222-2222-4222-8222-222222222222';
     await project([
-      shaped('DealOpened', { dealId, source: 'manual', agreedInConversationId: null, borrower: { agentId: 1, ownerId: 'alice', name: 'Harriet Cole', type: 'borrower' }, lender: { agentId: 2, ownerId: 'bob', name: 'Wessex BS', type: 'lender' }, broker: null, propertyAddress: '12 Elm Street', propertyValue: 400_000, loanAmount: 300_000, ltv: 75, interestRate: 4.3, termYears: 25, arrangementFee: 999, targetCompletion: null }),
-      shaped('DocumentUploaded', { documentId: 'doc-2', dealId, name: 'Payslips.pdf', uploadedBy: { userId: 'alice' }, ownerIds: ['alice', 'bob'] }),
+      shaped('DealOpened', {
+        dealId,
+        source: 'manual',
+        agreedInConversationId: null,
+        borrower: { agentId: 1, ownerId: 'alice', name: 'Harriet Cole', type: 'borrower' },
+        lender: { agentId: 2, ownerId: 'bob', name: 'Wessex BS', type: 'lender' },
+        broker: null,
+        propertyAddress: '12 Elm Street',
+        propertyValue: 400_000,
+        loanAmount: 300_000,
+        ltv: 75,
+        interestRate: 4.3,
+        termYears: 25,
+        arrangementFee: 999,
+        targetCompletion: null,
+      }),
+      shaped('DocumentUploaded', {
+        documentId: 'doc-2',
+        dealId,
+        name: 'Payslips.pdf',
+        uploadedBy: { userId: 'alice' },
+        ownerIds: ['alice', 'bob'],
+      }),
       { type: 'AccountDeleted', data: { userId: 'alice' } },
     ]);
     const subjects = await db.pool.query(`select id, owner_ids, uploader_id from rm_notification_subjects order by id`);
@@ -181,5 +255,77 @@ describe('notifications read model', () => {
       { id: `deal:${dealId}`, owner_ids: ['bob'], uploader_id: null },
       { id: 'document:doc-2', owner_ids: ['bob'], uploader_id: null },
     ]);
+  });
+
+  it("is the firm's: a colleague sees what the firm's agents' deals raise, another firm none, and one member's read is the firm's", async () => {
+    await db.reset();
+    // Firm A (founded by alice; carol is her colleague in it), a lender's firm on the deal's other side, and firm B
+    // (bob), which takes no part. Carol's person id addresses nothing: she reads as a member of firm A.
+    const ofFirm = (agentId: number, ownerId: string, firmId: string, type: 'borrower' | 'lender'): DomainEvent => ({
+      type: 'AgentCreated',
+      data: { ...participant(agentId, ownerId, type), firmId, description: '', criteria: null },
+    });
+    const dealId = '33333333-3333-4333-8333-333333333333';
+    await project([
+      ofFirm(1, 'alice', 'alice', 'borrower'),
+      ofFirm(2, 'lenda', 'lenda', 'lender'),
+      ofFirm(3, 'carol', 'alice', 'lender'),
+      ofFirm(4, 'bob', 'bob', 'lender'),
+      offer(10, 'o-own', 3, 1), // carol's agent to alice's: the firm's own doing, news to nobody
+      {
+        type: 'DealAgreed',
+        data: {
+          dealId,
+          conversationId: 10,
+          borrowerAgentId: 1,
+          lenderAgentId: 2,
+          brokerAgentId: null,
+          propertyValue: 400_000,
+          loanAmount: 300_000,
+          ltv: 75,
+          interestRate: 4.3,
+          termYears: 25,
+          arrangementFee: 999,
+        },
+      },
+    ]);
+    const agreed = "alice's borrower and lenda's lender agreed £300,000 at 4.3% over 25 years.";
+    const firmA = await listNotifications(db.pool, 'alice');
+    expect(firmA.notifications.map((n) => [n.title, n.message, n.read])).toEqual([['Deal agreed', agreed, false]]);
+    expect((await listNotifications(db.pool, 'lenda')).notifications.map((n) => n.title)).toEqual(['Deal agreed']);
+    expect((await listNotifications(db.pool, 'bob')).notifications).toEqual([]);
+    expect(await unreadCount(db.pool, 'bob')).toBe(0);
+    expect((await listNotifications(db.pool, 'carol')).notifications).toEqual([]);
+
+    // Carol marks it read. Chosen semantics: a read is the firm's, as in a shared inbox. The notification is one row
+    // of the firm's (not one per member), its members share the work it announces, and a colleague having seen to it
+    // is what the others need to know; per-person read marks would also make the bell's count differ by member
+    // for the same firm's list. The other side's firm keeps its own copy unread.
+    await project(
+      [{ type: 'NotificationRead', data: { userId: 'carol', firmId: 'alice', notificationId: firmA.notifications[0]!.id } }],
+      () => 'carol',
+    );
+    expect((await listNotifications(db.pool, 'alice')).notifications.map((n) => [n.title, n.read])).toEqual([['Deal agreed', true]]);
+    expect(await unreadCount(db.pool, 'alice')).toBe(0);
+    expect(await unreadCount(db.pool, 'lenda')).toBe(1);
+
+    // Mark All Read by a member reads every notification of the firm, and only the firm's.
+    await project([{ type: 'ConversationStalled', data: { conversationId: 10, agentId: null, reason: 'the database did not answer' } }]);
+    await project([
+      {
+        type: 'ConversationStarted',
+        data: {
+          conversationId: 11,
+          title: 'Loan for 3 Mill Lane',
+          participants: [participant(1, 'alice', 'borrower'), participant(2, 'lenda', 'lender')],
+          matchId: 'm2',
+        },
+      },
+      { type: 'ConversationStalled', data: { conversationId: 11, agentId: null, reason: 'the database did not answer' } },
+    ]);
+    expect(await unreadCount(db.pool, 'alice')).toBe(1);
+    await project([{ type: 'AllNotificationsRead', data: { userId: 'carol', firmId: 'alice' } }], () => 'carol');
+    expect(await unreadCount(db.pool, 'alice')).toBe(0);
+    expect(await unreadCount(db.pool, 'lenda')).toBe(2);
   });
 });

@@ -1,12 +1,12 @@
 import type pg from 'pg';
 import { DEFAULT_NOTIFICATION_PREFERENCES, type NotificationPreferences, type NotificationsView } from '@pf/events';
 
-/** The newest 200 of a person's notifications, and the four summary figures over all of them. */
-export async function listNotifications(pool: pg.Pool, userId: string, now = new Date()): Promise<NotificationsView> {
+/** The newest 200 of a firm's notifications (every member's), and the four summary figures over all of them. */
+export async function listNotifications(pool: pg.Pool, firmId: string, now = new Date()): Promise<NotificationsView> {
   const rows = await pool.query(
     `select id, type, title, message, priority, link, created_at, read_at from rm_notifications
-     where user_id = $1 order by created_at desc, id limit 200`,
-    [userId],
+     where firm_id = $1 order by created_at desc, id limit 200`,
+    [firmId],
   );
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const summary = await pool.query(
@@ -14,8 +14,8 @@ export async function listNotifications(pool: pg.Pool, userId: string, now = new
             count(*) filter (where created_at >= $2)::int as today,
             count(*) filter (where created_at >= $3)::int as this_week,
             count(*) filter (where priority = 'high' and read_at is null)::int as high_priority
-     from rm_notifications where user_id = $1`,
-    [userId, today, new Date(now.getTime() - 7 * 86_400_000)],
+     from rm_notifications where firm_id = $1`,
+    [firmId, today, new Date(now.getTime() - 7 * 86_400_000)],
   );
   const s = summary.rows[0];
   return {
@@ -33,8 +33,8 @@ export async function listNotifications(pool: pg.Pool, userId: string, now = new
   };
 }
 
-export async function unreadCount(pool: pg.Pool, userId: string): Promise<number> {
-  const rows = await pool.query(`select count(*)::int as unread from rm_notifications where user_id = $1 and read_at is null`, [userId]);
+export async function unreadCount(pool: pg.Pool, firmId: string): Promise<number> {
+  const rows = await pool.query(`select count(*)::int as unread from rm_notifications where firm_id = $1 and read_at is null`, [firmId]);
   return rows.rows[0].unread;
 }
 

@@ -29,4 +29,15 @@ export const notificationsMigrations: Migration[] = [
       );
     `,
   },
+  {
+    // Firms (docs/decisions/firms-and-visibility.md): a notification is its firm's, seen by every member. Rows kept
+    // under a user id are that person's firm of one, whose id is theirs, and the fold addresses a firm of one by the
+    // same id (its notification id derives from it), so a rebuild gives the rows this migration leaves.
+    name: 'query-service/notifications/002-firms',
+    sql: `
+      alter table rm_notifications rename column user_id to firm_id;
+      drop index if exists rm_notifications_user;
+      create index if not exists rm_notifications_firm on rm_notifications (firm_id, created_at desc);
+    `,
+  },
 ];

@@ -1,16 +1,30 @@
 import type pg from 'pg';
-import type { StatsView } from '@pf/events';
+import { successRate, type StatsView } from '@pf/events';
 
 /**
  * The dashboard's figures, counted from the agents, matches-found and conversations read models (stats keep no
  * tables of their own). Success rate: agreed over finished negotiations (agreed or no agreement), as a whole
- * percentage. Every count starts from the user's own rows through an index (owner, then primary keys), so
+ * percentage (the one success rate: events/src/success-rate.ts). A firm's figures (rm_match_parties.owner_id holds
+ * firm ids). Every count starts from the firm's own rows through an index (owner, then primary keys), so
  * the time grows with the user's data, not with everyone's.
  */
-export async function userStats(pool: pg.Pool, userId: string): Promise<StatsView> {
+/**
+ * The firm's ended negotiations for the one success rate (events/src/success-rate.ts): the dashboard and
+ * Matching & Leads count the same conversations.
+ */
+export async function firmSuccessRate(pool: pg.Pool, firmId: string): Promise<number | null> {
+  const result = await pool.query(
+    `select count(*) filter (where outcome = 'agreed')::int as agreed, count(*) filter (where outcome in ('agreed', 'no_agreement'))::int as ended
+     from rm_conversations where id = any (array(select distinct conversation_id from rm_participants where firm_id = $1))`,
+    [firmId],
+  );
+  return successRate(result.rows[0]!.agreed, result.rows[0]!.ended);
+}
+
+export async function userStats(pool: pg.Pool, firmId: string): Promise<StatsView> {
   const result = await pool.query(
     `select
-       (select count(*) from rm_agents where owner_id = $1 and is_active and not is_deleted) as active_agents,
+       (select count(*) from rm_agents where firm_id = $1 and is_active and not is_deleted) as active_agents,
        (select count(*) from rm_match_parties where owner_id = $1) as matches_found,
        c.active, c.agreed, c.finished
      from (
@@ -18,15 +32,15 @@ export async function userStats(pool: pg.Pool, userId: string): Promise<StatsVie
               count(*) filter (where outcome = 'agreed') as agreed,
               count(*) filter (where outcome in ('agreed', 'no_agreement')) as finished
        from rm_conversations
-       where id = any (array(select distinct conversation_id from rm_participants where owner_id = $1))
+       where id = any (array(select distinct conversation_id from rm_participants where firm_id = $1))
      ) c`,
-    [userId],
+    [firmId],
   );
   const row = result.rows[0]!;
   return {
     activeAgents: row.active_agents,
     activeConversations: row.active,
     matchesFound: row.matches_found,
-    successRate: row.finished > 0 ? Math.round((100 * row.agreed) / row.finished) : 0,
+    successRate: successRate(Number(row.agreed), Number(row.finished)),
   };
 }

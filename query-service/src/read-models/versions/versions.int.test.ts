@@ -27,7 +27,10 @@ describe('versions read model', () => {
       { type: 'ConversationStarted', data: { conversationId: 7, title: 'Amelia and Oakfield', participants, matchId: null } },
       { type: 'ManualModeChanged', data: { conversationId: 7, isManualMode: true } },
       { type: 'AgentResumed', data: { agentId: 1 } },
-      { type: 'MatchFound', data: { matchId: 'm1', borrowerAgentId: 1, lenderAgentId: 2, brokerAgentId: null, score: 80, explanation: [] } },
+      {
+        type: 'MatchFound',
+        data: { matchId: 'm1', borrowerAgentId: 1, lenderAgentId: 2, brokerAgentId: null, score: 80, explanation: [] },
+      },
     ] satisfies DomainEvent[]);
     await project(events.slice(0, 4));
     await project(events.slice(4));

@@ -1,17 +1,22 @@
-import { agentDefaultsView, agentListView, agentView, deletedAgentView, type CreateAgentInput, type UpdateAgentInput } from '@pf/events';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  agentDefaultsView,
+  agentPage,
+  agentView,
+  deletedAgentView,
+  type AgentPageQuery,
+  type CreateAgentInput,
+  type UpdateAgentInput,
+} from '@pf/events';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
+import { searchParams } from '../../../lib/use-cursor-pages';
 
+/** One page of the firm's agents, searched and filtered on the server. */
+export const fetchAgentPage = (params: AgentPageQuery) => api.get(`/api/agents/page?${searchParams(params)}`, agentPage);
+export const agentPageKey = [...queryKeys.agents, 'page'] as const;
 
-export const getAgentsQueryOptions = () =>
-  queryOptions({ queryKey: queryKeys.agents, queryFn: () => api.get('/api/agents', agentListView) });
-
-export function useAgents() {
-  return useQuery(getAgentsQueryOptions());
-}
-
-/** Spec §7: on success the agents and stats lists are refreshed. */
+/** On success the agents and stats lists are refreshed. */
 export function useCreateAgent() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -28,8 +33,7 @@ export function useCreateAgent() {
 export function useUpdateAgent() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, input }: { id: number; input: UpdateAgentInput }) =>
-      api.put(`/api/agents/${id}`, agentView, input),
+    mutationFn: ({ id, input }: { id: number; input: UpdateAgentInput }) => api.put(`/api/agents/${id}`, agentView, input),
     onSuccess: async () => {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: queryKeys.agents }),

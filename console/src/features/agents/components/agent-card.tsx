@@ -1,4 +1,4 @@
-import { Alert, Button, ButtonGroup, Card, H4, HTMLTable, Icon, Intent, Tag } from '@blueprintjs/core';
+import { Alert, Button, ButtonGroup, Card, H2, HTMLTable, Icon, Intent, Tag } from '@blueprintjs/core';
 import { CRITERIA_KEYS, unreadableCriteria, USER_MESSAGES, type AgentView } from '@pf/events';
 import { useState } from 'react';
 import { toastError, toastSuccess } from '../../../lib/toaster';
@@ -7,7 +7,7 @@ import { CRITERIA_LABELS } from './agent-form';
 import { AgentFormDialog } from './agent-form-dialog';
 import { AGENT_TYPE_LOOK } from '../../../components/agent-type';
 
-/** One agent (spec §2 My Agents): type look, badges, description fallback, criteria, pause/resume, edit, delete. */
+/** One agent (docs/behaviour/agents.md): type look, badges, description fallback, criteria, pause/resume, edit, delete. */
 export function AgentCard({ agent }: { agent: AgentView }) {
   const look = AGENT_TYPE_LOOK[agent.type];
   const update = useUpdateAgent();
@@ -40,7 +40,7 @@ export function AgentCard({ agent }: { agent: AgentView }) {
         <span className={`pf-type-icon pf-type-${agent.type}`}>
           <Icon icon={look.icon} intent={look.intent} size={20} />
         </span>
-        <H4 className="pf-card-title">{agent.name}</H4>
+        <H2 className="pf-h4 pf-card-title">{agent.name}</H2>
       </div>
       <div className="pf-tags">
         <Tag intent={look.intent} minimal>
@@ -79,7 +79,13 @@ export function AgentCard({ agent }: { agent: AgentView }) {
           onClick={toggle}
         />
         <Button icon="edit" text="Edit" onClick={() => setEditing(true)} />
-        <Button icon="trash" intent={Intent.DANGER} aria-label="Delete agent" loading={remove.isPending} onClick={() => setConfirming(true)} />
+        <Button
+          icon="trash"
+          intent={Intent.DANGER}
+          aria-label="Delete agent"
+          loading={remove.isPending}
+          onClick={() => setConfirming(true)}
+        />
       </ButtonGroup>
       <AgentFormDialog isOpen={editing} onClose={() => setEditing(false)} agent={agent} />
       <Alert

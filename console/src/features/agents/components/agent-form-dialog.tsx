@@ -1,4 +1,16 @@
-import { Button, Classes, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, Intent, Switch, TextArea } from '@blueprintjs/core';
+import {
+  Button,
+  Classes,
+  Dialog,
+  DialogBody,
+  DialogFooter,
+  FormGroup,
+  HTMLSelect,
+  InputGroup,
+  Intent,
+  Switch,
+  TextArea,
+} from '@blueprintjs/core';
 import {
   AGENT_TYPES,
   CRITERIA_PLACEHOLDERS,
@@ -10,10 +22,11 @@ import {
   type AgentView,
   type CriteriaKey,
 } from '@pf/events';
-import { useEffect, useState, type FormEvent } from 'react';
+import { type FormEvent } from 'react';
+import { useStateFrom } from '../../../lib/use-state-from';
 import { toastError, toastSuccess } from '../../../lib/toaster';
 import { useAgentDefaults, useCreateAgent, useUpdateAgent } from '../api/agents';
-import { CRITERIA_LABELS, emptyForm, fieldErrors, formFromAgent, formFromDefaults, toInput, type AgentFormValues } from './agent-form';
+import { CRITERIA_LABELS, fieldErrors, formFromAgent, formFromDefaults, toInput, type AgentFormValues } from './agent-form';
 
 interface Props {
   isOpen: boolean;
@@ -22,19 +35,18 @@ interface Props {
   agent?: AgentView;
 }
 
-/** Create Agent (spec §2 and §5), also used to edit: the rules are the shared schemas of events/. */
+/** Create Agent (docs/behaviour/agents.md), also used to edit: the rules are the shared schemas of events/. */
 export function AgentFormDialog({ isOpen, onClose, agent }: Props) {
   const defaults = useAgentDefaults();
-  const [values, setValues] = useState<AgentFormValues>(() => (agent ? formFromAgent(agent) : formFromDefaults(defaults.data)));
-  const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
+  // Opening the dialog starts again from the agent (or the defaults, once they have loaded), with no errors.
+  const [values, setValues] = useStateFrom<AgentFormValues>(
+    () => (agent ? formFromAgent(agent) : formFromDefaults(defaults.data)),
+    [isOpen, agent, defaults.data],
+  );
+  const [errors, setErrors] = useStateFrom<Partial<Record<string, string>>>(() => ({}), [isOpen]);
   const create = useCreateAgent();
   const update = useUpdateAgent();
   const pending = create.isPending || update.isPending;
-
-  useEffect(() => {
-    if (isOpen) setValues(agent ? formFromAgent(agent) : formFromDefaults(defaults.data));
-    if (isOpen) setErrors({});
-  }, [isOpen, agent, defaults.data]);
 
   const set = (patch: Partial<AgentFormValues>) => setValues((current) => ({ ...current, ...patch }));
 
@@ -62,7 +74,7 @@ export function AgentFormDialog({ isOpen, onClose, agent }: Props) {
 
   return (
     <Dialog isOpen={isOpen} onClose={onClose} title={agent ? 'Edit Agent' : 'Create Agent'} className="pf-agent-dialog">
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <DialogBody>
           <FormGroup label="Name" labelFor="agent-name" intent={errors.name ? Intent.DANGER : Intent.NONE} helperText={errors.name}>
             <InputGroup
@@ -74,7 +86,13 @@ export function AgentFormDialog({ isOpen, onClose, agent }: Props) {
             />
           </FormGroup>
           <FormGroup label="Type" labelFor="agent-type" intent={errors.type ? Intent.DANGER : Intent.NONE} helperText={errors.type}>
-            <HTMLSelect id="agent-type" fill disabled={Boolean(agent)} value={values.type} onChange={(e) => set({ type: e.currentTarget.value })}>
+            <HTMLSelect
+              id="agent-type"
+              fill
+              disabled={Boolean(agent)}
+              value={values.type}
+              onChange={(e) => set({ type: e.currentTarget.value })}
+            >
               <option value="">Select agent type</option>
               {AGENT_TYPES.map((type) => (
                 <option key={type} value={type}>
@@ -124,7 +142,9 @@ export function AgentFormDialog({ isOpen, onClose, agent }: Props) {
                 <>
                   <strong>Auto-negotiate</strong>{' '}
                   <span className={Classes.TEXT_MUTED}>
-                    {values.autoNegotiate ? 'The agent negotiates its matches itself' : 'Its conversations open with your side in manual mode: you negotiate, and may hand over to the agent'}
+                    {values.autoNegotiate
+                      ? 'The agent negotiates its matches itself'
+                      : 'Its conversations open with your side in manual mode: you negotiate, and may hand over to the agent'}
                   </span>
                 </>
               }

@@ -1,4 +1,12 @@
-import { CRITERIA_KEYS, DEFAULT_AGENT_DEFAULTS, type AgentDefaults, type AgentView, type CreateAgentInput, type CriteriaKey } from '@pf/events';
+import {
+  CRITERIA_KEYS,
+  DEFAULT_AGENT_DEFAULTS,
+  pounds,
+  type AgentDefaults,
+  type AgentView,
+  type CreateAgentInput,
+  type CriteriaKey,
+} from '@pf/events';
 
 /** The dialog's editable state: every field as the text the operator typed. */
 export interface AgentFormValues {
@@ -8,7 +16,7 @@ export interface AgentFormValues {
   criteria: Record<CriteriaKey, string>;
   /** Off: its conversations open with the owner's side taken over (set on creation only). */
   autoNegotiate: boolean;
-  /** Spec §9, in hours: how long the owner may leave the other side unanswered while negotiating by hand (creation only). */
+  /** In hours (1, 4, 24 or 48): how long the owner may leave the other side unanswered while negotiating by hand (creation only). */
   responseTime: AgentDefaults['responseTime'];
 }
 
@@ -31,14 +39,12 @@ export const CRITERIA_LABELS: Record<CriteriaKey, string> = {
 /**
  * `defaults`: criteria to pre-fill a new agent with (Settings → Agent Defaults, through formFromDefaults).
  */
-export function emptyForm(defaults: Partial<Record<CriteriaKey, string>> = {}): AgentFormValues {
+function emptyForm(defaults: Partial<Record<CriteriaKey, string>> = {}): AgentFormValues {
   const criteria = Object.fromEntries(CRITERIA_KEYS.map((key) => [key, defaults[key] ?? ''])) as Record<CriteriaKey, string>;
   return { name: '', type: '', description: '', criteria, autoNegotiate: true, responseTime: DEFAULT_AGENT_DEFAULTS.responseTime };
 }
 
-const pounds = (value: number) => `£${Math.round(value).toLocaleString('en-GB')}`;
-
-/** Settings' property type names (spec §3 writes buyToLet) as the criteria reader reads them. */
+/** Settings' property type names (buyToLet) as the criteria reader reads them. */
 const PROPERTY_TYPE_WORDS: Record<AgentDefaults['propertyTypes'][number], string> = {
   residential: 'residential',
   buyToLet: 'buy-to-let',
@@ -52,7 +58,7 @@ const PROPERTY_TYPE_WORDS: Record<AgentDefaults['propertyTypes'][number], string
  * LTV (£50,000 at 75% → £66,667), the loan term up to the preferred one, and the property types and regions as
  * lists. These are what the matcher and the negotiator read, so the defaults feed both through them.
  */
-export function criteriaFromDefaults(defaults: AgentDefaults): Partial<Record<CriteriaKey, string>> {
+function criteriaFromDefaults(defaults: AgentDefaults): Partial<Record<CriteriaKey, string>> {
   const ltv = defaults.preferredLTV / 100;
   return {
     propertyValueMin: pounds(defaults.minLoanAmount / ltv),
@@ -83,7 +89,7 @@ export function formFromAgent(agent: AgentView): AgentFormValues {
   return { ...form, name: agent.name, type: agent.type, description: agent.description ?? '' };
 }
 
-/** What the shared schema validates: an unchosen type is absent, so its §5 message applies. */
+/** What the shared schema validates: an unchosen type is absent, so its message ("Please select an agent type") applies. */
 export function toInput(values: AgentFormValues): CreateAgentInput {
   return {
     name: values.name,

@@ -40,7 +40,7 @@ describe('Create Agent pre-filled from Settings → Agent Defaults', () => {
     const blank = formFromDefaults({ ...defaults, saved: false });
     expect(Object.values(blank.criteria).every((text) => text === '')).toBe(true);
     expect(blank.autoNegotiate).toBe(true);
-    // The response time pre-fills too (spec §9's sample, 24 hours, while none is saved) and goes in the request.
+    // The response time pre-fills too (sample, 24 hours, while none is saved) and goes in the request.
     expect(toInput(formFromDefaults({ ...defaults, responseTime: 4, saved: true })).responseTime).toBe(4);
     expect(blank.responseTime).toBe(24);
   });

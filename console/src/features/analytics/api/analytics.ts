@@ -3,7 +3,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
-export const getAnalyticsReportQueryOptions = (period: AnalyticsPeriod) =>
+const getAnalyticsReportQueryOptions = (period: AnalyticsPeriod) =>
   queryOptions({
     queryKey: [...queryKeys.view('analytics'), 'report', period],
     queryFn: () => api.get(`/api/analytics/report?period=${period}`, analyticsReportView),
@@ -15,7 +15,7 @@ export function useAnalyticsReport(period: AnalyticsPeriod) {
 }
 
 /** Events per type per day (the daily analytics consumer), for the period's days: the platform's activity. */
-export const getDailyAnalyticsQueryOptions = (period: AnalyticsPeriod) =>
+const getDailyAnalyticsQueryOptions = (period: AnalyticsPeriod) =>
   queryOptions({
     queryKey: [...queryKeys.view('analytics'), 'daily', period],
     queryFn: () => api.get(`/api/analytics/daily?days=${ANALYTICS_PERIOD_DAYS[period]}`, dailyAnalyticsView),

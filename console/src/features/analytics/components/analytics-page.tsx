@@ -1,4 +1,5 @@
-import { Button, HTMLSelect, NonIdealState, Spinner, Tab, Tabs } from '@blueprintjs/core';
+import { Button, HTMLSelect, Spinner, Tab, Tabs } from '@blueprintjs/core';
+import { Problem } from '../../../components/problem';
 import { ANALYTICS_PERIOD_LABELS, ANALYTICS_PERIODS, type AnalyticsPeriod } from '@pf/events';
 import { useState } from 'react';
 import { PageHeader } from '../../../components/page-header';
@@ -9,7 +10,7 @@ import { OverviewTab } from './overview-tab';
 import { AgentsTab, DealsTab, FunnelTab } from './other-tabs';
 import { reportCsv, type AnalyticsTab } from './report-csv';
 
-/** Spec §2 Analytics & Reports, from the analytics read model; live through `views_changed: analytics`. */
+/** Analytics & Reports, from the analytics read model; live through `views_changed: analytics`. */
 export function AnalyticsPage() {
   const [period, setPeriod] = useState<AnalyticsPeriod>('last30');
   const [tab, setTab] = useState<AnalyticsTab>('overview');
@@ -25,16 +26,27 @@ export function AnalyticsPage() {
             </option>
           ))}
         </HTMLSelect>
-        <Button icon="download" text="Export Report" disabled={!data} onClick={() => data && downloadCsv(`analytics-${data.period}-${data.to.slice(0, 10)}.csv`, reportCsv(data, tab))} />
+        <Button
+          icon="download"
+          text="Export Report"
+          disabled={!data}
+          onClick={() => data && downloadCsv(`analytics-${data.period}-${data.to.slice(0, 10)}.csv`, reportCsv(data, tab))}
+        />
       </PageHeader>
       {report.isError ? (
-        <NonIdealState icon="error" title="Could not load the figures" description={String(report.error.message)} />
+        <Problem icon="error" title="Could not load the figures" description={String(report.error.message)} />
       ) : !data ? (
         <Spinner />
       ) : (
         <>
           <HeadlineCards report={data} />
-          <Tabs id="analytics-tabs" selectedTabId={tab} onChange={(id) => setTab(id as AnalyticsTab)} className="pf-section pf-tabs" renderActiveTabPanelOnly>
+          <Tabs
+            id="analytics-tabs"
+            selectedTabId={tab}
+            onChange={(id) => setTab(id as AnalyticsTab)}
+            className="pf-section pf-tabs"
+            renderActiveTabPanelOnly
+          >
             <Tab id="overview" title="Overview" panel={<OverviewTab report={data} />} />
             <Tab id="agents" title="Agent Performance" panel={<AgentsTab report={data} />} />
             <Tab id="deals" title="Deal Analysis" panel={<DealsTab report={data} />} />

@@ -1,28 +1,34 @@
 import { Card, Icon, type IconName } from '@blueprintjs/core';
 import type { AnalyticsReportView, Headline } from '@pf/events';
-import { compactPounds, percent, pounds } from '../../../lib/format';
+import { compactPounds, pounds } from '@pf/events';
+import { percent } from '../../../lib/format';
 
 type Key = keyof AnalyticsReportView['headline'];
 const CARDS: { key: Key; title: string; icon: IconName; format: (v: number) => string }[] = [
   { key: 'totalRevenue', title: 'Total Revenue', icon: 'bank-account', format: compactPounds },
   { key: 'dealsClosed', title: 'Deals Closed', icon: 'tick-circle', format: (v) => String(v) },
   { key: 'conversionRate', title: 'Conversion Rate', icon: 'trending-up', format: (v) => percent(v) },
-  { key: 'avgDealSize', title: 'Avg Deal Size', icon: 'dollar', format: pounds },
+  { key: 'avgDealSize', title: 'Avg Deal Size', icon: 'bank-account', format: pounds },
 ];
 
 /** "+12.5% from last period", or why there is no change to state. */
-export function changeText(h: Headline): { text: string; tone: '' | 'pf-down' | 'pf-flat' } {
+function changeText(h: Headline): { text: string; tone: '' | 'pf-down' | 'pf-flat' } {
   if (h.value === null) return { text: 'No data in this period', tone: 'pf-flat' };
   if (h.changePercent === null) {
     if (h.previous === null) return { text: 'No figure for the previous period', tone: 'pf-flat' };
     // The previous period was 0: a percentage of nothing says nothing.
-    return h.value === 0 ? { text: 'No change from last period', tone: 'pf-flat' } : { text: 'New this period (none in the last)', tone: '' };
+    return h.value === 0
+      ? { text: 'No change from last period', tone: 'pf-flat' }
+      : { text: 'New this period (none in the last)', tone: '' };
   }
   const sign = h.changePercent > 0 ? '+' : '';
-  return { text: `${sign}${h.changePercent.toFixed(1)}% from last period`, tone: h.changePercent < 0 ? 'pf-down' : h.changePercent === 0 ? 'pf-flat' : '' };
+  return {
+    text: `${sign}${h.changePercent.toFixed(1)}% from last period`,
+    tone: h.changePercent < 0 ? 'pf-down' : h.changePercent === 0 ? 'pf-flat' : '',
+  };
 }
 
-/** Spec §2: four headline cards, each with its change versus the previous period of the same length. */
+/** Four headline cards, each with its change versus the previous period of the same length. */
 export function HeadlineCards({ report }: { report: AnalyticsReportView }) {
   return (
     <div className="pf-grid pf-grid-4">

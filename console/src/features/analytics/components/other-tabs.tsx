@@ -1,21 +1,31 @@
-import { Button, Card, H4, HTMLTable, NonIdealState, ProgressBar } from '@blueprintjs/core';
+import { Button, Card, H2, HTMLTable, NonIdealState, ProgressBar } from '@blueprintjs/core';
 import type { AnalyticsReportView } from '@pf/events';
 import { useState } from 'react';
-import { duration, percent, pounds } from '../../../lib/format';
+import { plural, pounds } from '@pf/events';
+import { duration, percent } from '../../../lib/format';
 
-/** Spec §2 Agent Performance: a leaderboard by revenue or by conversion. */
+/** Agent Performance: a leaderboard by revenue or by conversion. */
 export function AgentsTab({ report }: { report: AnalyticsReportView }) {
   const [by, setBy] = useState<'revenue' | 'conversion'>('revenue');
   const rows = [...report.agents].sort((a, b) =>
-    by === 'revenue' ? b.revenue - a.revenue || (b.conversion ?? -1) - (a.conversion ?? -1) : (b.conversion ?? -1) - (a.conversion ?? -1) || b.revenue - a.revenue,
+    by === 'revenue'
+      ? b.revenue - a.revenue || (b.conversion ?? -1) - (a.conversion ?? -1)
+      : (b.conversion ?? -1) - (a.conversion ?? -1) || b.revenue - a.revenue,
   );
-  if (rows.length === 0) return <NonIdealState icon="people" description="No negotiation finished and no deal agreed in this period yet." />;
+  if (rows.length === 0)
+    return <NonIdealState icon="people" description="No negotiation finished and no deal agreed in this period yet." />;
   const sortButton = (key: 'revenue' | 'conversion', text: string) => (
-    <Button variant="minimal" text={text} endIcon={by === key ? 'sort-desc' : 'double-caret-vertical'} onClick={() => setBy(key)} aria-pressed={by === key} />
+    <Button
+      variant="minimal"
+      text={text}
+      endIcon={by === key ? 'sort-desc' : 'double-caret-vertical'}
+      onClick={() => setBy(key)}
+      aria-pressed={by === key}
+    />
   );
   return (
     <Card className="pf-section pf-table-wrap">
-      <H4>Agent Performance</H4>
+      <H2 className="pf-h4">Agent Performance</H2>
       <HTMLTable compact striped className="pf-full" data-testid="agent-leaderboard">
         <thead>
           <tr>
@@ -42,13 +52,13 @@ export function AgentsTab({ report }: { report: AnalyticsReportView }) {
   );
 }
 
-/** Spec §2 Deal Analysis: the deal size bands of spec §9 and the average time between the steps of a deal. */
+/** Deal Analysis: the deal size bands (docs/behaviour/analytics.md) and the average time between the steps of a deal. */
 export function DealsTab({ report }: { report: AnalyticsReportView }) {
   const total = report.dealSizes.reduce((n, d) => n + d.deals, 0);
   return (
     <div className="pf-grid pf-grid-2 pf-section">
       <Card>
-        <H4>Deal Size Distribution</H4>
+        <H2 className="pf-h4">Deal Size Distribution</H2>
         {total === 0 ? (
           <NonIdealState icon="horizontal-bar-chart" description="No deals agreed in this period yet." />
         ) : (
@@ -68,14 +78,14 @@ export function DealsTab({ report }: { report: AnalyticsReportView }) {
         )}
       </Card>
       <Card>
-        <H4>Average Processing Times</H4>
+        <H2 className="pf-h4">Average Processing Times</H2>
         <ul className="pf-list" data-testid="stage-times">
           {report.stageTimes.map((s) => (
             <li key={`${s.from}-${s.to}`} className="pf-row-between">
               <span>
                 {s.from} → {s.to}
               </span>
-              <strong>{s.averageDays === null ? 'No deals yet' : `${duration(s.averageDays)} (${s.deals} deals)`}</strong>
+              <strong>{s.averageDays === null ? 'No deals yet' : `${duration(s.averageDays)} (${plural(s.deals, 'deal')})`}</strong>
             </li>
           ))}
         </ul>
@@ -84,13 +94,16 @@ export function DealsTab({ report }: { report: AnalyticsReportView }) {
   );
 }
 
-/** Spec §2 Conversion Funnel: each stage's count, its share of the first stage and of the stage before. */
+/** Conversion Funnel: each stage's count, its share of the first stage and of the stage before. */
 export function FunnelTab({ report }: { report: AnalyticsReportView }) {
   const first = report.funnel[0]?.count ?? 0;
-  if (first === 0) return <NonIdealState icon="filter" description="No borrower agents were created in this period, so the funnel has no leads to follow." />;
+  if (first === 0)
+    return (
+      <NonIdealState icon="filter" description="No borrower agents were created in this period, so the funnel has no leads to follow." />
+    );
   return (
     <Card className="pf-section">
-      <H4>Conversion Funnel</H4>
+      <H2 className="pf-h4">Conversion Funnel</H2>
       <ol className="pf-list" data-testid="funnel">
         {report.funnel.map((f) => (
           <li key={f.stage} data-testid={`funnel-${f.stage}`}>
@@ -99,7 +112,8 @@ export function FunnelTab({ report }: { report: AnalyticsReportView }) {
                 <strong>{f.stage}</strong> <span className="pf-muted pf-small">{f.description}</span>
               </span>
               <span>
-                <strong className="pf-funnel-count">{f.count}</strong> · {f.percentOfFirst === null ? '–' : percent(f.percentOfFirst)} of leads
+                <strong className="pf-funnel-count">{f.count}</strong> · {f.percentOfFirst === null ? '–' : percent(f.percentOfFirst)} of
+                leads
                 {f.percentOfPrevious === null ? '' : ` · ${percent(f.percentOfPrevious)} of previous`}
               </span>
             </div>

@@ -1,10 +1,12 @@
-import { Card, H4, NonIdealState } from '@blueprintjs/core';
+import { Card, H2, NonIdealState } from '@blueprintjs/core';
 import type { AnalyticsReportView } from '@pf/events';
 import { BarChart, LineChart, PieChart } from '../../../components/charts/charts';
-import { compactPounds, monthLabel, shortDate } from '../../../lib/format';
+import { compactPounds } from '@pf/events';
+import { monthLabel, shortDate } from '../../../lib/format';
 import { PlatformActivity } from './platform-activity';
 
-const bucketLabel = (report: AnalyticsReportView, start: string) => (report.bucket === 'month' ? monthLabel(start.slice(0, 7)) : shortDate(start));
+const bucketLabel = (report: AnalyticsReportView, start: string) =>
+  report.bucket === 'month' ? monthLabel(start.slice(0, 7)) : shortDate(start);
 
 export function OverviewTab({ report }: { report: AnalyticsReportView }) {
   const agreed = report.dealVolume.reduce((n, v) => n + v.deals, 0);
@@ -12,7 +14,7 @@ export function OverviewTab({ report }: { report: AnalyticsReportView }) {
   return (
     <div className="pf-grid pf-grid-2 pf-section">
       <Card>
-        <H4>Deal Volume</H4>
+        <H2 className="pf-h4">Deal Volume</H2>
         {agreed === 0 ? (
           <NonIdealState icon="timeline-line-chart" description="No deals agreed in this period yet." />
         ) : (
@@ -25,9 +27,12 @@ export function OverviewTab({ report }: { report: AnalyticsReportView }) {
         )}
       </Card>
       <Card>
-        <H4>Revenue</H4>
+        <H2 className="pf-h4">Revenue</H2>
         {revenue === 0 ? (
-          <NonIdealState icon="timeline-bar-chart" description="No deal completed in this period, so no revenue yet: revenue is the arrangement fee and broker commission of completed deals." />
+          <NonIdealState
+            icon="timeline-bar-chart"
+            description="No deal completed in this period, so no revenue yet: revenue is the arrangement fee and broker commission of completed deals."
+          />
         ) : (
           <BarChart
             title="Revenue"
@@ -38,7 +43,7 @@ export function OverviewTab({ report }: { report: AnalyticsReportView }) {
         )}
       </Card>
       <Card>
-        <H4>Loan Types</H4>
+        <H2 className="pf-h4">Loan Types</H2>
         {agreed === 0 ? (
           <NonIdealState icon="pie-chart" description="No deals agreed in this period yet." />
         ) : (

@@ -1,9 +1,9 @@
-import { Card, H4, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
+import { Card, H2, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
 import type { AnalyticsPeriod } from '@pf/events';
 import { useDailyAnalytics } from '../api/analytics';
 
 /** "OfferMade" → "Offer made": an event type as a reader would say it. */
-export const eventLabel = (type: string) => type.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/ [A-Z]/g, (s) => s.toLowerCase());
+const eventLabel = (type: string) => type.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/ [A-Z]/g, (s) => s.toLowerCase());
 
 /**
  * Platform Activity: how many of each event the platform recorded in the period, from the daily analytics
@@ -17,7 +17,7 @@ export function PlatformActivity({ period }: { period: AnalyticsPeriod }) {
   const all = rows.reduce((n, [, count]) => n + count, 0);
   return (
     <Card className="pf-table-wrap">
-      <H4>Platform Activity</H4>
+      <H2 className="pf-h4">Platform Activity</H2>
       {daily.isError ? (
         <NonIdealState icon="error" description={daily.error.message} />
       ) : !daily.data ? (
@@ -25,7 +25,13 @@ export function PlatformActivity({ period }: { period: AnalyticsPeriod }) {
       ) : rows.length === 0 ? (
         <NonIdealState icon="pulse" description="Nothing happened on the platform in this period yet." />
       ) : (
-        <HTMLTable compact striped className="pf-full" data-testid="platform-activity" aria-label={`Events recorded in the last ${daily.data.days} days: ${all}`}>
+        <HTMLTable
+          compact
+          striped
+          className="pf-full"
+          data-testid="platform-activity"
+          aria-label={`Events recorded in the last ${daily.data.days} days: ${all}`}
+        >
           <thead>
             <tr>
               <th>Event</th>

@@ -1,5 +1,4 @@
-import { ANALYTICS_PERIOD_LABELS, type AnalyticsReportView } from '@pf/events';
-import { toCsv } from '../../../lib/csv';
+import { ANALYTICS_PERIOD_LABELS, type AnalyticsReportView, toCsv } from '@pf/events';
 
 export type AnalyticsTab = 'overview' | 'agents' | 'deals' | 'funnel';
 

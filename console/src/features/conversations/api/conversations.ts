@@ -1,13 +1,9 @@
-import { conversationListView, conversationView, messageListView, messageView } from '@pf/events';
+import { conversationPage, conversationView, messageListView, messageView, type ConversationPageQuery } from '@pf/events';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { getHistoryQueryOptions } from '../../../lib/history-events';
 import { queryKeys } from '../../../lib/query-keys';
-
-export const getConversationsQueryOptions = () =>
-  queryOptions({
-    queryKey: queryKeys.conversations,
-    queryFn: () => api.get('/api/conversations', conversationListView),
-  });
+import { searchParams } from '../../../lib/use-cursor-pages';
 
 export const getConversationQueryOptions = (id: number) =>
   queryOptions({
@@ -15,23 +11,38 @@ export const getConversationQueryOptions = (id: number) =>
     queryFn: () => api.get(`/api/conversations/${id}`, conversationView),
   });
 
-export const getMessagesQueryOptions = (id: number) =>
+const getMessagesQueryOptions = (id: number) =>
   queryOptions({
     queryKey: queryKeys.messages(id),
     queryFn: () => api.get(`/api/conversations/${id}/messages`, messageListView),
   });
 
-export function useConversations() {
-  return useQuery(getConversationsQueryOptions());
+/** One page of the conversations the firm can see, searched and filtered on the server. */
+export const fetchConversationPage = (params: ConversationPageQuery) =>
+  api.get(`/api/conversations/page?${searchParams(params)}`, conversationPage);
+export const conversationPageKey = [...queryKeys.conversations, 'page'] as const;
+
+/** How many conversations match a filter (one row read, the total counted by the server). */
+export function useConversationCount(params: Omit<ConversationPageQuery, 'cursor' | 'limit'>) {
+  return useQuery({
+    queryKey: [...conversationPageKey, 'count', params],
+    queryFn: () => fetchConversationPage({ ...params, limit: 1 }),
+    select: (page) => page.total,
+  });
 }
 
-/** Spec §7: no retry; runs only when the id is valid. */
+/** No retry; runs only when the id is valid. */
 export function useConversation(id: number | null) {
   return useQuery({ ...getConversationQueryOptions(id ?? 0), enabled: id !== null });
 }
 
 export function useMessages(id: number | null) {
   return useQuery({ ...getMessagesQueryOptions(id ?? 0), enabled: id !== null });
+}
+
+/** The conversation's recorded events: the thread draws its offers from them. */
+export function useConversationEvents(id: number | null) {
+  return useQuery({ ...getHistoryQueryOptions(id ?? 0), enabled: id !== null, retry: false });
 }
 
 /** The conversation after the switch, and the position the switch was written at. */

@@ -1,4 +1,5 @@
 import { Classes, NonIdealState, Spinner } from '@blueprintjs/core';
+import { Problem } from '../../../components/problem';
 import { parseId, USER_MESSAGES } from '@pf/events';
 import { useEffect, type ReactNode } from 'react';
 import { Link } from 'wouter';
@@ -13,7 +14,7 @@ const backLink = (
   </Link>
 );
 
-/** Spec §9: the page scrolls to top 100 ms after load. */
+/** The page scrolls to top 100 ms after load. */
 const SCROLL_TOP_DELAY_MS = 100;
 
 export function ConversationDetailPage({ rawId, seedButton }: { rawId: string | undefined; seedButton: ReactNode }) {
@@ -27,21 +28,22 @@ export function ConversationDetailPage({ rawId, seedButton }: { rawId: string | 
   }, [id]);
 
   if (id === null) {
-    return <NonIdealState icon="error" title={USER_MESSAGES.invalidConversation} action={backLink} />;
+    return <Problem level={1} icon="error" title={USER_MESSAGES.invalidConversation} action={backLink} />;
   }
   if (conversation.isPending) {
     return <NonIdealState icon={<Spinner />} description="Loading conversation..." />;
   }
   if (conversation.isError) {
     return isNotFound(conversation.error) ? (
-      <NonIdealState
+      <Problem
+        level={1}
         icon="search"
         title={USER_MESSAGES.conversationNotFound}
         description={USER_MESSAGES.conversationNotFoundHint}
         action={backLink}
       />
     ) : (
-      <NonIdealState icon="error" title="Could not load the conversation" description={conversation.error.message} action={backLink} />
+      <Problem level={1} icon="error" title="Could not load the conversation" description={conversation.error.message} action={backLink} />
     );
   }
   return <ConversationScreen key={id} conversation={conversation.data} messages={messages.data} seedButton={seedButton} />;

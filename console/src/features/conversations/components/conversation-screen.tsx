@@ -1,12 +1,13 @@
-import { Card, Classes, H4, Icon, Switch, type IconName } from '@blueprintjs/core';
-import type { ConversationView, MessageView } from '@pf/events';
+import { Card, Classes, H2, Icon, Switch, type IconName } from '@blueprintjs/core';
+import { plural, type ConversationView, type MessageView } from '@pf/events';
 import { useRef, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { PageHeader } from '../../../components/page-header';
-import { useUser } from '../../auth/get-user';
+import { useUser } from '../../../lib/current-user';
 import { ControlPanel } from './control-panel';
 import { LiveTag } from './live-tag';
 import { MatchExplanation } from './match-explanation';
+import { MakeOfferForm } from './make-offer-form';
 import { MessageInput } from './message-input';
 import { MessageList } from './message-list';
 import { ModeTag, StatusTag } from './mode-tag';
@@ -14,6 +15,9 @@ import { PresenceBar } from './presence-bar';
 import { QuickActions } from './quick-actions';
 import { useCollision } from './use-collision';
 import { useModeSwitch } from './use-mode-switch';
+import { useMayWrite } from '../../../components/writers-only';
+import { useConversationEvents } from '../api/conversations';
+import { statusWords } from './status-words';
 
 function InfoCard({ icon, title, value, detail }: { icon: IconName; title: string; value: string; detail?: string }) {
   return (
@@ -34,10 +38,11 @@ interface Props {
   seedButton: ReactNode;
 }
 
-/** A loaded conversation (spec §2 Conversation detail). */
+/** A loaded conversation (docs/behaviour/conversations.md). */
 export function ConversationScreen({ conversation, messages, seedButton }: Props) {
   const user = useUser();
   const mode = useModeSwitch(conversation, user.data?.sessionId);
+  const mayWrite = useMayWrite();
   const threadRef = useRef<HTMLElement>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const active = conversation.status === 'active';
@@ -45,6 +50,7 @@ export function ConversationScreen({ conversation, messages, seedButton }: Props
   // The composer is for the session in control of this side only (another session of yours may hold it).
   const controlHere = mode.manual && !(mine?.isManual && mine.sessionId !== user.data?.sessionId);
   const collision = useCollision(conversation, mode, user.data?.sessionId);
+  const events = useConversationEvents(conversation.id);
   return (
     <>
       <Link href="/conversations" className="pf-back">
@@ -62,32 +68,38 @@ export function ConversationScreen({ conversation, messages, seedButton }: Props
         <InfoCard
           icon="people"
           title="Participants"
-          value={`${conversation.participants.length} AI Agents`}
-          detail={conversation.participants.map((p) => `${p.name}${p.isMine ? ' (yours)' : ''}`).join(' · ')}
+          value={plural(conversation.participants.length, 'AI agent')}
+          detail={conversation.participants
+            .map((p) => `${p.name}${p.isMine ? ' (yours)' : p.firmName ? ` (${p.firmName})` : ' (another firm)'}`)
+            .join(' · ')}
         />
-        <InfoCard icon="pulse" title="Status" value={active ? 'Active conversation' : 'Completed'} />
+        <InfoCard icon="pulse" title="Status" value={statusWords(conversation)} />
         <InfoCard icon="hand" title="Control Mode" value={mode.manual ? 'Manual control' : 'Automatic'} />
       </div>
       <div className="pf-detail-grid pf-section">
         <Card className="pf-thread" ref={threadRef as React.Ref<HTMLDivElement>}>
           <div className="pf-thread-head">
-            <H4>Conversation Thread</H4>
+            <H2 className="pf-h4">Conversation Thread</H2>
             <div className="pf-thread-controls">
-              <Switch
-                label="Manual Mode"
-                checked={mode.manual}
-                disabled={mode.switching}
-                onChange={mode.toggle}
-                data-testid="manual-switch"
-              />
+              {/* An auditor may not take over (the API and the socket answer 403): no switch; RoleNotice says why. */}
+              {mayWrite ? (
+                <Switch
+                  label="Manual Mode"
+                  checked={mode.manual}
+                  disabled={mode.switching}
+                  onChange={mode.toggle}
+                  data-testid="manual-switch"
+                />
+              ) : null}
               <ModeTag manual={mode.manual} long />
-              <LiveTag />
+              {active ? <LiveTag /> : null}
             </div>
           </div>
           <ControlPanel conversation={conversation} mySessionId={user.data?.sessionId} collision={collision} />
           <PresenceBar conversationId={conversation.id} />
-          <MessageList conversation={conversation} messages={messages ?? []} />
-          {controlHere ? <MessageInput conversation={conversation} inputRef={inputRef} /> : null}
+          <MessageList conversation={conversation} messages={messages ?? []} events={events.data ?? []} />
+          {controlHere && mayWrite ? <MessageInput conversation={conversation} inputRef={inputRef} /> : null}
+          {controlHere && mayWrite ? <MakeOfferForm conversation={conversation} /> : null}
         </Card>
         <QuickActions
           conversation={conversation}

@@ -1,4 +1,4 @@
-import { Card, H5, Intent, Tag } from '@blueprintjs/core';
+import { Card, H2, Intent, Tag } from '@blueprintjs/core';
 import type { ConversationView, CriterionVerdict } from '@pf/events';
 
 const LOOK: Record<CriterionVerdict, { intent: Intent; label: string }> = {
@@ -7,11 +7,11 @@ const LOOK: Record<CriterionVerdict, { intent: Intent; label: string }> = {
   fail: { intent: Intent.DANGER, label: 'Fail' },
 };
 
-/** Why the matcher paired these agents, per criterion, as broker sourcing tools show it per lender (issue 16). */
+/** Why the matcher paired these agents, per criterion, as broker sourcing tools show it per lender (docs/behaviour/matching.md). */
 export function MatchExplanation({ match }: { match: NonNullable<ConversationView['match']> }) {
   return (
     <Card className="pf-match-explanation" data-testid="match-explanation">
-      <H5>Why they were matched · score {Math.round(match.score)}</H5>
+      <H2 className="pf-h5">Why they were matched · score {Math.round(match.score)}</H2>
       <ul className="pf-criteria-verdicts">
         {match.explanation.map((part) => (
           <li key={part.criterion}>

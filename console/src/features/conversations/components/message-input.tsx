@@ -12,7 +12,7 @@ interface Props {
   inputRef: Ref<HTMLTextAreaElement>;
 }
 
-/** Spec §5 send message: trimmed, empty not sent, Enter without Shift sends, disabled while empty or sending. */
+/** Send message: trimmed, empty not sent, Enter without Shift sends, disabled while empty or sending. */
 export function MessageInput({ conversation, inputRef }: Props) {
   const live = useLive();
   const queryClient = useQueryClient();
@@ -64,7 +64,14 @@ export function MessageInput({ conversation, inputRef }: Props) {
         }}
         onKeyDown={onKeyDown}
       />
-      <Button intent={Intent.PRIMARY} icon="send-message" text="Send" disabled={!text.trim() || sending} loading={sending} onClick={() => void send()} />
+      <Button
+        intent={Intent.PRIMARY}
+        icon="send-message"
+        text="Send"
+        disabled={!text.trim() || sending}
+        loading={sending}
+        onClick={() => void send()}
+      />
     </div>
   );
 }

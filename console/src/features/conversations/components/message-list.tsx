@@ -1,51 +1,74 @@
 import { Icon, Tag } from '@blueprintjs/core';
-import type { ConversationView, MessageView } from '@pf/events';
-import { useEffect, useRef, useSyncExternalStore } from 'react';
+import type { ConversationView, HistoryEvent, MessageView } from '@pf/events';
+import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { subscribeTyping, typingIn } from '../../../lib/live/typing';
 import { AGENT_TYPE_LOOK } from '../../../components/agent-type';
 import { formatTime } from '../../../lib/display';
+import { OfferCard } from './offer-card';
+import { sideOf, threadItems } from './thread-model';
 
 interface Props {
   conversation: ConversationView;
   messages: MessageView[];
+  /** The conversation's recorded events (offers, who wrote each manual message); empty until loaded. */
+  events: readonly HistoryEvent[];
 }
 
-/** The thread: each message with its real sender, their type, and whether a person or the agent wrote it. */
-export function MessageList({ conversation, messages }: Props) {
-  const mine = new Set(conversation.participants.filter((p) => p.isMine).map((p) => p.agentId));
+/**
+ * The thread: each party on its own side and in its own colour (borrower and broker left, lender right),
+ * every message and offer naming the agent, or the person who spoke as it, and offers as cards.
+ */
+export function MessageList({ conversation, messages, events }: Props) {
+  const agents = useMemo(() => new Map(conversation.participants.map((p) => [p.agentId, p])), [conversation.participants]);
+  const items = useMemo(() => threadItems(messages, events), [messages, events]);
   const typing = useSyncExternalStore(subscribeTyping, () => typingIn(conversation.id));
   const end = useRef<HTMLDivElement>(null);
   useEffect(() => {
     // Block body on purpose: Chromium's scrollIntoView now returns a promise, which React would take for a clean-up.
     void end.current?.scrollIntoView({ block: 'nearest' });
-  }, [messages.length, typing]);
+  }, [items.length, typing]);
 
-  if (messages.length === 0 && !typing) {
+  if (items.length === 0 && !typing) {
     return <p className="pf-muted pf-empty-thread">No messages yet. Agents will start talking here.</p>;
   }
   return (
-    <ol className="pf-messages" data-testid="message-list">
-      {messages.map((message) => {
-        const look = AGENT_TYPE_LOOK[message.fromAgentType];
-        return (
-          <li key={message.id} className={`pf-message ${mine.has(message.fromAgentId) ? 'pf-message-mine' : ''}`} data-testid="message">
-            <div className="pf-message-meta">
-              <Icon icon={look.icon} intent={look.intent} size={14} />
-              <strong>{message.fromAgentName}</strong>
-              <span className="pf-muted">{look.label}</span>
-              <Tag minimal round icon={message.isAutomated ? 'predictive-analysis' : 'person'}>
-                {message.isAutomated ? 'Agent' : 'Person'}
-              </Tag>
-              <time className="pf-muted pf-small" dateTime={message.createdAt}>
-                {formatTime(message.createdAt)}
-              </time>
-            </div>
-            <div className="pf-message-body">{message.content}</div>
-          </li>
-        );
-      })}
-      {typing ? <li className="pf-muted pf-typing">{typing} is typing…</li> : null}
+    <div className="pf-messages" tabIndex={0} role="region" aria-label="Messages and offers">
+      <ol className="pf-message-items" data-testid="message-list">
+        {items.map((item) => {
+          const agentId = item.kind === 'message' ? item.message.fromAgentId : item.fromAgentId;
+          const agent = agents.get(agentId);
+          const type = item.kind === 'message' ? item.message.fromAgentType : (agent?.type ?? 'borrower');
+          const name = item.kind === 'message' ? item.message.fromAgentName : (agent?.name ?? `Agent ${agentId}`);
+          const look = AGENT_TYPE_LOOK[type];
+          const byPerson = item.kind === 'message' ? !item.message.isAutomated : item.person !== null;
+          return (
+            <li
+              key={item.key}
+              className={`pf-message pf-side-${sideOf(type)} pf-party-${type}${byPerson ? ' pf-by-person' : ''}`}
+              data-testid={item.kind === 'message' ? 'message' : 'offer'}
+            >
+              <div className="pf-message-meta">
+                <Icon icon={look.icon} intent={look.intent} size={14} />
+                <strong>{name}</strong>
+                <span className="pf-muted">{look.label}</span>
+                <Tag minimal round icon={byPerson ? 'person' : 'predictive-analysis'} data-testid="author">
+                  {byPerson ? (item.person ? `Person: ${item.person}` : 'Person') : 'Agent'}
+                </Tag>
+                <time className="pf-muted pf-small" dateTime={item.at}>
+                  {formatTime(item.at)}
+                </time>
+              </div>
+              {item.kind === 'message' ? (
+                <div className="pf-message-body">{item.message.content}</div>
+              ) : (
+                <OfferCard offer={item} by={name} />
+              )}
+            </li>
+          );
+        })}
+        {typing ? <li className="pf-muted pf-typing">{typing} is typing…</li> : null}
+      </ol>
       <div ref={end} />
-    </ol>
+    </div>
   );
 }

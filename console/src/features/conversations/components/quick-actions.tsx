@@ -1,4 +1,4 @@
-import { Alert, Button, Card, H4 } from '@blueprintjs/core';
+import { Alert, Button, Card, H2 } from '@blueprintjs/core';
 import { USER_MESSAGES, type ConversationView, type MessageView } from '@pf/events';
 import { useState, type RefObject } from 'react';
 import { useLocation } from 'wouter';
@@ -14,7 +14,7 @@ interface Props {
   seedButton: React.ReactNode;
 }
 
-/** Spec §9: quick actions wait 0.5 s (after the scroll) before acting. */
+/** Quick actions wait 0.5 s (after the scroll) before acting. */
 const QUICK_ACTION_DELAY_MS = 500;
 
 /** Export: the conversation and its real messages, as conversation-{id}.json. */
@@ -28,7 +28,7 @@ export function QuickActions({ conversation, messages, threadRef, inputRef, onTo
   const [alerting, setAlerting] = useState(false);
   return (
     <Card className="pf-quick-actions">
-      <H4>Quick Actions</H4>
+      <H2 className="pf-h4">Quick Actions</H2>
       <div className="pf-quick-buttons">
         {seedButton}
         <Button
@@ -52,8 +52,16 @@ export function QuickActions({ conversation, messages, threadRef, inputRef, onTo
         <Button icon="people" text="View Agents" onClick={() => navigate('/agents')} />
         <Button icon="export" text="Export" onClick={() => exportConversation(conversation, messages)} />
         {/* For auditors: the full history from the event store, with its hashes, or the messages and offers as CSV. */}
-        <Button icon="history" text="Export full history" onClick={() => void downloadConversationHistory(conversation.id, 'json').catch((error: Error) => toastError(error.message))} />
-        <Button icon="th" text="Export messages and offers (CSV)" onClick={() => void downloadConversationHistory(conversation.id, 'csv').catch((error: Error) => toastError(error.message))} />
+        <Button
+          icon="history"
+          text="Export full history"
+          onClick={() => void downloadConversationHistory(conversation.id, 'json').catch((error: Error) => toastError(error.message))}
+        />
+        <Button
+          icon="th"
+          text="Export messages and offers (CSV)"
+          onClick={() => void downloadConversationHistory(conversation.id, 'csv').catch((error: Error) => toastError(error.message))}
+        />
       </div>
       <Alert isOpen={alerting} onClose={() => setAlerting(false)} confirmButtonText="OK" icon="hand">
         <p>{USER_MESSAGES.switchToManualFirst}</p>

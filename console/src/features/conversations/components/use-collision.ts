@@ -31,6 +31,7 @@ export function useCollision(conversation: ConversationView, mode: ModeSwitch, m
   useEffect(() => {
     if (!requested || !mine) return;
     if (!mine.isManual) {
+      // eslint-disable-next-line react-hooks/set-state-in-effect -- the request ends on a push (the side is free), which only this effect sees
       setRequested(false);
       toggle();
     } else if (mine.sessionId === mySessionId) setRequested(false);

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useMachine } from '@xstate/react';
 import { useEffect, useRef, useState } from 'react';
 import { fromPromise } from 'xstate';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError, failureReason } from '../../../lib/api-client';
 import { takeView } from '../../../lib/position';
 import { queryKeys } from '../../../lib/query-keys';
 import { toastError, toastSuccess } from '../../../lib/toaster';
@@ -15,7 +15,10 @@ export function useModeSwitch(conversation: ConversationView, mySessionId: strin
   const queryClient = useQueryClient();
   // The machine is made once; the session may be known only after it was.
   const session = useRef(mySessionId);
-  session.current = mySessionId;
+  useEffect(() => {
+    session.current = mySessionId;
+  }, [mySessionId]);
+  // eslint-disable-next-line react-hooks/refs -- the ref is read when an actor runs (after a click), not while rendering
   const [machine] = useState(() =>
     modeMachine.provide({
       actors: {
@@ -34,14 +37,19 @@ export function useModeSwitch(conversation: ConversationView, mySessionId: strin
         // the refetch then shows who has control.
         notifyFailure: ({ event }) => {
           const error = (event as { error?: unknown }).error;
-          const given = error instanceof ApiError && error.status < 500 ? serverMessage(error) : USER_MESSAGES.manualToggleFailed;
+          const given = error instanceof ApiError && error.status < 500 ? failureReason(error) : USER_MESSAGES.manualToggleFailed;
           void queryClient
             .fetchQuery({ ...getConversationQueryOptions(conversation.id), staleTime: 0 })
             .then((fresh) => {
               // Lost a race for the side (two sessions at once): say who won it rather than "changed by someone else".
               const side = fresh.control.find((entry) => entry.isMine);
-              const heldElsewhere = error instanceof ApiError && error.status === 409 && side?.isManual && side.sessionId !== session.current;
-              toastError(heldElsewhere ? `${side.controllerName ?? 'You'} took control of your side in another session a moment earlier; request control there` : given);
+              const heldElsewhere =
+                error instanceof ApiError && error.status === 409 && side?.isManual && side.sessionId !== session.current;
+              toastError(
+                heldElsewhere
+                  ? `${side.controllerName ?? 'You'} took control of your side in another session a moment earlier; request control there`
+                  : given,
+              );
             })
             .catch(() => toastError(given));
         },
@@ -65,12 +73,3 @@ export function useModeSwitch(conversation: ConversationView, mySessionId: strin
 }
 
 export type ModeSwitch = ReturnType<typeof useModeSwitch>;
-
-/** The {message} of an error answer, else its text. */
-function serverMessage(error: ApiError): string {
-  try {
-    return (JSON.parse(error.body) as { message?: string }).message ?? error.message;
-  } catch {
-    return error.message;
-  }
-}

@@ -18,8 +18,8 @@ export type ModeEvent =
   | { type: 'SYNC'; isManualMode: boolean };
 
 /**
- * The manual/automatic switch (spec §4): the screen flips at once, the command is sent, and a failure rolls the
- * switch back with the §8 toast. While a command is in flight a SYNC only records the server's view; the
+ * The manual/automatic switch (docs/behaviour/conversations.md): the screen flips at once, the command is sent, and a failure rolls the
+ * switch back with the "Failed to toggle manual mode" toast. While a command is in flight a SYNC only records the server's view; the
  * command's own answer decides where the switch lands.
  */
 export const modeMachine = setup({

@@ -1,4 +1,12 @@
-import { dealChangedAnswer, dealCreatedAnswer, dealDetailView, dealList, dealStatsView, type ChangeDealInput, type NewDealInput } from '@pf/events';
+import {
+  dealChangedAnswer,
+  dealCreatedAnswer,
+  dealDetailView,
+  dealList,
+  dealStatsView,
+  type ChangeDealInput,
+  type NewDealInput,
+} from '@pf/events';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
@@ -10,7 +18,7 @@ const keys = {
   one: (id: string) => [...queryKeys.view('deals'), 'one', id] as const,
 };
 
-export const getDealsQueryOptions = () => queryOptions({ queryKey: keys.list, queryFn: () => api.get('/api/deals', dealList) });
+const getDealsQueryOptions = () => queryOptions({ queryKey: keys.list, queryFn: () => api.get('/api/deals', dealList) });
 
 export function useDeals() {
   return useQuery(getDealsQueryOptions());

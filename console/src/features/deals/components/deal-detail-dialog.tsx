@@ -2,19 +2,18 @@ import { Button, Callout, Dialog, DialogBody, H5, Intent, Spinner } from '@bluep
 import { DEAL_STAGES, type DealDetailView, type DealStage } from '@pf/events';
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { pounds, shortDate } from '../../../components/figure-cards';
-import { ApiError } from '../../../lib/api-client';
+import { pounds } from '@pf/events';
+import { shortDate } from '../../../components/figure-cards';
+import { failureReason } from '../../../lib/api-client';
 import { useChangeDeal, useDeal } from '../api/deals';
 import { DealStageTag, DealStatusTag } from './deal-tags';
 import { formatDateTime } from '../../../lib/display';
 
 /** The stage a deal moves to next (application → valuation → underwriting → completed), if any. */
-export function nextStage(deal: Pick<DealDetailView, 'stage' | 'status'>): DealStage | null {
+function nextStage(deal: Pick<DealDetailView, 'stage' | 'status'>): DealStage | null {
   if (deal.status === 'cancelled' || deal.status === 'completed') return null;
   return DEAL_STAGES[DEAL_STAGES.indexOf(deal.stage) + 1] ?? null;
 }
-
-const reason = (error: unknown) => (error instanceof ApiError ? (JSON.parse(error.body || '{}').message ?? error.message) : String(error));
 
 /** View: a deal's terms, parties, stage (advanced one step at a time), timeline and its conversation. */
 export function DealDetailDialog({ dealId, onClose }: { dealId: string | null; onClose: () => void }) {
@@ -30,7 +29,7 @@ export function DealDetailDialog({ dealId, onClose }: { dealId: string | null; o
     try {
       await change.mutateAsync({ id: d.id, changes: { stage: next } });
     } catch (failure) {
-      setError(reason(failure));
+      setError(failureReason(failure));
     }
   };
 
@@ -41,29 +40,69 @@ export function DealDetailDialog({ dealId, onClose }: { dealId: string | null; o
           <Spinner />
         ) : (
           <div data-testid="deal-detail">
-            <H5>{d.propertyAddress || 'Address not yet given'}</H5>
+            <H5>{d.propertyAddress || 'Address needed: add it with Edit'}</H5>
             <div className="pf-tags">
               <DealStatusTag status={d.status} />
               <DealStageTag stage={d.stage} />
             </div>
             <table className="pf-facts">
               <tbody>
-                <tr><th>Loan</th><td>{pounds(d.loanAmount)}</td></tr>
-                <tr><th>Property value</th><td>{pounds(d.propertyValue)}</td></tr>
-                <tr><th>LTV</th><td>{d.ltv}%</td></tr>
-                <tr><th>Rate</th><td>{d.interestRate}%</td></tr>
-                <tr><th>Term</th><td>{d.term} years</td></tr>
-                <tr><th>Arrangement fee</th><td>{pounds(d.arrangementFee)}</td></tr>
-                <tr><th>Borrower</th><td>{d.borrowerName}</td></tr>
-                <tr><th>Lender</th><td>{d.lenderName}</td></tr>
-                <tr><th>Broker</th><td>{d.brokerName ?? '–'}</td></tr>
-                <tr><th>Target completion</th><td>{shortDate(d.targetCompletion)}</td></tr>
+                <tr>
+                  <th>Loan</th>
+                  <td>{pounds(d.loanAmount)}</td>
+                </tr>
+                <tr>
+                  <th>Property value</th>
+                  <td>{pounds(d.propertyValue)}</td>
+                </tr>
+                <tr>
+                  <th>LTV</th>
+                  <td>{d.ltv}%</td>
+                </tr>
+                <tr>
+                  <th>Rate</th>
+                  <td>{d.interestRate}%</td>
+                </tr>
+                <tr>
+                  <th>Term</th>
+                  <td>{d.term} years</td>
+                </tr>
+                <tr>
+                  <th>Arrangement fee</th>
+                  <td>{pounds(d.arrangementFee)}</td>
+                </tr>
+                <tr>
+                  <th>Borrower</th>
+                  <td>{d.borrowerName}</td>
+                </tr>
+                <tr>
+                  <th>Lender</th>
+                  <td>{d.lenderName}</td>
+                </tr>
+                <tr>
+                  <th>Broker</th>
+                  <td>{d.brokerName ?? '–'}</td>
+                </tr>
+                <tr>
+                  <th>Target completion</th>
+                  <td>{shortDate(d.targetCompletion)}</td>
+                </tr>
               </tbody>
             </table>
             {next ? (
-              <Button intent={Intent.PRIMARY} icon="arrow-right" loading={change.isPending} text={`Advance to ${next}`} onClick={advance} />
+              <Button
+                intent={Intent.PRIMARY}
+                icon="arrow-right"
+                loading={change.isPending}
+                text={`Advance to ${next}`}
+                onClick={() => void advance()}
+              />
             ) : null}
-            {error ? <Callout intent={Intent.DANGER} className="pf-section">{error}</Callout> : null}
+            {error ? (
+              <Callout intent={Intent.DANGER} className="pf-section">
+                {error}
+              </Callout>
+            ) : null}
             {d.conversationId !== null ? (
               <p className="pf-section">
                 <Link href={`/conversations/${d.conversationId}`}>Open the conversation where the terms were agreed</Link>

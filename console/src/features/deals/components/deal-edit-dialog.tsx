@@ -1,11 +1,9 @@
 import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, Intent } from '@blueprintjs/core';
 import { DEAL_STAGES, DEAL_STATUSES, type ChangeDealInput, type DealStage, type DealStatus, type DealView } from '@pf/events';
 import { useState, type FormEvent } from 'react';
-import { ApiError } from '../../../lib/api-client';
+import { failureReason } from '../../../lib/api-client';
 import { toastSuccess } from '../../../lib/toaster';
 import { useChangeDeal } from '../api/deals';
-
-const reason = (error: unknown) => (error instanceof ApiError ? (JSON.parse(error.body || '{}').message ?? error.message) : String(error));
 
 /** Edit: status, stage, address and target date; the server's rules answer in words (no completion before underwriting). */
 export function DealEditDialog({ deal, onClose }: { deal: DealView; onClose: () => void }) {
@@ -29,13 +27,13 @@ export function DealEditDialog({ deal, onClose }: { deal: DealView; onClose: () 
       toastSuccess('Deal updated');
       onClose();
     } catch (failure) {
-      setError(reason(failure));
+      setError(failureReason(failure));
     }
   };
 
   return (
     <Dialog isOpen onClose={onClose} title="Edit Deal" className="pf-wide-dialog">
-      <form onSubmit={submit}>
+      <form onSubmit={(event) => void submit(event)}>
         <DialogBody>
           <FormGroup label="Property address" labelFor="deal-address">
             <InputGroup id="deal-address" value={address} onValueChange={setAddress} placeholder="14 Harbour Row, Bristol BS1 5TT" />
@@ -43,12 +41,20 @@ export function DealEditDialog({ deal, onClose }: { deal: DealView; onClose: () 
           <div className="pf-grid pf-grid-2">
             <FormGroup label="Status" labelFor="deal-status">
               <HTMLSelect id="deal-status" fill value={status} onChange={(e) => setStatus(e.currentTarget.value as DealStatus)}>
-                {DEAL_STATUSES.map((value) => <option key={value} value={value}>{value}</option>)}
+                {DEAL_STATUSES.map((value) => (
+                  <option key={value} value={value}>
+                    {value}
+                  </option>
+                ))}
               </HTMLSelect>
             </FormGroup>
             <FormGroup label="Stage" labelFor="deal-stage">
               <HTMLSelect id="deal-stage" fill value={stage} onChange={(e) => setStage(e.currentTarget.value as DealStage)}>
-                {DEAL_STAGES.map((value) => <option key={value} value={value}>{value}</option>)}
+                {DEAL_STAGES.map((value) => (
+                  <option key={value} value={value}>
+                    {value}
+                  </option>
+                ))}
               </HTMLSelect>
             </FormGroup>
           </div>
@@ -57,7 +63,14 @@ export function DealEditDialog({ deal, onClose }: { deal: DealView; onClose: () 
           </FormGroup>
           {error ? <Callout intent={Intent.DANGER}>{error}</Callout> : null}
         </DialogBody>
-        <DialogFooter actions={<><Button text="Cancel" onClick={onClose} /><Button type="submit" intent={Intent.PRIMARY} text="Save" loading={change.isPending} /></>} />
+        <DialogFooter
+          actions={
+            <>
+              <Button text="Cancel" onClick={onClose} />
+              <Button type="submit" intent={Intent.PRIMARY} text="Save" loading={change.isPending} />
+            </>
+          }
+        />
       </form>
     </Dialog>
   );

@@ -1,7 +1,9 @@
-import { Button, Card, H4, Intent, NonIdealState, Spinner } from '@blueprintjs/core';
-import { DEAL_STATUSES, filterDeals, type DealStatus, type DealView } from '@pf/events';
+import { Button, Card, H2, Intent, Spinner } from '@blueprintjs/core';
+import { Problem } from '../../../components/problem';
+import { WritersOnly } from '../../../components/writers-only';
+import { compactPounds, DEAL_STATUSES, filterDeals, pounds, type DealStatus, type DealView } from '@pf/events';
 import { useState } from 'react';
-import { compactPounds, FigureCards, pounds, shortDate } from '../../../components/figure-cards';
+import { FigureCards, shortDate } from '../../../components/figure-cards';
 import { PageHeader } from '../../../components/page-header';
 import { SearchFilterBar } from '../../../components/search-filter-bar';
 import { useDeals, useDealStats } from '../api/deals';
@@ -14,7 +16,7 @@ function DealRow({ deal, onView, onEdit }: { deal: DealView; onView: () => void;
   return (
     <li className="pf-list-row pf-deal-row" data-testid="deal-row">
       <div className="pf-grow">
-        <div className="pf-deal-title">{deal.propertyAddress || 'Address not yet given'}</div>
+        <div className="pf-deal-title">{deal.propertyAddress || 'Address needed: add it with Edit'}</div>
         <div className="pf-muted pf-small">
           {deal.borrowerName} · {deal.lenderName}
           {deal.brokerName ? ` · via ${deal.brokerName}` : ''}
@@ -36,7 +38,7 @@ function DealRow({ deal, onView, onEdit }: { deal: DealView; onView: () => void;
   );
 }
 
-/** Deals & Transactions (spec §2): deals opened by agreed negotiations or New Deal, their stats, search and status filter. */
+/** Deals & Transactions (docs/behaviour/deals.md): deals opened by agreed negotiations or New Deal, their stats, search and status filter. */
 export function DealsPage() {
   const deals = useDeals();
   const stats = useDealStats();
@@ -51,15 +53,34 @@ export function DealsPage() {
   return (
     <>
       <PageHeader title="Deals & Transactions" subtitle="Loans your agents agreed, from application to completion">
-        <Button intent={Intent.PRIMARY} icon="plus" text="New Deal" onClick={() => setCreating(true)} />
+        <WritersOnly>
+          <Button intent={Intent.PRIMARY} icon="plus" text="New Deal" onClick={() => setCreating(true)} />
+        </WritersOnly>
       </PageHeader>
       <FigureCards
         figures={
           s && [
             { key: 'activeDeals', title: 'Active Deals', icon: 'exchange', value: String(s.activeDeals) },
-            { key: 'totalValue', title: 'Total Value', icon: 'bank-account', value: compactPounds(s.totalValue), hint: 'Loans not cancelled' },
-            { key: 'completionRate', title: 'Completion Rate', icon: 'trending-up', value: s.completionRate === null ? null : `${s.completionRate}%`, hint: 'Completed of finished' },
-            { key: 'averageDays', title: 'Avg. Time to Complete', icon: 'time', value: s.averageDaysToComplete === null ? null : `${s.averageDaysToComplete} days` },
+            {
+              key: 'totalValue',
+              title: 'Total Value',
+              icon: 'bank-account',
+              value: compactPounds(s.totalValue),
+              hint: 'Loans not cancelled',
+            },
+            {
+              key: 'completionRate',
+              title: 'Completion Rate',
+              icon: 'trending-up',
+              value: s.completionRate === null ? null : `${s.completionRate}%`,
+              hint: 'Completed of finished',
+            },
+            {
+              key: 'averageDays',
+              title: 'Avg. Time to Complete',
+              icon: 'time',
+              value: s.averageDaysToComplete === null ? null : `${s.averageDaysToComplete} days`,
+            },
           ]
         }
       />
@@ -75,19 +96,19 @@ export function DealsPage() {
           value={status}
           onFilter={setStatus}
         />
-        <H4 className="pf-section">Recent Deals</H4>
+        <H2 className="pf-h4 pf-section">Recent Deals</H2>
         {deals.isPending ? (
           <Spinner />
         ) : deals.isError ? (
-          <NonIdealState icon="error" title="Could not load deals" description={deals.error.message} />
+          <Problem icon="error" title="Could not load deals" description={deals.error.message} />
         ) : deals.data.length === 0 ? (
-          <NonIdealState
+          <Problem
             icon="exchange"
             title="Deals appear when your agents agree terms"
             description="When two of your agents agree a rate, term, loan and fee, the deal opens here at application. Seed demo data on the dashboard, or add one with New Deal."
           />
         ) : shown.length === 0 ? (
-          <NonIdealState icon="search" title="No deals match" description="Try another search or status." />
+          <Problem icon="search" title="No deals match" description="Try another search or status." />
         ) : (
           <ul className="pf-list">
             {shown.map((deal) => (

@@ -2,12 +2,20 @@ import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelec
 import { agentListView, newDealInput, type AgentType } from '@pf/events';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { api, ApiError } from '../../../lib/api-client';
+import { api, failureReason } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 import { toastSuccess } from '../../../lib/toaster';
 import { useCreateDeal } from '../api/deals';
 
-const FIELDS = ['propertyAddress', 'propertyValue', 'loanAmount', 'interestRate', 'termYears', 'arrangementFee', 'targetCompletion'] as const;
+const FIELDS = [
+  'propertyAddress',
+  'propertyValue',
+  'loanAmount',
+  'interestRate',
+  'termYears',
+  'arrangementFee',
+  'targetCompletion',
+] as const;
 type Field = (typeof FIELDS)[number] | 'borrowerAgentId' | 'lenderAgentId' | 'brokerAgentId';
 const LABELS: Record<(typeof FIELDS)[number], [string, string]> = {
   propertyAddress: ['Property address', '14 Harbour Row, Bristol BS1 5TT'],
@@ -20,12 +28,12 @@ const LABELS: Record<(typeof FIELDS)[number], [string, string]> = {
 };
 const NUMERIC = new Set(['propertyValue', 'loanAmount', 'interestRate', 'termYears', 'arrangementFee']);
 
-const reason = (error: unknown) => (error instanceof ApiError ? (JSON.parse(error.body || '{}').message ?? error.message) : String(error));
-
 /** New Deal: between the user's own agents; the shared schema's messages name each field. */
 export function NewDealDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => void }) {
   const agents = useQuery({ queryKey: queryKeys.agents, queryFn: () => api.get('/api/agents', agentListView), enabled: isOpen });
-  const [values, setValues] = useState<Record<Field, string>>(() => Object.fromEntries([...FIELDS, 'borrowerAgentId', 'lenderAgentId', 'brokerAgentId'].map((k) => [k, ''])) as Record<Field, string>);
+  const [values, setValues] = useState<Record<Field, string>>(
+    () => Object.fromEntries([...FIELDS, 'borrowerAgentId', 'lenderAgentId', 'brokerAgentId'].map((k) => [k, ''])) as Record<Field, string>,
+  );
   const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const create = useCreateDeal();
@@ -58,7 +66,7 @@ export function NewDealDialog({ isOpen, onClose }: { isOpen: boolean; onClose: (
       toastSuccess('Deal created');
       onClose();
     } catch (error) {
-      setFailure(reason(error));
+      setFailure(failureReason(error));
     }
   };
 
@@ -66,14 +74,18 @@ export function NewDealDialog({ isOpen, onClose }: { isOpen: boolean; onClose: (
     <FormGroup label={label} labelFor={`deal-${field}`} intent={errors[field] ? Intent.DANGER : Intent.NONE} helperText={errors[field]}>
       <HTMLSelect id={`deal-${field}`} fill value={values[field]} onChange={(e) => set(field, e.currentTarget.value)}>
         <option value="">{optional ? 'None' : `Choose a ${type} agent`}</option>
-        {ofType(type).map((agent) => <option key={agent.id} value={agent.id}>{agent.name}</option>)}
+        {ofType(type).map((agent) => (
+          <option key={agent.id} value={agent.id}>
+            {agent.name}
+          </option>
+        ))}
       </HTMLSelect>
     </FormGroup>
   );
 
   return (
     <Dialog isOpen={isOpen} onClose={onClose} title="New Deal" className="pf-wide-dialog">
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <DialogBody>
           <div className="pf-grid pf-grid-2">
             {agentSelect('borrowerAgentId', 'borrower', 'Borrower')}
@@ -81,7 +93,13 @@ export function NewDealDialog({ isOpen, onClose }: { isOpen: boolean; onClose: (
           </div>
           {agentSelect('brokerAgentId', 'broker', 'Broker (optional)', true)}
           {FIELDS.map((field) => (
-            <FormGroup key={field} label={LABELS[field][0]} labelFor={`deal-${field}`} intent={errors[field] ? Intent.DANGER : Intent.NONE} helperText={errors[field]}>
+            <FormGroup
+              key={field}
+              label={LABELS[field][0]}
+              labelFor={`deal-${field}`}
+              intent={errors[field] ? Intent.DANGER : Intent.NONE}
+              helperText={errors[field]}
+            >
               <InputGroup
                 id={`deal-${field}`}
                 type={field === 'targetCompletion' ? 'date' : 'text'}
@@ -95,7 +113,14 @@ export function NewDealDialog({ isOpen, onClose }: { isOpen: boolean; onClose: (
           ))}
           {failure ? <Callout intent={Intent.DANGER}>{failure}</Callout> : null}
         </DialogBody>
-        <DialogFooter actions={<><Button text="Cancel" onClick={onClose} /><Button type="submit" intent={Intent.PRIMARY} text="Create Deal" loading={create.isPending} /></>} />
+        <DialogFooter
+          actions={
+            <>
+              <Button text="Cancel" onClick={onClose} />
+              <Button type="submit" intent={Intent.PRIMARY} text="Create Deal" loading={create.isPending} />
+            </>
+          }
+        />
       </form>
     </Dialog>
   );

@@ -1,4 +1,11 @@
-import { documentChangedAnswer, documentLink, documentList, documentStatsView, documentUploadedAnswer, type DocumentStatus } from '@pf/events';
+import {
+  documentChangedAnswer,
+  documentLink,
+  documentList,
+  documentStatsView,
+  documentUploadedAnswer,
+  type DocumentStatus,
+} from '@pf/events';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
@@ -15,7 +22,9 @@ function useDocumentMutation<I, O>(run: (input: I) => Promise<O>) {
 
 export const useUpload = () => useDocumentMutation((form: FormData) => api.postForm('/api/documents', documentUploadedAnswer, form));
 export const useReview = () =>
-  useDocumentMutation(({ id, status }: { id: string; status: DocumentStatus }) => api.patch(`/api/documents/${id}`, documentChangedAnswer, { status }));
+  useDocumentMutation(({ id, status }: { id: string; status: DocumentStatus }) =>
+    api.patch(`/api/documents/${id}`, documentChangedAnswer, { status }),
+  );
 /** Download counts (an event) and answers a short-lived link. */
 export const useDownload = () => useDocumentMutation((id: string) => api.post(`/api/documents/${id}/downloads`, documentLink));
 export const previewLink = (id: string) => api.post(`/api/documents/${id}/preview`, documentLink);

@@ -1,4 +1,4 @@
-import { Button, ButtonGroup, Card, H5, Intent, Tag } from '@blueprintjs/core';
+import { Button, ButtonGroup, Card, H2, Intent, Tag } from '@blueprintjs/core';
 import { formatBytes, type DocumentStatus, type DocumentView } from '@pf/events';
 import { shortDate } from '../../../components/figure-cards';
 
@@ -15,17 +15,21 @@ interface Props {
 export function DocumentCard({ document, onView, onDownload, onShare, onReview }: Props) {
   return (
     <Card className="pf-document-card" data-testid="document-card">
-      <H5 className="pf-card-title">{document.name}</H5>
+      <H2 className="pf-h5 pf-card-title">{document.name}</H2>
       <div className="pf-tags">
         <Tag minimal>{document.type}</Tag>
-        <Tag minimal intent={STATUS_INTENT[document.status]} data-testid="document-status">{document.status}</Tag>
+        <Tag minimal intent={STATUS_INTENT[document.status]} data-testid="document-status">
+          {document.status}
+        </Tag>
       </div>
       <p className="pf-muted pf-small">
         {formatBytes(document.size)} · {document.uploadedBy} · {shortDate(document.uploadDate)}
         <br />
         {document.dealAddress || 'Deal address not yet given'}
         <br />
-        <span data-testid="download-count">{document.downloadCount} {document.downloadCount === 1 ? 'download' : 'downloads'}</span>
+        <span data-testid="download-count">
+          {document.downloadCount} {document.downloadCount === 1 ? 'download' : 'downloads'}
+        </span>
       </p>
       <ButtonGroup className="pf-card-actions">
         <Button icon="eye-open" text="View" onClick={onView} />

@@ -1,4 +1,6 @@
-import { Button, Callout, Card, Dialog, DialogBody, InputGroup, Intent, NonIdealState, Spinner } from '@blueprintjs/core';
+import { Button, Callout, Card, Dialog, DialogBody, InputGroup, Intent, Spinner } from '@blueprintjs/core';
+import { Problem } from '../../../components/problem';
+import { WritersOnly } from '../../../components/writers-only';
 import { dealList, DOCUMENT_TYPES, filterDocuments, formatBytes, type DocumentType, type DocumentView } from '@pf/events';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -13,7 +15,7 @@ import { DocumentCard } from './document-card';
 import { UploadDialog } from './upload-dialog';
 import { formatDateTime } from '../../../lib/display';
 
-/** Documents (spec §2): uploads linked to deals, reviewed, previewed, downloaded (counted) and shared by signed links. */
+/** Documents (docs/behaviour/documents.md): uploads linked to deals, reviewed, previewed, downloaded (counted) and shared by signed links. */
 export function DocumentsPage() {
   const documents = useDocuments();
   const stats = useDocumentStats();
@@ -44,7 +46,9 @@ export function DocumentsPage() {
   return (
     <>
       <PageHeader title="Documents" subtitle="Valuations, applications and the rest of each deal's paperwork">
-        <Button intent={Intent.PRIMARY} icon="upload" text="Upload Document" onClick={() => setUploading(true)} />
+        <WritersOnly>
+          <Button intent={Intent.PRIMARY} icon="upload" text="Upload Document" onClick={() => setUploading(true)} />
+        </WritersOnly>
       </PageHeader>
       <FigureCards
         figures={
@@ -72,9 +76,9 @@ export function DocumentsPage() {
       {documents.isPending ? (
         <Spinner className="pf-section" />
       ) : documents.isError ? (
-        <NonIdealState icon="error" title="Could not load documents" description={documents.error.message} />
+        <Problem icon="error" title="Could not load documents" description={documents.error.message} />
       ) : documents.data.length === 0 ? (
-        <NonIdealState
+        <Problem
           className="pf-section"
           icon="document"
           title="No documents yet"
@@ -85,7 +89,7 @@ export function DocumentsPage() {
           }
         />
       ) : shown.length === 0 ? (
-        <NonIdealState className="pf-section" icon="search" title="No documents match" description="Try another search or type." />
+        <Problem className="pf-section" icon="search" title="No documents match" description="Try another search or type." />
       ) : (
         <div className="pf-grid pf-grid-3 pf-section">
           {shown.map((document) => (
@@ -96,7 +100,10 @@ export function DocumentsPage() {
               onDownload={save(document)}
               onShare={share(document)}
               onReview={(status) =>
-                void review.mutateAsync({ id: document.id, status }).then(() => toastSuccess(`Document ${status}`), (error: Error) => toastError(error.message))
+                void review.mutateAsync({ id: document.id, status }).then(
+                  () => toastSuccess(`Document ${status}`),
+                  (error: Error) => toastError(error.message),
+                )
               }
             />
           ))}
@@ -116,7 +123,9 @@ export function DocumentsPage() {
         <DialogBody>
           <p>Anyone with this link can download the document until {shared ? formatDateTime(shared.expiresAt) : ''}.</p>
           <InputGroup readOnly value={shared ? new URL(shared.url, window.location.origin).toString() : ''} data-testid="share-link" />
-          <Callout className="pf-section" icon="info-sign">The link is signed: changing any part of it stops it working.</Callout>
+          <Callout className="pf-section" icon="info-sign">
+            The link is signed: changing any part of it stops it working.
+          </Callout>
         </DialogBody>
       </Dialog>
     </>

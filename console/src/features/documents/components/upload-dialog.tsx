@@ -1,11 +1,9 @@
 import { Button, Callout, Dialog, DialogBody, DialogFooter, FileInput, FormGroup, HTMLSelect, InputGroup, Intent } from '@blueprintjs/core';
 import { DOCUMENT_TYPES, MAX_DOCUMENT_BYTES, type DealView, type DocumentType } from '@pf/events';
 import { useState, type FormEvent } from 'react';
-import { ApiError } from '../../../lib/api-client';
+import { failureReason } from '../../../lib/api-client';
 import { toastSuccess } from '../../../lib/toaster';
 import { useUpload } from '../api/documents';
-
-const reason = (error: unknown) => (error instanceof ApiError ? (JSON.parse(error.body || '{}').message ?? error.message) : String(error));
 
 /** Upload Document: a PDF, JPEG or PNG of at most 10 MB for one of the user's deals (the server judges the bytes). */
 export function UploadDialog({ isOpen, onClose, deals }: { isOpen: boolean; onClose: () => void; deals: DealView[] }) {
@@ -34,27 +32,33 @@ export function UploadDialog({ isOpen, onClose, deals }: { isOpen: boolean; onCl
       setName('');
       onClose();
     } catch (failure) {
-      setError(reason(failure));
+      setError(failureReason(failure));
     }
   };
 
   return (
     <Dialog isOpen={isOpen} onClose={onClose} title="Upload Document" className="pf-wide-dialog">
-      <form onSubmit={submit}>
+      <form onSubmit={(event) => void submit(event)}>
         <DialogBody>
           <FormGroup label="Deal" labelFor="document-deal">
             <HTMLSelect id="document-deal" fill value={dealId} onChange={(e) => setDealId(e.currentTarget.value)}>
               <option value="">Choose a deal</option>
-              {deals.filter((deal) => deal.status !== 'cancelled').map((deal) => (
-                <option key={deal.id} value={deal.id}>
-                  {deal.propertyAddress || `${deal.borrowerName} · ${deal.lenderName}`}
-                </option>
-              ))}
+              {deals
+                .filter((deal) => deal.status !== 'cancelled')
+                .map((deal) => (
+                  <option key={deal.id} value={deal.id}>
+                    {deal.propertyAddress || `${deal.borrowerName} · ${deal.lenderName}`}
+                  </option>
+                ))}
             </HTMLSelect>
           </FormGroup>
           <FormGroup label="Type" labelFor="document-type">
             <HTMLSelect id="document-type" fill value={type} onChange={(e) => setType(e.currentTarget.value as DocumentType)}>
-              {DOCUMENT_TYPES.map((value) => <option key={value} value={value}>{value}</option>)}
+              {DOCUMENT_TYPES.map((value) => (
+                <option key={value} value={value}>
+                  {value}
+                </option>
+              ))}
             </HTMLSelect>
           </FormGroup>
           <FormGroup label="Name (optional)" labelFor="document-name" helperText="The file's own name is used when empty">
@@ -70,7 +74,14 @@ export function UploadDialog({ isOpen, onClose, deals }: { isOpen: boolean; onCl
           </FormGroup>
           {error ? <Callout intent={Intent.DANGER}>{error}</Callout> : null}
         </DialogBody>
-        <DialogFooter actions={<><Button text="Cancel" onClick={onClose} /><Button type="submit" intent={Intent.PRIMARY} text="Upload" loading={upload.isPending} /></>} />
+        <DialogFooter
+          actions={
+            <>
+              <Button text="Cancel" onClick={onClose} />
+              <Button type="submit" intent={Intent.PRIMARY} text="Upload" loading={upload.isPending} />
+            </>
+          }
+        />
       </form>
     </Dialog>
   );

@@ -1,4 +1,4 @@
-import { Card, H4, Tag } from '@blueprintjs/core';
+import { Card, H2, Tag } from '@blueprintjs/core';
 import type { HistoryEvent } from '@pf/events';
 import { filterKindOf, type FilterKind } from './timeline-model';
 import { formatTime } from '../../../lib/display';
@@ -15,18 +15,37 @@ function actorText(event: HistoryEvent): string {
 }
 
 /** Every event shown, in order: a button each, so the keyboard can move the moment too. */
-export function EventList({ events, index, shown, onPick }: { events: readonly HistoryEvent[]; index: number; shown: ReadonlySet<FilterKind>; onPick: (i: number) => void }) {
+export function EventList({
+  events,
+  index,
+  shown,
+  onPick,
+}: {
+  events: readonly HistoryEvent[];
+  index: number;
+  shown: ReadonlySet<FilterKind>;
+  onPick: (i: number) => void;
+}) {
   return (
     <Card className="pf-history-events">
-      <H4>Events</H4>
+      <H2 className="pf-h4">Events</H2>
       <ol className="pf-history-list" data-testid="event-list">
         {events.map((event, i) =>
           shown.has(filterKindOf(event)) ? (
-            <li key={event.id} data-testid="history-event" data-kind={filterKindOf(event)} data-position={event.position} aria-current={i === index ? 'step' : undefined} className={i === index ? 'pf-current' : i > index ? 'pf-future' : undefined}>
+            <li
+              key={event.id}
+              data-testid="history-event"
+              data-kind={filterKindOf(event)}
+              data-position={event.position}
+              aria-current={i === index ? 'step' : undefined}
+              className={i === index ? 'pf-current' : i > index ? 'pf-future' : undefined}
+            >
               <button type="button" className="pf-history-event" onClick={() => onPick(i)}>
-                <span className="pf-muted pf-small">{formatTime(event.recordedAt)}</span>{' '}
-                <Tag minimal>{event.type}</Tag> {event.summary}
-                <span className="pf-muted pf-small"> — {actorText(event)} · position {event.position}</span>
+                <span className="pf-muted pf-small">{formatTime(event.recordedAt)}</span> <Tag minimal>{event.type}</Tag> {event.summary}
+                <span className="pf-muted pf-small">
+                  {' '}
+                  — {actorText(event)} · position {event.position}
+                </span>
               </button>
             </li>
           ) : null,

@@ -16,7 +16,7 @@ import { formatTime } from '../../../lib/display';
 
 const clock = (iso: string) => formatTime(iso);
 
-/** The auditor's screen (issue 12): timeline, scrubber and replay, the moment's thread and offers, takeovers, verify and export. */
+/** The auditor's screen (docs/behaviour/history.md): timeline, scrubber and replay, the moment's thread and offers, takeovers, verify and export. */
 export function HistoryScreen({ conversationId, all }: { conversationId: number; all: readonly HistoryEvent[] }) {
   const replay = useReplay(all);
   const { events, index } = replay;
@@ -26,7 +26,8 @@ export function HistoryScreen({ conversationId, all }: { conversationId: number;
   const latest = useHistoryAt(conversationId, events[events.length - 1]?.position ?? null);
   const title = (all.find((e) => e.type === 'ConversationStarted')?.data as { title?: string } | undefined)?.title;
   const names = useMemo(() => {
-    const started = all.find((e) => e.type === 'ConversationStarted')?.data as { participants?: { agentId: number; name: string }[] } | undefined;
+    const started = all.find((e) => e.type === 'ConversationStarted')?.data as
+      { participants?: { agentId: number; name: string }[] } | undefined;
     return new Map((started?.participants ?? []).map((p) => [p.agentId, p.name]));
   }, [all]);
   const toggle = (kind: FilterKind) =>
@@ -42,22 +43,31 @@ export function HistoryScreen({ conversationId, all }: { conversationId: number;
       <Link href={`/conversations/${conversationId}`} className="pf-back">
         <Icon icon="arrow-left" /> Back to the conversation
       </Link>
-      <PageHeader title={`History: ${title ?? `Conversation #${conversationId}`}`} subtitle="Every recorded event, replayable, from the event store">
+      <PageHeader
+        title={`History: ${title ?? `Conversation #${conversationId}`}`}
+        subtitle="Every recorded event, replayable, from the event store"
+      >
         {replay.live ? (
           <>
-            <Tag intent="success" icon="feed">Live</Tag>
+            <Tag intent="success" icon="feed">
+              Live
+            </Tag>
             <Button small icon="pause" text="Pause live" onClick={replay.pauseLive} />
           </>
         ) : (
           <>
             <Tag intent="warning" icon="pause" data-testid="waiting">
-              {replay.waiting === 0 ? 'Paused: no new events yet' : replay.waiting === 1 ? '1 new event waiting' : `${replay.waiting} new events waiting`}
+              {replay.waiting === 0
+                ? 'Paused: no new events yet'
+                : replay.waiting === 1
+                  ? '1 new event waiting'
+                  : `${replay.waiting} new events waiting`}
             </Tag>
             <Button small icon="play" text="Resume live" intent="primary" onClick={replay.resumeLive} />
           </>
         )}
       </PageHeader>
-      <Card className="pf-section">
+      <Card className="pf-section pf-history-timeline">
         <div className="pf-history-controls">
           <ButtonGroup>
             <Button icon="step-backward" aria-label="Previous event" disabled={index <= 0} onClick={() => replay.pick(index - 1)} />
@@ -66,7 +76,12 @@ export function HistoryScreen({ conversationId, all }: { conversationId: number;
             ) : (
               <Button icon="play" text="Play" onClick={replay.play} disabled={events.length < 2} />
             )}
-            <Button icon="step-forward" aria-label="Next event" disabled={index >= events.length - 1} onClick={() => replay.pick(index + 1)} />
+            <Button
+              icon="step-forward"
+              aria-label="Next event"
+              disabled={index >= events.length - 1}
+              onClick={() => replay.pick(index + 1)}
+            />
           </ButtonGroup>
           <span className="pf-muted" data-testid="moment">
             Event {index + 1} of {events.length}
@@ -93,7 +108,13 @@ export function HistoryScreen({ conversationId, all }: { conversationId: number;
             />
           </div>
         ) : null}
-        <Timeline events={events} cursor={Math.max(0, index)} shown={shown} onPick={replay.pick} sideName={(id) => names.get(id) ?? `Agent ${id}`} />
+        <Timeline
+          events={events}
+          cursor={Math.max(0, index)}
+          shown={shown}
+          onPick={replay.pick}
+          sideName={(id) => names.get(id) ?? `Agent ${id}`}
+        />
       </Card>
       <div className="pf-detail-grid pf-section">
         <StatePanel state={moment.data} />

@@ -1,4 +1,4 @@
-import { Button, Card, H4 } from '@blueprintjs/core';
+import { Button, Card, H2 } from '@blueprintjs/core';
 import type { HistoryEvent, Takeover } from '@pf/events';
 import { ISSUES } from './timeline-model';
 import { formatTime } from '../../../lib/display';
@@ -11,10 +11,18 @@ function duration(ms: number): string {
 }
 
 /** Who took over, in which session, when, for how long, and what they said and offered meanwhile. */
-export function TakeoverList({ takeovers, events, onShowBefore }: { takeovers: Takeover[]; events: readonly HistoryEvent[]; onShowBefore: (index: number) => void }) {
+export function TakeoverList({
+  takeovers,
+  events,
+  onShowBefore,
+}: {
+  takeovers: Takeover[];
+  events: readonly HistoryEvent[];
+  onShowBefore: (index: number) => void;
+}) {
   return (
     <Card>
-      <H4>Manual takeovers</H4>
+      <H2 className="pf-h4">Manual takeovers</H2>
       {takeovers.length === 0 ? <p className="pf-muted">Nobody took manual control.</p> : null}
       {takeovers.map((t) => {
         const start = events.findIndex((e) => e.position === t.startPosition);
@@ -22,7 +30,8 @@ export function TakeoverList({ takeovers, events, onShowBefore }: { takeovers: T
           <div key={t.startPosition} className="pf-takeover" data-testid="takeover">
             <p>
               <strong>{t.name}</strong> took control at {formatTime(t.startedAt)}
-              {t.sessionId ? ` (session ${t.sessionId})` : ''} and {t.endedAt ? `held it for ${duration(t.durationMs)}` : `has held it for ${duration(t.durationMs)} so far`}
+              {t.sessionId ? ` (session ${t.sessionId})` : ''} and{' '}
+              {t.endedAt ? `held it for ${duration(t.durationMs)}` : `has held it for ${duration(t.durationMs)} so far`}
               {t.endedBy ? `, until ${t.endedBy} handed it back` : ''}.
             </p>
             <ul>

@@ -1,9 +1,14 @@
-import type { HistoryEvent, LoanTerms } from '@pf/events';
+import { pounds, type HistoryEvent, type LoanTerms } from '@pf/events';
 
 /** The filter's groups: the issue's three (messages, offers, control) and everything else. */
 export const FILTER_KINDS = ['message', 'offer', 'control', 'other'] as const;
 export type FilterKind = (typeof FILTER_KINDS)[number];
-export const FILTER_LABELS: Record<FilterKind, string> = { message: 'Messages', offer: 'Offers', control: 'Control', other: 'Other events' };
+export const FILTER_LABELS: Record<FilterKind, string> = {
+  message: 'Messages',
+  offer: 'Offers',
+  control: 'Control',
+  other: 'Other events',
+};
 
 export function filterKindOf(event: HistoryEvent): FilterKind {
   return event.kind === 'message' || event.kind === 'offer' || event.kind === 'control' ? event.kind : 'other';
@@ -11,19 +16,19 @@ export function filterKindOf(event: HistoryEvent): FilterKind {
 
 export const ISSUES = [
   { key: 'interestRate', label: 'Rate', format: (v: number) => `${Number(v.toFixed(3))}%` },
-  { key: 'loanAmount', label: 'Loan', format: (v: number) => `£${Math.round(v).toLocaleString('en-GB')}` },
+  { key: 'loanAmount', label: 'Loan', format: pounds },
   { key: 'termYears', label: 'Term', format: (v: number) => `${v} yrs` },
-  { key: 'arrangementFee', label: 'Fee', format: (v: number) => `£${Math.round(v).toLocaleString('en-GB')}` },
+  { key: 'arrangementFee', label: 'Fee', format: pounds },
 ] as const satisfies readonly { key: keyof LoanTerms; label: string; format: (v: number) => string }[];
 
-export interface Span {
+interface Span {
   readonly from: number;
   /** Index of the hand-back, or null while control is still held. */
   readonly to: number | null;
   readonly who: string;
 }
 
-export interface OfferPoint {
+interface OfferPoint {
   readonly index: number;
   readonly agentId: number;
   readonly terms: LoanTerms;
@@ -49,22 +54,58 @@ export function timelineModel(events: readonly HistoryEvent[]): TimelineModel {
   };
   let open: { from: number; who: string } | null = null;
   events.forEach((event, index) => {
-    const data = event.data as Record<string, any>;
+    // The history answer carries each event's data as recorded; its type names the shape.
     const byPerson = event.actor.kind === 'person';
     if (event.type === 'ManualModeChanged') {
-      if (data.isManualMode && !open) open = { from: index, who: event.actor.name };
-      else if (!data.isManualMode && open) {
+      const { isManualMode } = event.data as { isManualMode: boolean };
+      if (isManualMode && !open) open = { from: index, who: event.actor.name };
+      else if (!isManualMode && open) {
         spans.push({ ...open, to: index });
         open = null;
       }
     } else if (event.type === 'MessageSent') {
-      side(data.fromAgentId);
-      messages.push({ index, agentId: data.fromAgentId, byPerson });
+      const { fromAgentId } = event.data as { fromAgentId: number };
+      side(fromAgentId);
+      messages.push({ index, agentId: fromAgentId, byPerson });
     } else if (event.type === 'OfferMade') {
-      side(data.fromAgentId);
-      offers.push({ index, agentId: data.fromAgentId, terms: data.terms, byPerson });
+      const { fromAgentId, terms } = event.data as { fromAgentId: number; terms: OfferPoint['terms'] };
+      side(fromAgentId);
+      offers.push({ index, agentId: fromAgentId, terms, byPerson });
     }
   });
   if (open) spans.push({ ...(open as { from: number; who: string }), to: null });
   return { spans, messages, offers, sides };
+}
+
+/** How finely an axis label tells the time: with the date (a history over days), to the minute, or the second. */
+export type TickResolution = 'day' | 'minute' | 'second';
+
+/**
+ * The axis ticks: at most `maxTicks` events evenly spread, each labelled as coarsely as keeps the labels apart
+ * (the minute, else the second; with the date when the history spans a day or more). Events recorded in the
+ * same second would still repeat a label: only the first of them keeps a tick, so no label is ever shown twice.
+ */
+export function axisTicks(
+  times: readonly number[],
+  maxTicks: number,
+  label: (time: number, resolution: TickResolution) => string,
+): { index: number; label: string }[] {
+  if (times.length === 0) return [];
+  const count = Math.max(1, Math.min(Math.floor(maxTicks), times.length));
+  const spread = count === 1 ? [0] : Array.from({ length: count }, (_, i) => Math.round((i * (times.length - 1)) / (count - 1)));
+  const indices = [...new Set(spread)];
+  const span = times[times.length - 1]! - times[0]!;
+  const resolutions: TickResolution[] = span >= 86_400_000 ? ['day'] : ['minute', 'second'];
+  for (const resolution of resolutions) {
+    const labels = indices.map((i) => label(times[i]!, resolution));
+    if (new Set(labels).size === labels.length) return indices.map((index, k) => ({ index, label: labels[k]! }));
+  }
+  const finest = resolutions[resolutions.length - 1]!;
+  const seen = new Set<string>();
+  return indices.flatMap((index) => {
+    const text = label(times[index]!, finest);
+    if (seen.has(text)) return [];
+    seen.add(text);
+    return [{ index, label: text }];
+  });
 }

@@ -2,7 +2,7 @@ import type { HistoryEvent } from '@pf/events';
 import { useEffect, useState } from 'react';
 
 /** Spec-free pacing of the replay: one event every 0.7 s reads like the live conversation did. */
-export const REPLAY_STEP_MS = 700;
+const REPLAY_STEP_MS = 700;
 
 /**
  * The scrubber's state: which event is looked at (null: the latest, following live arrivals), replay, and

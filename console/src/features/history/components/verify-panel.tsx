@@ -1,4 +1,4 @@
-import { Button, Callout, Card, H4 } from '@blueprintjs/core';
+import { Button, Callout, Card, H2 } from '@blueprintjs/core';
 import type { ConversationVerification } from '@pf/events';
 import { useMutation } from '@tanstack/react-query';
 import { downloadConversationHistory } from '../../../lib/download';
@@ -8,13 +8,15 @@ function Verdict({ result }: { result: ConversationVerification }) {
   const events = result.streams.reduce((sum, s) => sum + s.events, 0);
   if (result.intact) {
     return (
-      <Callout intent="success" icon="endorsed" title="Chain intact" data-testid="verify-result">
+      <Callout intent="success" icon="endorsed" data-testid="verify-result">
+        <h3 className="bp6-heading pf-callout-title">Chain intact</h3>
         All {events} events in {result.streams.length} streams still hash to their chain.
       </Callout>
     );
   }
   return (
-    <Callout intent="danger" icon="error" title="Tampering found" data-testid="verify-result">
+    <Callout intent="danger" icon="error" data-testid="verify-result">
+      <h3 className="bp6-heading pf-callout-title">Tampering found</h3>
       {result.streams
         .filter((s) => !s.intact)
         .map((s) => (
@@ -32,7 +34,7 @@ export function VerifyPanel({ conversationId }: { conversationId: number }) {
   const verify = useMutation({ mutationFn: () => verifyHistory(conversationId) });
   return (
     <Card>
-      <H4>Tamper evidence</H4>
+      <H2 className="pf-h4">Tamper evidence</H2>
       <div className="pf-quick-buttons">
         <Button icon="shield" text="Verify chain" loading={verify.isPending} onClick={() => verify.mutate()} />
         <Button icon="export" text="Export history (JSON)" onClick={() => void downloadConversationHistory(conversationId, 'json')} />

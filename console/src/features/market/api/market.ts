@@ -3,7 +3,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
-export const getMarketQueryOptions = (region: MarketRegion, period: MarketPeriod) =>
+const getMarketQueryOptions = (region: MarketRegion, period: MarketPeriod) =>
   queryOptions({
     queryKey: [...queryKeys.view('market'), region, period],
     queryFn: () => api.get(`/api/market?region=${region}&period=${period}`, marketView),

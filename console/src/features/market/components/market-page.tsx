@@ -1,11 +1,24 @@
-import { Button, Callout, Card, H4, HTMLSelect, HTMLTable, Icon, Intent, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
-import { MARKET_MIN_DEALS, MARKET_PERIOD_LABELS, MARKET_PERIODS, MARKET_REGIONS, type MarketPeriod, type MarketRegion, type MarketView } from '@pf/events';
+import { Button, Callout, Card, H2, HTMLSelect, HTMLTable, Icon, Intent, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
+import { Problem } from '../../../components/problem';
+import {
+  compactPounds,
+  MARKET_MIN_DEALS,
+  MARKET_MIN_FIRMS,
+  pounds,
+  MARKET_PERIOD_LABELS,
+  MARKET_PERIODS,
+  MARKET_REGIONS,
+  toCsv,
+  type MarketPeriod,
+  type MarketRegion,
+  type MarketView,
+} from '@pf/events';
 import { useState } from 'react';
 import { LineChart } from '../../../components/charts/charts';
 import { PageHeader } from '../../../components/page-header';
-import { downloadCsv, toCsv } from '../../../lib/csv';
-import { compactPounds, monthLabel, percent, pounds } from '../../../lib/format';
-import { usePreferences } from '../../settings/api/settings';
+import { downloadCsv } from '../../../lib/csv';
+import { monthLabel, percent } from '../../../lib/format';
+import { usePreferences } from '../../../lib/preferences';
 import { useMarket } from '../api/market';
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -16,8 +29,8 @@ function Headline({ data }: { data: MarketView }) {
   const cards: [string, string, string][] = [
     ['avgInterestRate', 'Avg Interest Rate', h.avgInterestRate === null ? '–' : `${h.avgInterestRate.toFixed(2)}%`],
     ['avgPropertyPrice', 'Avg Property Price', h.avgPropertyPrice === null ? '–' : pounds(h.avgPropertyPrice)],
-    ['marketVolume', 'Market Volume', compactPounds(h.marketVolume)],
-    ['mortgageApprovals', 'Mortgage Approvals', String(h.mortgageApprovals)],
+    ['marketVolume', 'Market Volume', h.marketVolume === null ? 'Not enough data' : compactPounds(h.marketVolume)],
+    ['mortgageApprovals', 'Mortgage Approvals', h.mortgageApprovals === null ? 'Not enough data' : String(h.mortgageApprovals)],
   ];
   return (
     <div className="pf-grid pf-grid-4">
@@ -61,11 +74,20 @@ function marketCsv(data: MarketView, tab: MarketTab): string {
   return toCsv(rows);
 }
 
-/** Spec §2 Market Intelligence, from the platform's own offers and agreed deals. */
+function busiestRegion(data: MarketView | undefined): MarketRegion | undefined {
+  if (!data) return undefined;
+  const best = data.regions.reduce<MarketView['regions'][number] | null>((top, r) => ((r.count ?? 0) > (top?.count ?? 0) ? r : top), null);
+  return best?.region ?? data.region;
+}
+
+/** Market Intelligence, from the platform's own offers and agreed deals. */
 export function MarketPage() {
-  const [region, setRegion] = useState<MarketRegion>('london');
+  const [chosen, setRegion] = useState<MarketRegion | null>(null);
   const [period, setPeriod] = useState<MarketPeriod>('last12');
   const [tab, setTab] = useState<MarketTab>('rates');
+  // Until a region is chosen the screen opens on the one with the most transactions (London when none has any).
+  const first = useMarket(chosen ?? MARKET_REGIONS[0], period);
+  const region = chosen ?? busiestRegion(first.data) ?? MARKET_REGIONS[0];
   const market = useMarket(region, period);
   const data = market.data;
   const preferences = usePreferences();
@@ -87,24 +109,32 @@ export function MarketPage() {
             </option>
           ))}
         </HTMLSelect>
-        <Button icon="download" text="Export Report" disabled={!data} onClick={() => data && downloadCsv(`market-${data.region}-${data.period}.csv`, marketCsv(showInsights ? data : { ...data, insights: [] }, tab))} />
+        <Button
+          icon="download"
+          text="Export Report"
+          disabled={!data}
+          onClick={() =>
+            data && downloadCsv(`market-${data.region}-${data.period}.csv`, marketCsv(showInsights ? data : { ...data, insights: [] }, tab))
+          }
+        />
       </PageHeader>
       {market.isError ? (
-        <NonIdealState icon="error" title="Could not load the market figures" description={market.error.message} />
+        <Problem icon="error" title="Could not load the market figures" description={market.error.message} />
       ) : !data ? (
         <Spinner />
       ) : (
         <>
           {!data.enoughData ? (
-            <Callout intent={Intent.WARNING} title="Not enough data" className="pf-section" data-testid="market-too-little">
-              {data.deals === 0 ? 'No deal has' : `Only ${data.deals} ${data.deals === 1 ? 'deal has' : 'deals have'}`} been agreed in {capital(data.region)} in the{' '}
-              {MARKET_PERIOD_LABELS[data.period].toLowerCase()}; at least {MARKET_MIN_DEALS} are needed before this screen draws conclusions. A deal's region is the
-              region its borrower agent names in its criteria.
+            <Callout intent={Intent.WARNING} className="pf-section" data-testid="market-too-little">
+              <h2 className="bp6-heading pf-callout-title">Not enough data</h2>
+              Market figures combine firms only where at least {MARKET_MIN_DEALS} deals from at least {MARKET_MIN_FIRMS} different firms
+              back them; fewer were agreed in {capital(data.region)} in the {MARKET_PERIOD_LABELS[data.period].toLowerCase()}, so no firm's
+              clients can be read from them. A deal's region is the region its borrower agent names in its criteria.
             </Callout>
           ) : null}
           <Headline data={data} />
           <Card className="pf-section">
-            <H4>Market Insights</H4>
+            <H2 className="pf-h4">Market Insights</H2>
             {/* Settings → Preferences: market insights off hides them here (and from the export). */}
             {!showInsights ? (
               <p className="pf-muted" data-testid="market-insights-off">
@@ -116,7 +146,10 @@ export function MarketPage() {
               <ul className="pf-list" data-testid="market-insights">
                 {data.insights.map((insight) => (
                   <li key={insight.title}>
-                    <Icon icon={insight.type === 'positive' ? 'trending-up' : insight.type === 'negative' ? 'trending-down' : 'info-sign'} intent={insight.type === 'positive' ? Intent.SUCCESS : insight.type === 'negative' ? Intent.DANGER : Intent.NONE} />{' '}
+                    <Icon
+                      icon={insight.type === 'positive' ? 'trending-up' : insight.type === 'negative' ? 'trending-down' : 'info-sign'}
+                      intent={insight.type === 'positive' ? Intent.SUCCESS : insight.type === 'negative' ? Intent.DANGER : Intent.NONE}
+                    />{' '}
                     <strong>{insight.title}</strong> <Tag minimal>{insight.impact}</Tag>
                     <div>{insight.content}</div>
                   </li>
@@ -124,7 +157,13 @@ export function MarketPage() {
               </ul>
             )}
           </Card>
-          <Tabs id="market-tabs" selectedTabId={tab} onChange={(id) => setTab(id as MarketTab)} className="pf-section pf-tabs" renderActiveTabPanelOnly>
+          <Tabs
+            id="market-tabs"
+            selectedTabId={tab}
+            onChange={(id) => setTab(id as MarketTab)}
+            className="pf-section pf-tabs"
+            renderActiveTabPanelOnly
+          >
             <Tab
               id="rates"
               title="Interest Rates"
@@ -166,7 +205,7 @@ export function MarketPage() {
                           <td>{capital(r.region)}</td>
                           <td>{r.avgPrice === null ? '–' : pounds(r.avgPrice)}</td>
                           <td>{r.change === null ? '–' : `${r.change > 0 ? '+' : ''}${percent(r.change)}`}</td>
-                          <td>{r.count}</td>
+                          <td>{r.count === null ? 'Not enough data' : r.count}</td>
                         </tr>
                       ))}
                     </tbody>

@@ -4,7 +4,8 @@ import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
 export const useLeads = () => useQuery({ queryKey: [...queryKeys.view('leads'), 'list'], queryFn: () => api.get('/api/leads', leadList) });
-export const useMatches = () => useQuery({ queryKey: [...queryKeys.view('matches'), 'list'], queryFn: () => api.get('/api/matches', matchList) });
+export const useMatches = () =>
+  useQuery({ queryKey: [...queryKeys.view('matches'), 'list'], queryFn: () => api.get('/api/matches', matchList) });
 export const useMatchingStats = () =>
   useQuery({ queryKey: [...queryKeys.view('matches'), 'stats'], queryFn: () => api.get('/api/matches/stats', matchingStatsView) });
 
@@ -18,7 +19,7 @@ export function useRequestMatch() {
 }
 
 /** How often the card asks for the matcher's answer, and how long it waits before saying none came. */
-export const MATCH_POLL_MS = 1000;
+const MATCH_POLL_MS = 1000;
 export const MATCH_ANSWER_TIMEOUT_MS = 20_000;
 
 /** One Match's outcome, asked until the matcher answers (the matcher runs asynchronously, or not at all with automation off). */

@@ -1,8 +1,12 @@
-import { Button, Callout, Card, Dialog, DialogBody, H5, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
-import { AGENT_TYPES, CRITERIA_KEYS, filterLeads, type AgentType, type LeadView } from '@pf/events';
+import { Button, Callout, Card, Dialog, DialogBody, H2, Intent, Spinner, Tag } from '@blueprintjs/core';
+import { Problem } from '../../../components/problem';
+import { AGENT_TYPES, CRITERIA_KEYS, filterLeads, PAGE_LIMIT_DEFAULT, type AgentType, type LeadView } from '@pf/events';
 import { useState } from 'react';
 import { shortDate } from '../../../components/figure-cards';
+import { PageNav } from '../../../components/page-nav';
 import { SearchFilterBar } from '../../../components/search-filter-bar';
+import { useNow } from '../../../lib/use-now';
+import { useSlicePages } from '../../../lib/use-cursor-pages';
 import { useLeads } from '../api/matching';
 import { ScoreTag } from './score-tag';
 import { matchRunText, useMatchAction } from './use-match-action';
@@ -11,15 +15,20 @@ const URGENCY_INTENT = { high: Intent.DANGER, medium: Intent.WARNING, low: Inten
 
 function LeadCard({ lead, onView }: { lead: LeadView; onView: () => void }) {
   const match = useMatchAction(lead);
+  const now = useNow();
   // This card's own answer, once it has one, says more than the lead's last run.
-  const run = match.result ?? matchRunText(lead, Date.now());
+  const run = match.result ?? matchRunText(lead, now);
   return (
     <Card className="pf-lead-card" data-testid="lead-card">
-      <H5 className="pf-card-title">{lead.name}</H5>
+      <H2 className="pf-h5 pf-card-title">{lead.name}</H2>
       <div className="pf-tags">
         <Tag minimal>{lead.type}</Tag>
-        <Tag minimal intent={URGENCY_INTENT[lead.urgency]}>{lead.urgency} urgency</Tag>
-        <Tag minimal data-testid="lead-status">{lead.status}</Tag>
+        <Tag minimal intent={URGENCY_INTENT[lead.urgency]}>
+          {lead.urgency} urgency
+        </Tag>
+        <Tag minimal data-testid="lead-status">
+          {lead.status}
+        </Tag>
         {lead.matchScore !== null ? <ScoreTag score={lead.matchScore} /> : null}
       </div>
       <p className="pf-small">{lead.requirement}</p>
@@ -33,19 +42,27 @@ function LeadCard({ lead, onView }: { lead: LeadView; onView: () => void }) {
       ) : null}
       <div className="pf-card-actions pf-tags">
         <Button text="View" icon="eye-open" variant="outlined" onClick={onView} />
-        <Button text="Match" icon="exchange" intent={Intent.PRIMARY} disabled={lead.status === 'cancelled'} loading={match.waiting} onClick={match.ask} />
+        <Button
+          text="Match"
+          icon="exchange"
+          intent={Intent.PRIMARY}
+          disabled={lead.status === 'cancelled'}
+          loading={match.waiting}
+          onClick={match.ask}
+        />
       </div>
     </Card>
   );
 }
 
-/** Leads (spec §2): the user's agents that are looking, with search by name or requirements and a type filter. */
+/** Leads (docs/behaviour/matching.md): the user's agents that are looking, with search by name or requirements and a type filter. */
 export function LeadsTab() {
   const leads = useLeads();
   const [search, setSearch] = useState('');
   const [type, setType] = useState<AgentType | 'all'>('all');
   const [viewing, setViewing] = useState<LeadView | null>(null);
   const shown = leads.data ? filterLeads(leads.data, search, type) : [];
+  const page = useSlicePages(shown, PAGE_LIMIT_DEFAULT, `${search}|${type}`);
   return (
     <>
       <SearchFilterBar
@@ -63,15 +80,24 @@ export function LeadsTab() {
       {leads.isPending ? (
         <Spinner />
       ) : leads.isError ? (
-        <NonIdealState icon="error" title="Could not load leads" description={leads.error.message} />
+        <Problem icon="error" title="Could not load leads" description={leads.error.message} />
       ) : leads.data.length === 0 ? (
-        <NonIdealState icon="people" title="Leads are your agents that are looking" description="Create a borrower, lender or broker agent (Add Lead), or seed demo data on the dashboard: each one appears here with its need or appetite." />
+        <Problem
+          icon="people"
+          title="Leads are your agents that are looking"
+          description="Create a borrower, lender or broker agent (Add Lead), or seed demo data on the dashboard: each one appears here with its need or appetite."
+        />
       ) : shown.length === 0 ? (
-        <NonIdealState icon="search" title="No leads match" description="Try another search or type." />
+        <Problem icon="search" title="No leads match" description="Try another search or type." />
       ) : (
-        <div className="pf-grid pf-grid-3 pf-section">
-          {shown.map((lead) => <LeadCard key={lead.id} lead={lead} onView={() => setViewing(lead)} />)}
-        </div>
+        <>
+          <div className="pf-grid pf-grid-3 pf-section">
+            {page.items.map((lead) => (
+              <LeadCard key={lead.id} lead={lead} onView={() => setViewing(lead)} />
+            ))}
+          </div>
+          <PageNav noun="leads" pageSize={PAGE_LIMIT_DEFAULT} shown={page.items.length} total={shown.length} pager={page} />
+        </>
       )}
       <Dialog isOpen={viewing !== null} onClose={() => setViewing(null)} title={viewing?.name} className="pf-wide-dialog">
         <DialogBody>
@@ -80,10 +106,24 @@ export function LeadsTab() {
               <p>{viewing.requirement}</p>
               <table className="pf-facts">
                 <tbody>
-                  {CRITERIA_KEYS.filter((key) => viewing.criteria?.[key]).map((key) => <tr key={key}><th>{key}</th><td>{viewing.criteria![key]}</td></tr>)}
-                  <tr><th>Status</th><td>{viewing.status}</td></tr>
-                  <tr><th>Matches</th><td>{viewing.matchCount}</td></tr>
-                  <tr><th>Best score</th><td>{viewing.matchScore ?? '–'}</td></tr>
+                  {CRITERIA_KEYS.filter((key) => viewing.criteria?.[key]).map((key) => (
+                    <tr key={key}>
+                      <th>{key}</th>
+                      <td>{viewing.criteria![key]}</td>
+                    </tr>
+                  ))}
+                  <tr>
+                    <th>Status</th>
+                    <td>{viewing.status}</td>
+                  </tr>
+                  <tr>
+                    <th>Matches</th>
+                    <td>{viewing.matchCount}</td>
+                  </tr>
+                  <tr>
+                    <th>Best score</th>
+                    <td>{viewing.matchScore ?? '–'}</td>
+                  </tr>
                 </tbody>
               </table>
             </>

@@ -1,8 +1,11 @@
-import { Button, Card, Dialog, DialogBody, H5, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
-import type { MatchView } from '@pf/events';
+import { Button, Card, Dialog, DialogBody, H2, Spinner, Tag } from '@blueprintjs/core';
+import { Problem } from '../../../components/problem';
+import { PAGE_LIMIT_DEFAULT, pounds, type MatchView } from '@pf/events';
 import { useState } from 'react';
 import { useLocation } from 'wouter';
-import { pounds, shortDate } from '../../../components/figure-cards';
+import { shortDate } from '../../../components/figure-cards';
+import { PageNav } from '../../../components/page-nav';
+import { useSlicePages } from '../../../lib/use-cursor-pages';
 import { useMatches } from '../api/matching';
 import { ScoreTag, VerdictTag } from './score-tag';
 
@@ -12,32 +15,46 @@ function Explanation({ match }: { match: MatchView }) {
       {match.explanation.map((criterion) => (
         <li key={criterion.criterion} className="pf-list-row">
           <VerdictTag verdict={criterion.verdict} />
-          <span className="pf-grow"><strong>{criterion.criterion}</strong>: {criterion.detail}</span>
+          <span className="pf-grow">
+            <strong>{criterion.criterion}</strong>: {criterion.detail}
+          </span>
         </li>
       ))}
     </ul>
   );
 }
 
-/** Active Matches (spec §2): the matcher's matches, each following its conversation and deal, with its reasons. */
+/** Active Matches (docs/behaviour/matching.md): the matcher's matches, each following its conversation and deal, with its reasons. */
 export function MatchesTab() {
   const matches = useMatches();
   const [, navigate] = useLocation();
   const [viewing, setViewing] = useState<MatchView | null>(null);
+  const page = useSlicePages(matches.data ?? [], PAGE_LIMIT_DEFAULT, '');
   if (matches.isPending) return <Spinner />;
-  if (matches.isError) return <NonIdealState icon="error" title="Could not load matches" description={matches.error.message} />;
+  if (matches.isError) return <Problem icon="error" title="Could not load matches" description={matches.error.message} />;
   if (matches.data.length === 0) {
-    return <NonIdealState className="pf-section" icon="exchange" title="Matches appear when the matcher pairs your agents" description="The matcher scores every borrower and lender on property value, rate and term, and matches pairs at 70 or more. Add leads or press Match on one." />;
+    return (
+      <Problem
+        className="pf-section"
+        icon="exchange"
+        title="Matches appear when the matcher pairs your agents"
+        description="The matcher scores every borrower and lender on property value, rate and term, and matches pairs at 70 or more. Add leads or press Match on one."
+      />
+    );
   }
   return (
     <>
       <div className="pf-grid pf-grid-2 pf-section">
-        {matches.data.map((match) => (
+        {page.items.map((match) => (
           <Card key={match.id} data-testid="match-row">
-            <H5 className="pf-card-title">{match.borrower} ↔ {match.lender}</H5>
+            <H2 className="pf-h5 pf-card-title">
+              {match.borrower} ↔ {match.lender}
+            </H2>
             <div className="pf-tags">
               <ScoreTag score={match.matchScore} />
-              <Tag minimal data-testid="match-stage">{match.stage}</Tag>
+              <Tag minimal data-testid="match-stage">
+                {match.stage}
+              </Tag>
               <Tag minimal>{match.status}</Tag>
             </div>
             <p className="pf-muted pf-small">
@@ -47,18 +64,38 @@ export function MatchesTab() {
             <Explanation match={match} />
             <div className="pf-tags pf-section">
               <Button text="View" icon="eye-open" variant="outlined" onClick={() => setViewing(match)} />
-              <Button text="Track" icon="chat" variant="outlined" disabled={match.conversationId === null} onClick={() => navigate(`/conversations/${match.conversationId}`)} />
+              <Button
+                text="Track"
+                icon="chat"
+                variant="outlined"
+                disabled={match.conversationId === null}
+                onClick={() => navigate(`/conversations/${match.conversationId}`)}
+              />
             </div>
           </Card>
         ))}
       </div>
-      <Dialog isOpen={viewing !== null} onClose={() => setViewing(null)} title={viewing ? `${viewing.borrower} ↔ ${viewing.lender}` : ''} className="pf-wide-dialog">
+      <PageNav noun="matches" pageSize={PAGE_LIMIT_DEFAULT} shown={page.items.length} total={matches.data.length} pager={page} />
+      <Dialog
+        isOpen={viewing !== null}
+        onClose={() => setViewing(null)}
+        title={viewing ? `${viewing.borrower} ↔ ${viewing.lender}` : ''}
+        className="pf-wide-dialog"
+      >
         <DialogBody>
           {viewing ? (
             <>
-              <div className="pf-tags"><ScoreTag score={viewing.matchScore} /><Tag minimal>{viewing.stage}</Tag><Tag minimal>{viewing.status}</Tag></div>
+              <div className="pf-tags">
+                <ScoreTag score={viewing.matchScore} />
+                <Tag minimal>{viewing.stage}</Tag>
+                <Tag minimal>{viewing.status}</Tag>
+              </div>
               <Explanation match={viewing} />
-              {viewing.dealId ? <p className="pf-section">Deal open: see Deals & Transactions. Target completion {shortDate(viewing.estimatedCompletion)}.</p> : null}
+              {viewing.dealId ? (
+                <p className="pf-section">
+                  Deal open: see Deals & Transactions. Target completion {shortDate(viewing.estimatedCompletion)}.
+                </p>
+              ) : null}
             </>
           ) : null}
         </DialogBody>

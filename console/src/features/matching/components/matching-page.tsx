@@ -1,14 +1,19 @@
 import { Button, Intent, Tab, Tabs } from '@blueprintjs/core';
-import { useState } from 'react';
+import { WritersOnly } from '../../../components/writers-only';
+import { useState, type ComponentType } from 'react';
 import { FigureCards } from '../../../components/figure-cards';
+import { SuccessRateTitle } from '../../../components/success-rate';
 import { PageHeader } from '../../../components/page-header';
-import { AgentFormDialog } from '../../agents/components/agent-form-dialog';
 import { useMatchingStats } from '../api/matching';
 import { LeadsTab } from './leads-tab';
 import { MatchesTab } from './matches-tab';
 
-/** Matching & Leads (spec §2): Leads (default) and Active Matches, with four figures from the read models. */
-export function MatchingPage() {
+/**
+ * Matching & Leads (docs/behaviour/matching.md): Leads (default) and Active Matches, with four figures from the
+ * read models. Add Lead opens the agents feature's dialog, which the route passes in (features do not import
+ * each other).
+ */
+export function MatchingPage({ AddLeadDialog }: { AddLeadDialog: ComponentType<{ isOpen: boolean; onClose: () => void }> }) {
   const stats = useMatchingStats();
   const [tab, setTab] = useState<'leads' | 'matches'>('leads');
   const [adding, setAdding] = useState(false);
@@ -17,15 +22,33 @@ export function MatchingPage() {
     <>
       <PageHeader title="Matching & Leads" subtitle="Who is looking, who fits, and why">
         {/* A lead is an agent that is looking: Add Lead creates one. */}
-        <Button intent={Intent.PRIMARY} icon="plus" text="Add Lead" onClick={() => setAdding(true)} />
+        <WritersOnly>
+          <Button intent={Intent.PRIMARY} icon="plus" text="Add Lead" onClick={() => setAdding(true)} />
+        </WritersOnly>
       </PageHeader>
       <FigureCards
         figures={
           s && [
             { key: 'activeLeads', title: 'Active Leads', icon: 'people', value: String(s.activeLeads) },
-            { key: 'successfulMatches', title: 'Successful Matches', icon: 'exchange', value: String(s.successfulMatches), hint: 'Terms agreed' },
-            { key: 'successRate', title: 'Success Rate', icon: 'trending-up', value: s.successRate === null ? null : `${s.successRate}%` },
-            { key: 'averageMatchScore', title: 'Avg Match Score', icon: 'predictive-analysis', value: s.averageMatchScore === null ? null : `${s.averageMatchScore}%` },
+            {
+              key: 'successfulMatches',
+              title: 'Successful Matches',
+              icon: 'exchange',
+              value: String(s.successfulMatches),
+              hint: 'Terms agreed',
+            },
+            {
+              key: 'successRate',
+              title: <SuccessRateTitle />,
+              icon: 'trending-up',
+              value: s.successRate === null ? null : `${s.successRate}%`,
+            },
+            {
+              key: 'averageMatchScore',
+              title: 'Avg Match Score',
+              icon: 'predictive-analysis',
+              value: s.averageMatchScore === null ? null : `${s.averageMatchScore}%`,
+            },
           ]
         }
       />
@@ -33,7 +56,7 @@ export function MatchingPage() {
         <Tab id="leads" title="Leads" panel={<LeadsTab />} />
         <Tab id="matches" title="Active Matches" panel={<MatchesTab />} />
       </Tabs>
-      <AgentFormDialog isOpen={adding} onClose={() => setAdding(false)} />
+      <AddLeadDialog isOpen={adding} onClose={() => setAdding(false)} />
     </>
   );
 }

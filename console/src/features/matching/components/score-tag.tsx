@@ -1,7 +1,7 @@
 import { Intent, Tag } from '@blueprintjs/core';
 import { scoreBand, type CriterionVerdict } from '@pf/events';
 
-/** Spec §9 colour bands: 90+ green, 80+ blue, 70+ yellow, below red. */
+/** Colour bands: 90+ green, 80+ blue, 70+ yellow, below red. */
 const BAND_INTENT = { green: Intent.SUCCESS, blue: Intent.PRIMARY, yellow: Intent.WARNING, red: Intent.DANGER } as const;
 
 export function ScoreTag({ score }: { score: number }) {

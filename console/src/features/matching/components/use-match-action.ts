@@ -4,14 +4,16 @@ import { useEffect, useState } from 'react';
 import { toastError } from '../../../lib/toaster';
 import { MATCH_ANSWER_TIMEOUT_MS, useMatchRun, useRequestMatch } from '../api/matching';
 
-export const NO_ANSWER = 'The matcher has not answered; automation may be off';
+const NO_ANSWER = 'The matcher has not answered; automation may be off';
 
 /** The lead's last run as the read model has it; one left unanswered past the wait is said to be so. */
 export function matchRunText(lead: LeadView, now: number): string | null {
   const run = lead.lastMatchRun;
   if (!run) return null;
   if (!run.finishedAt) return now - Date.parse(run.requestedAt) > MATCH_ANSWER_TIMEOUT_MS ? NO_ANSWER : 'Matching…';
-  return run.newMatches === 0 ? 'Last Match: no new match' : `Last Match: ${run.newMatches} new ${run.newMatches === 1 ? 'match' : 'matches'}`;
+  return run.newMatches === 0
+    ? 'Last Match: no new match'
+    : `Last Match: ${run.newMatches} new ${run.newMatches === 1 ? 'match' : 'matches'}`;
 }
 
 /**

@@ -6,8 +6,10 @@ import { toastError } from '../../../lib/toaster';
 
 const root = queryKeys.view('notifications');
 
-export const getNotificationsQueryOptions = () => queryOptions({ queryKey: [...root, 'list'], queryFn: () => api.get('/api/notifications', notificationsView) });
-export const getUnreadCountQueryOptions = () => queryOptions({ queryKey: [...root, 'count'], queryFn: () => api.get('/api/notifications/unread-count', unreadCountView) });
+const getNotificationsQueryOptions = () =>
+  queryOptions({ queryKey: [...root, 'list'], queryFn: () => api.get('/api/notifications', notificationsView) });
+const getUnreadCountQueryOptions = () =>
+  queryOptions({ queryKey: [...root, 'count'], queryFn: () => api.get('/api/notifications/unread-count', unreadCountView) });
 
 export const useNotifications = () => useQuery(getNotificationsQueryOptions());
 /**

@@ -1,10 +1,10 @@
 import { Icon } from '@blueprintjs/core';
 import { Link } from 'wouter';
-import { usePreferences } from '../../settings/api/settings';
+import { usePreferences } from '../../../lib/preferences';
 import { useUnreadCount } from '../api/notifications';
 
 /**
- * Spec §2: the dashboard's bell with its red dot, here carrying the unread count (live through views_changed).
+ * The dashboard's bell with its red dot, here carrying the unread count (live through views_changed).
  * With in-app notifications off (Settings → Preferences) it shows no count and asks for none: a plain link.
  */
 export function NotificationBell() {
@@ -13,7 +13,12 @@ export function NotificationBell() {
   const count = useUnreadCount(inApp);
   const unread = inApp ? (count.data?.unread ?? 0) : 0;
   return (
-    <Link href="/notifications" className="pf-bell" aria-label={unread > 0 ? `Notifications: ${unread} unread` : 'Notifications: none unread'} data-testid="bell">
+    <Link
+      href="/notifications"
+      className="pf-bell"
+      aria-label={unread > 0 ? `Notifications: ${unread} unread` : 'Notifications: none unread'}
+      data-testid="bell"
+    >
       <Icon icon="notifications" />
       {unread > 0 ? (
         <span className="pf-bell-count" data-testid="bell-count">

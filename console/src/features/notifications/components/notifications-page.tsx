@@ -1,16 +1,21 @@
 import { Button, Card, Icon, Intent, NonIdealState, Spinner, Switch, Tab, Tabs, Tag, type IconName } from '@blueprintjs/core';
+import { Problem } from '../../../components/problem';
 import { type NotificationPreferences, type NotificationView } from '@pf/events';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { PageHeader } from '../../../components/page-header';
 import { relativeTime } from '../../../lib/format';
 import { toastError } from '../../../lib/toaster';
-import { usePreferences, useSavePreferences } from '../../settings/api/settings';
-import { withoutUnconnected } from '../../settings/components/preferences-tab';
+import { usePreferences, useSavePreferences, withoutUnconnected } from '../../../lib/preferences';
 import { useMarkAllRead, useMarkRead, useNotifications } from '../api/notifications';
 import { formatDateTime } from '../../../lib/display';
 
-const TYPE_ICON: Record<NotificationView['type'], IconName> = { deal: 'bank-account', agent: 'predictive-analysis', message: 'chat', system: 'cog' };
+const TYPE_ICON: Record<NotificationView['type'], IconName> = {
+  deal: 'bank-account',
+  agent: 'predictive-analysis',
+  message: 'chat',
+  system: 'cog',
+};
 const PRIORITY_INTENT = { high: Intent.DANGER, medium: Intent.WARNING, low: Intent.NONE } as const;
 
 function NotificationList({ items, empty }: { items: NotificationView[]; empty: string }) {
@@ -34,7 +39,15 @@ function NotificationList({ items, empty }: { items: NotificationView[]; empty: 
               <span className="pf-muted pf-small" title={formatDateTime(n.createdAt)}>
                 {relativeTime(n.createdAt)}
               </span>
-              {n.read ? null : <Button size="small" variant="minimal" text="Mark as read" loading={markRead.isPending && markRead.variables === n.id} onClick={() => markRead.mutate(n.id)} />}
+              {n.read ? null : (
+                <Button
+                  size="small"
+                  variant="minimal"
+                  text="Mark as read"
+                  loading={markRead.isPending && markRead.variables === n.id}
+                  onClick={() => markRead.mutate(n.id)}
+                />
+              )}
             </div>
           </Card>
         </li>
@@ -71,7 +84,12 @@ function NotificationSettings() {
   return (
     <Card>
       {TOGGLES.map((t) => (
-        <Switch key={t.key} label={t.label} checked={shown[t.key]} onChange={(e) => setDraft({ ...shown, [t.key]: e.currentTarget.checked })} />
+        <Switch
+          key={t.key}
+          label={t.label}
+          checked={shown[t.key]}
+          onChange={(e) => setDraft({ ...shown, [t.key]: e.currentTarget.checked })}
+        />
       ))}
       <p className="pf-muted pf-small">Market insights, the weekly digest, email and SMS: Settings → Preferences.</p>
       <Button intent={Intent.PRIMARY} text="Save Changes" disabled={!draft} loading={save.isPending} onClick={submit} />
@@ -79,7 +97,7 @@ function NotificationSettings() {
   );
 }
 
-/** Spec §2 Notifications. */
+/** Notifications. */
 export function NotificationsPage() {
   const list = useNotifications();
   const markAll = useMarkAllRead();
@@ -101,7 +119,7 @@ export function NotificationsPage() {
         <Button icon="cog" text="Settings" onClick={() => setTab('settings')} />
       </PageHeader>
       {list.isError ? (
-        <NonIdealState icon="error" title="Could not load notifications" description={list.error.message} />
+        <Problem icon="error" title="Could not load notifications" description={list.error.message} />
       ) : !data ? (
         <Spinner />
       ) : (
@@ -116,9 +134,19 @@ export function NotificationsPage() {
               </Card>
             ))}
           </div>
-          <Tabs id="notification-tabs" selectedTabId={tab} onChange={(id) => setTab(id as typeof tab)} className="pf-section pf-tabs" renderActiveTabPanelOnly>
+          <Tabs
+            id="notification-tabs"
+            selectedTabId={tab}
+            onChange={(id) => setTab(id as typeof tab)}
+            className="pf-section pf-tabs"
+            renderActiveTabPanelOnly
+          >
             <Tab id="all" title="All Notifications" panel={<NotificationList items={data.notifications} empty="No notifications yet." />} />
-            <Tab id="unread" title={`Unread (${unread})`} panel={<NotificationList items={data.notifications.filter((n) => !n.read)} empty="You have read everything." />} />
+            <Tab
+              id="unread"
+              title={`Unread (${unread})`}
+              panel={<NotificationList items={data.notifications.filter((n) => !n.read)} empty="You have read everything." />}
+            />
             <Tab id="settings" title="Settings" panel={<NotificationSettings />} />
           </Tabs>
         </>
@@ -126,4 +154,3 @@ export function NotificationsPage() {
     </>
   );
 }
-

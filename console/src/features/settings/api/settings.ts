@@ -1,13 +1,4 @@
-import {
-  agentDefaultsView,
-  endedView as ended,
-  preferencesView,
-  profileView,
-  sessionListView,
-  type AgentDefaults,
-  type PreferencesInput,
-  type ProfileInput,
-} from '@pf/events';
+import { agentDefaultsView, endedView as ended, profileView, sessionListView, type AgentDefaults, type ProfileInput } from '@pf/events';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
@@ -15,16 +6,14 @@ import { queryKeys } from '../../../lib/query-keys';
 /** Settings are one live view ('profile'): a change from another console refetches all of them. */
 const keys = {
   profile: [...queryKeys.view('profile'), 'profile'] as const,
-  preferences: [...queryKeys.view('profile'), 'preferences'] as const,
   agentDefaults: queryKeys.agentDefaults,
   sessions: [...queryKeys.view('profile'), 'sessions'] as const,
 };
 
-export const getAgentDefaultsQueryOptions = () =>
+const getAgentDefaultsQueryOptions = () =>
   queryOptions({ queryKey: keys.agentDefaults, queryFn: () => api.get('/api/auth/agent-defaults', agentDefaultsView) });
 
 export const useProfile = () => useQuery({ queryKey: keys.profile, queryFn: () => api.get('/api/auth/profile', profileView) });
-export const usePreferences = () => useQuery({ queryKey: keys.preferences, queryFn: () => api.get('/api/auth/preferences', preferencesView) });
 export const useAgentDefaults = () => useQuery(getAgentDefaultsQueryOptions());
 export const useSessions = () => useQuery({ queryKey: keys.sessions, queryFn: () => api.get('/api/auth/sessions', sessionListView) });
 
@@ -37,14 +26,6 @@ export function useSaveProfile() {
       queryClient.setQueryData(keys.profile, profile);
       await queryClient.invalidateQueries({ queryKey: queryKeys.user });
     },
-  });
-}
-
-export function useSavePreferences() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (input: PreferencesInput) => api.put('/api/auth/preferences', preferencesView, input),
-    onSuccess: (saved) => queryClient.setQueryData(keys.preferences, saved),
   });
 }
 

@@ -1,11 +1,24 @@
 import { Button, Checkbox, FormGroup, HTMLSelect, Intent, NumericInput, Switch } from '@blueprintjs/core';
-import { agentDefaultsInput, DEFAULT_PROPERTY_TYPES, REGIONS, RESPONSE_TIMES, type AgentDefaults, type AgentDefaultsView } from '@pf/events';
-import { useEffect, useState } from 'react';
+import {
+  agentDefaultsInput,
+  DEFAULT_PROPERTY_TYPES,
+  REGIONS,
+  RESPONSE_TIMES,
+  type AgentDefaults,
+  type AgentDefaultsView,
+} from '@pf/events';
+import { useState } from 'react';
+import { useStateFrom } from '../../../lib/use-state-from';
 import { ApiError } from '../../../lib/api-client';
 import { toastError, toastSuccess } from '../../../lib/toaster';
 import { useSaveAgentDefaults } from '../api/settings';
 
-const PROPERTY_LABELS: Record<(typeof DEFAULT_PROPERTY_TYPES)[number], string> = { residential: 'Residential', buyToLet: 'Buy-to-Let', commercial: 'Commercial', bridging: 'Bridging' };
+const PROPERTY_LABELS: Record<(typeof DEFAULT_PROPERTY_TYPES)[number], string> = {
+  residential: 'Residential',
+  buyToLet: 'Buy-to-Let',
+  commercial: 'Commercial',
+  bridging: 'Bridging',
+};
 const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 function withoutSaved({ saved: _saved, ...defaults }: AgentDefaultsView): AgentDefaults {
@@ -17,10 +30,9 @@ function withoutSaved({ saved: _saved, ...defaults }: AgentDefaultsView): AgentD
  * as criteria the matcher and negotiator read; auto-negotiate as the agent's own switch).
  */
 export function AgentDefaultsTab({ defaults: view }: { defaults: AgentDefaultsView }) {
-  const [values, setValues] = useState<AgentDefaults>(() => withoutSaved(view));
+  const [values, setValues] = useStateFrom<AgentDefaults>(() => withoutSaved(view), [view]);
   const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
   const save = useSaveAgentDefaults();
-  useEffect(() => setValues(withoutSaved(view)), [view]);
   const set = (patch: Partial<AgentDefaults>) => setValues((current) => ({ ...current, ...patch }));
   const toggleIn = <T extends string>(list: T[], item: T) => (list.includes(item) ? list.filter((x) => x !== item) : [...list, item]);
 
@@ -42,7 +54,7 @@ export function AgentDefaultsTab({ defaults: view }: { defaults: AgentDefaultsVi
 
   const number = (key: 'minLoanAmount' | 'maxLoanAmount' | 'preferredLTV' | 'preferredTerm', label: string) => (
     <FormGroup label={label} labelFor={`defaults-${key}`} intent={errors[key] ? Intent.DANGER : Intent.NONE} helperText={errors[key]}>
-      <NumericInput id={`defaults-${key}`} fill value={values[key]} onValueChange={(value) => set({ [key]: value } as Partial<AgentDefaults>)} />
+      <NumericInput id={`defaults-${key}`} fill value={values[key]} onValueChange={(value) => set({ [key]: value })} />
     </FormGroup>
   );
 
@@ -56,12 +68,24 @@ export function AgentDefaultsTab({ defaults: view }: { defaults: AgentDefaultsVi
       </div>
       <FormGroup label="Property types">
         {DEFAULT_PROPERTY_TYPES.map((type) => (
-          <Checkbox key={type} inline label={PROPERTY_LABELS[type]} checked={values.propertyTypes.includes(type)} onChange={() => set({ propertyTypes: toggleIn(values.propertyTypes, type) })} />
+          <Checkbox
+            key={type}
+            inline
+            label={PROPERTY_LABELS[type]}
+            checked={values.propertyTypes.includes(type)}
+            onChange={() => set({ propertyTypes: toggleIn(values.propertyTypes, type) })}
+          />
         ))}
       </FormGroup>
       <FormGroup label="Regions">
         {REGIONS.map((region) => (
-          <Checkbox key={region} inline label={capital(region)} checked={values.regions.includes(region)} onChange={() => set({ regions: toggleIn(values.regions, region) })} />
+          <Checkbox
+            key={region}
+            inline
+            label={capital(region)}
+            checked={values.regions.includes(region)}
+            onChange={() => set({ regions: toggleIn(values.regions, region) })}
+          />
         ))}
       </FormGroup>
       <FormGroup
@@ -69,7 +93,11 @@ export function AgentDefaultsTab({ defaults: view }: { defaults: AgentDefaultsVi
         labelFor="defaults-response"
         helperText="Pre-fills Create Agent: when you negotiate by hand and leave the other side unanswered this long, the agent takes your side back"
       >
-        <HTMLSelect id="defaults-response" value={values.responseTime} onChange={(e) => set({ responseTime: Number(e.currentTarget.value) as AgentDefaults['responseTime'] })}>
+        <HTMLSelect
+          id="defaults-response"
+          value={values.responseTime}
+          onChange={(e) => set({ responseTime: Number(e.currentTarget.value) as AgentDefaults['responseTime'] })}
+        >
           {RESPONSE_TIMES.map((hours) => (
             <option key={hours} value={hours}>
               {hours} {hours === 1 ? 'hour' : 'hours'}
@@ -83,11 +111,13 @@ export function AgentDefaultsTab({ defaults: view }: { defaults: AgentDefaultsVi
         labelElement={
           <>
             <strong>Auto-negotiate</strong>{' '}
-            <span className="pf-muted pf-small">Off: new agents are still matched, but their conversations open with your side in manual mode, so you negotiate</span>
+            <span className="pf-muted pf-small">
+              Off: new agents are still matched, but their conversations open with your side in manual mode, so you negotiate
+            </span>
           </>
         }
       />
-      <Button intent={Intent.PRIMARY} icon="floppy-disk" loading={save.isPending} onClick={submit} text="Save Changes" />
+      <Button intent={Intent.PRIMARY} icon="floppy-disk" loading={save.isPending} onClick={() => void submit()} text="Save Changes" />
     </div>
   );
 }

@@ -1,9 +1,9 @@
 import { Button, FormGroup, HTMLSelect, Intent, Switch, Tag } from '@blueprintjs/core';
 import { SESSION_TIMEOUTS, type NotificationPreferences, type PreferencesInput, type SessionTimeout } from '@pf/events';
-import { useEffect, useState } from 'react';
+import { useStateFrom } from '../../../lib/use-state-from';
 import { ApiError } from '../../../lib/api-client';
 import { toastError, toastSuccess } from '../../../lib/toaster';
-import { useSavePreferences } from '../api/settings';
+import { useSavePreferences, withoutUnconnected } from '../../../lib/preferences';
 
 /** What each toggle does here; off means exactly that thing stops. */
 const KINDS: [keyof NotificationPreferences, string, string][] = [
@@ -15,7 +15,7 @@ const KINDS: [keyof NotificationPreferences, string, string][] = [
   ['pushNotifications', 'In-app notifications', 'The unread count on the bell, kept live (notifications stay listed under Notifications)'],
 ];
 
-/** Spec §3 lists these too, but nothing here can send them: shown off and disabled, and refused by the server. */
+/** The preferences list these too, but nothing here can send them: shown off and disabled, and refused by the server. */
 const NOT_CONNECTED: [keyof NotificationPreferences, string, string][] = [
   ['weeklyDigest', 'Weekly digest', 'Not connected to email'],
   ['emailNotifications', 'Email notifications', 'Not connected to email'],
@@ -23,19 +23,14 @@ const NOT_CONNECTED: [keyof NotificationPreferences, string, string][] = [
 ];
 
 /** What is saved: the channels that cannot send always off (an account may have stored them on before). */
-export function withoutUnconnected(notifications: NotificationPreferences): NotificationPreferences {
-  return { ...notifications, weeklyDigest: false, emailNotifications: false, smsNotifications: false };
-}
-
 /**
  * Settings → Preferences: kinds switched off create no notifications, market insights off hides them, in-app
  * off quiets the bell; the timeout is enforced by the server. The Notifications screen's Settings tab edits
  * the same record.
  */
 export function PreferencesTab({ preferences }: { preferences: PreferencesInput }) {
-  const [values, setValues] = useState(preferences);
+  const [values, setValues] = useStateFrom(() => preferences, [preferences]);
   const save = useSavePreferences();
-  useEffect(() => setValues(preferences), [preferences]);
   const toggle = (key: keyof NotificationPreferences) =>
     setValues((current) => ({ ...current, notifications: { ...current.notifications, [key]: !current.notifications[key] } }));
 
@@ -50,15 +45,40 @@ export function PreferencesTab({ preferences }: { preferences: PreferencesInput 
 
   return (
     <div className="pf-settings-form">
-      <h4>Notifications</h4>
+      <h2 className="pf-h4">Notifications</h2>
       {KINDS.map(([key, label, detail]) => (
-        <Switch key={key} checked={values.notifications[key]} onChange={() => toggle(key)} labelElement={<><strong>{label}</strong> <span className="pf-muted pf-small">{detail}</span></>} />
+        <Switch
+          key={key}
+          checked={values.notifications[key]}
+          onChange={() => toggle(key)}
+          labelElement={
+            <>
+              <strong>{label}</strong> <span className="pf-muted pf-small">{detail}</span>
+            </>
+          }
+        />
       ))}
       {NOT_CONNECTED.map(([key, label, detail]) => (
-        <Switch key={key} checked={false} disabled labelElement={<><strong>{label}</strong> <Tag minimal intent={Intent.WARNING}>{detail}</Tag></>} />
+        <Switch
+          key={key}
+          checked={false}
+          disabled
+          labelElement={
+            <>
+              <strong>{label}</strong>{' '}
+              <Tag minimal intent={Intent.WARNING}>
+                {detail}
+              </Tag>
+            </>
+          }
+        />
       ))}
       <FormGroup label="Session timeout" labelFor="session-timeout" helperText="Signed out after this long without using the console">
-        <HTMLSelect id="session-timeout" value={values.sessionTimeout} onChange={(e) => setValues((current) => ({ ...current, sessionTimeout: Number(e.currentTarget.value) as SessionTimeout }))}>
+        <HTMLSelect
+          id="session-timeout"
+          value={values.sessionTimeout}
+          onChange={(e) => setValues((current) => ({ ...current, sessionTimeout: Number(e.currentTarget.value) as SessionTimeout }))}
+        >
           {SESSION_TIMEOUTS.map((minutes) => (
             <option key={minutes} value={minutes}>
               {minutes} minutes
@@ -66,7 +86,7 @@ export function PreferencesTab({ preferences }: { preferences: PreferencesInput 
           ))}
         </HTMLSelect>
       </FormGroup>
-      <Button intent={Intent.PRIMARY} icon="floppy-disk" loading={save.isPending} onClick={submit} text="Save Changes" />
+      <Button intent={Intent.PRIMARY} icon="floppy-disk" loading={save.isPending} onClick={() => void submit()} text="Save Changes" />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { Button, FormGroup, HTMLSelect, InputGroup, Intent, TextArea } from '@blueprintjs/core';
 import { LANGUAGES, PROFILE_ROLES, profileInput, TIMEZONES, type ProfileView } from '@pf/events';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
+import { useStateFrom } from '../../../lib/use-state-from';
 import { ApiError } from '../../../lib/api-client';
 import { toastError, toastSuccess } from '../../../lib/toaster';
 import { useSaveProfile } from '../api/settings';
@@ -18,12 +19,11 @@ const TEXT_FIELDS: [keyof ProfileView, string, string][] = [
 const toValues = (profile: ProfileView): Values =>
   Object.fromEntries(Object.entries(profile).map(([key, value]) => [key, value ?? ''])) as Values;
 
-/** Settings → Profile (spec §2, §3): validated with the shared schema, saved as an event; the sidebar follows. */
+/** Settings → Profile (docs/behaviour/settings.md): validated with the shared schema, saved as an event; the sidebar follows. */
 export function ProfileTab({ profile }: { profile: ProfileView }) {
-  const [values, setValues] = useState<Values>(() => toValues(profile));
+  const [values, setValues] = useStateFrom<Values>(() => toValues(profile), [profile]);
   const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
   const save = useSaveProfile();
-  useEffect(() => setValues(toValues(profile)), [profile]);
   const set = (key: keyof ProfileView, value: string) => setValues((current) => ({ ...current, [key]: value }));
 
   const submit = async (event: FormEvent) => {
@@ -45,13 +45,25 @@ export function ProfileTab({ profile }: { profile: ProfileView }) {
   };
 
   const field = (key: keyof ProfileView, label: string, type: string) => (
-    <FormGroup key={key} label={label} labelFor={`profile-${key}`} intent={errors[key] ? Intent.DANGER : Intent.NONE} helperText={errors[key]}>
-      <InputGroup id={`profile-${key}`} type={type} value={values[key]} intent={errors[key] ? Intent.DANGER : Intent.NONE} onValueChange={(v) => set(key, v)} />
+    <FormGroup
+      key={key}
+      label={label}
+      labelFor={`profile-${key}`}
+      intent={errors[key] ? Intent.DANGER : Intent.NONE}
+      helperText={errors[key]}
+    >
+      <InputGroup
+        id={`profile-${key}`}
+        type={type}
+        value={values[key]}
+        intent={errors[key] ? Intent.DANGER : Intent.NONE}
+        onValueChange={(v) => set(key, v)}
+      />
     </FormGroup>
   );
 
   return (
-    <form onSubmit={submit} noValidate className="pf-settings-form">
+    <form onSubmit={(event) => void submit(event)} noValidate className="pf-settings-form">
       <p className="pf-muted pf-small">Change Photo is not available yet. JPG, PNG or GIF. Max size of 5MB.</p>
       <div className="pf-grid pf-grid-2">{TEXT_FIELDS.map(([key, label, type]) => field(key, label, type))}</div>
       <div className="pf-grid pf-grid-3">
@@ -67,12 +79,20 @@ export function ProfileTab({ profile }: { profile: ProfileView }) {
         </FormGroup>
         <FormGroup label="Timezone" labelFor="profile-timezone" helperText="Every time in the console is shown in this zone">
           <HTMLSelect id="profile-timezone" fill value={values.timezone} onChange={(e) => set('timezone', e.currentTarget.value)}>
-            {TIMEZONES.map((zone) => <option key={zone}>{zone}</option>)}
+            {TIMEZONES.map((zone) => (
+              <option key={zone}>{zone}</option>
+            ))}
           </HTMLSelect>
         </FormGroup>
-        <FormGroup label="Language" labelFor="profile-language" helperText="Dates and times are written this way; the console's words stay English">
+        <FormGroup
+          label="Language"
+          labelFor="profile-language"
+          helperText="Dates and times are written this way; the console's words stay English"
+        >
           <HTMLSelect id="profile-language" fill value={values.language} onChange={(e) => set('language', e.currentTarget.value)}>
-            {LANGUAGES.map((language) => <option key={language}>{language}</option>)}
+            {LANGUAGES.map((language) => (
+              <option key={language}>{language}</option>
+            ))}
           </HTMLSelect>
         </FormGroup>
       </div>

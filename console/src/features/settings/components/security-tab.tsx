@@ -21,12 +21,17 @@ function SessionRow({ session }: { session: SessionView }) {
   return (
     <tr data-testid="session-row">
       <td>
-        {session.device} {session.isCurrent ? <Tag intent={Intent.SUCCESS} minimal>This browser</Tag> : null}
+        {session.device}{' '}
+        {session.isCurrent ? (
+          <Tag intent={Intent.SUCCESS} minimal>
+            This browser
+          </Tag>
+        ) : null}
       </td>
       <td>{when(session.createdAt)}</td>
       <td>{when(session.lastUsedAt)}</td>
       <td>
-        <Button small intent={Intent.DANGER} minimal icon="log-out" loading={revoke.isPending} onClick={end} text="Revoke" />
+        <Button small intent={Intent.DANGER} minimal icon="log-out" loading={revoke.isPending} onClick={() => void end()} text="Revoke" />
       </td>
     </tr>
   );
@@ -50,7 +55,7 @@ export function SecurityTab() {
 
   return (
     <div className="pf-settings-form">
-      <h4>Active sessions</h4>
+      <h2 className="pf-h4">Active sessions</h2>
       <HTMLTable compact striped className="pf-full-width">
         <thead>
           <tr>
@@ -60,9 +65,14 @@ export function SecurityTab() {
             <th />
           </tr>
         </thead>
-        <tbody>{sessions.data?.map((session) => <SessionRow key={session.id} session={session} />)}</tbody>
+        <tbody>
+          {sessions.data?.map((session) => (
+            <SessionRow key={session.id} session={session} />
+          ))}
+        </tbody>
       </HTMLTable>
-      <Callout intent={Intent.DANGER} title="Danger Zone" className="pf-section">
+      <Callout intent={Intent.DANGER} className="pf-section">
+        <h2 className="bp6-heading pf-callout-title">Danger Zone</h2>
         <p>Permanently delete your account and all associated data. This action cannot be undone.</p>
         <Button intent={Intent.DANGER} icon="trash" onClick={() => setConfirming(true)} text="Delete Account" />
       </Callout>
@@ -76,7 +86,10 @@ export function SecurityTab() {
         onConfirm={() => (typed === 'DELETE' ? void deleteAccount() : toastError('Type DELETE to confirm'))}
         loading={remove.isPending}
       >
-        <p>Your agents, your profile and your sessions will be deleted, and your personal data in the history made unreadable. Counterparties keep their conversations.</p>
+        <p>
+          Your agents, your profile and your sessions will be deleted, and your personal data in the history made unreadable. Counterparties
+          keep their conversations.
+        </p>
         <p>Type DELETE to confirm.</p>
         <InputGroup aria-label="Type DELETE to confirm" value={typed} onValueChange={setTyped} />
       </Alert>

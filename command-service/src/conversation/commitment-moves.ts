@@ -1,0 +1,178 @@
+import type { ConversationCommand, ConversationEvent, LoanTerms, NeedStatus } from '@pf/events';
+import { Conflict, Invalid, NotFound } from '@pf/infra';
+import { USER_MESSAGES } from '@pf/events';
+import { committedElsewhere, NeedCommittedElsewhere } from '../need/need';
+import { active, counterpartOf, isSilenced, senderFor, visibleTo, type ConversationState, type Started } from './conversation';
+
+/** The conversation commands that offer, agree or leave, each decided against the borrower's need as it stood. */
+export type CommitmentCommand = Extract<
+  ConversationCommand,
+  { type: 'MakeOffer' | 'RecordAgentTurn' | 'EndForCommitment' | 'ReturnSideToAgent' | 'NoteReading' }
+>;
+
+const borrowerOf = (conversation: Started) => conversation.participants.find((p) => p.type === 'borrower');
+
+/** Refused while the borrower's need is committed to another conversation (docs/decisions/one-commitment-per-need.md). */
+function refuseIfCommittedElsewhere(conversation: Started, need: NeedStatus | undefined): void {
+  const commitment = committedElsewhere(need, conversation.conversationId);
+  if (commitment) throw new NeedCommittedElsewhere(borrowerOf(conversation)?.name ?? 'The borrower', commitment);
+}
+
+/** Plausible figures only: an offer of £0, 0% or 0 years is a misreading, never a move. */
+function checkTerms(terms: LoanTerms): void {
+  if (!(terms.loanAmount > 0)) throw new Invalid('terms.loanAmount: must be more than £0');
+  if (!(terms.interestRate > 0 && terms.interestRate < 100)) throw new Invalid('terms.interestRate: must be between 0% and 100%');
+  if (!(terms.termYears >= 1 && terms.termYears <= 50)) throw new Invalid('terms.termYears: must be between 1 and 50 years');
+  if (!(terms.arrangementFee >= 0)) throw new Invalid('terms.arrangementFee: must be £0 or more');
+}
+
+export function commitmentMove(command: CommitmentCommand, state: ConversationState): ConversationEvent[] {
+  switch (command.type) {
+    case 'MakeOffer': {
+      if (command.speaker.kind !== 'user') throw new Invalid('An agent offers as part of its turn');
+      const conversation = active(
+        visibleTo(state, command.conversationId, command.speaker.firmId ?? command.speaker.userId),
+        command.conversationId,
+      );
+      const sender = senderFor(conversation, command.speaker);
+      if (sender.type === 'broker') throw new Invalid("Only the borrower's or the lender's side makes offers");
+      if (!isSilenced(conversation, sender.agentId)) throw new Invalid('Take over your side (Manual Mode) first to make an offer');
+      const held = conversation.manual[sender.ownerId];
+      if (command.speaker.sessionId !== undefined && held?.sessionId && held.sessionId !== command.speaker.sessionId) {
+        throw new Conflict(USER_MESSAGES.sideHeldElsewhere);
+      }
+      refuseIfCommittedElsewhere(conversation, command.need);
+      checkTerms(command.terms);
+      const { conversationId, offerId, terms } = command;
+      const to = conversation.participants.find((p) => p.type === (sender.type === 'borrower' ? 'lender' : 'borrower'));
+      if (!to) throw new Invalid('There is nobody on the other side to make an offer to');
+      const pending = conversation.openOffer;
+      return [
+        ...(command.note
+          ? [
+              {
+                type: 'MessageSent' as const,
+                data: {
+                  conversationId,
+                  messageId: command.note.messageId,
+                  fromAgentId: sender.agentId,
+                  toAgentId: to.agentId,
+                  content: command.note.content,
+                  isAutomated: true,
+                  reading: true as const,
+                },
+              },
+            ]
+          : []),
+        ...(pending && pending.fromAgentId !== sender.agentId
+          ? [{ type: 'OfferRejected' as const, data: { conversationId, offerId: pending.offerId, byAgentId: sender.agentId } }]
+          : []),
+        {
+          type: 'OfferMade',
+          data: { conversationId, offerId, round: conversation.offersMade, fromAgentId: sender.agentId, toAgentId: to.agentId, terms },
+        },
+      ];
+    }
+    case 'RecordAgentTurn': {
+      const conversation = active(state, command.conversationId);
+      // Its side may have been taken over while the agent was composing: then it says nothing.
+      if (isSilenced(conversation, command.agentId)) return [];
+      if (!conversation.participants.some((p) => p.agentId === command.agentId))
+        throw new NotFound(`Conversation ${command.conversationId} not found`);
+      const foreign = command.events.find(
+        (event) => 'conversationId' in event.data && event.data.conversationId !== command.conversationId,
+      );
+      if (foreign) throw new Invalid(`An agent's turn in conversation ${command.conversationId} cannot record ${foreign.type} of another`);
+      const agrees = command.events.some((event) => event.type === 'OfferAccepted' || event.type === 'DealAgreed');
+      const offers = command.events.some((event) => event.type === 'OfferMade');
+      if (agrees || offers) refuseIfCommittedElsewhere(conversation, command.need);
+      if (agrees && command.need?.committed?.conversationId !== command.conversationId) {
+        throw new Invalid("Terms are agreed only once the borrower's need is committed to this conversation");
+      }
+      return command.events;
+    }
+    case 'EndForCommitment': {
+      if (state.status !== 'active') return [];
+      const conversation = state;
+      if (isSilenced(conversation, command.byAgentId)) return [];
+      const commitment = committedElsewhere(command.need, conversation.conversationId);
+      if (!commitment)
+        throw new Invalid(`The borrower's need is not committed elsewhere: conversation ${conversation.conversationId} goes on`);
+      const by = conversation.participants.find((p) => p.agentId === command.byAgentId);
+      if (!by) throw new NotFound(`Agent ${command.byAgentId} takes no part in conversation ${conversation.conversationId}`);
+      const { conversationId, message } = command;
+      const borrower = borrowerOf(conversation)?.name ?? 'The borrower';
+      return [
+        {
+          type: 'MessageSent',
+          data: {
+            conversationId,
+            messageId: message.messageId,
+            fromAgentId: by.agentId,
+            toAgentId: counterpartOf(conversation, by)?.agentId ?? null,
+            content: message.content,
+            isAutomated: true,
+          },
+        },
+        {
+          type: 'ConversationCompleted',
+          data: {
+            conversationId,
+            outcome: 'stopped',
+            reason: `${borrower} agreed terms with ${commitment.lenderName} (deal ${commitment.dealId})`,
+          },
+        },
+      ];
+    }
+    case 'ReturnSideToAgent': {
+      // Only if the owner still holds the side and the same speech is unanswered: a stale or repeated check writes nothing.
+      if (state.status !== 'active') return [];
+      const { conversationId, ownerId, unansweredKey, message } = command;
+      const clock = state.clock;
+      if (!(ownerId in state.manual) || !clock?.manual.has(ownerId) || clock.waiting.get(ownerId)?.key !== unansweredKey) return [];
+      const agentIds = state.participants.filter((p) => p.ownerId === ownerId).map((p) => p.agentId);
+      const speaker =
+        state.participants.find((p) => p.ownerId === ownerId && p.type !== 'broker') ??
+        state.participants.find((p) => p.ownerId === ownerId)!;
+      return [
+        // No byUserId: nobody switched it; the metadata names the system as the actor.
+        { type: 'ManualModeChanged', data: { conversationId, isManualMode: false, ownerId, agentIds } },
+        {
+          type: 'MessageSent',
+          data: {
+            conversationId,
+            messageId: message.messageId,
+            fromAgentId: speaker.agentId,
+            toAgentId: counterpartOf(state, speaker)?.agentId ?? null,
+            content: message.content,
+            isAutomated: true,
+          },
+        },
+      ];
+    }
+    case 'NoteReading': {
+      if (state.status !== 'active') return [];
+      const from = state.participants.find((p) => p.agentId === command.fromAgentId);
+      if (!from) throw new NotFound(`Agent ${command.fromAgentId} takes no part in conversation ${command.conversationId}`);
+      const { conversationId, message } = command;
+      return [
+        {
+          type: 'MessageSent',
+          data: {
+            conversationId,
+            messageId: message.messageId,
+            fromAgentId: from.agentId,
+            toAgentId: counterpartOf(state, from)?.agentId ?? null,
+            content: message.content,
+            isAutomated: true,
+            reading: true,
+          },
+        },
+      ];
+    }
+    default: {
+      const unhandled: never = command;
+      throw new Error(`Unknown command ${JSON.stringify(unhandled)}`);
+    }
+  }
+}

@@ -1,0 +1,135 @@
+import { roleRefusal, type EventOf, type FirmCommand, type FirmRole } from '@pf/events';
+import { Conflict, Forbidden, Invalid, NotFound } from '@pf/infra';
+import type { Decider } from '../handle-command';
+
+export type FirmEvent = EventOf<'FirmCreated' | 'FirmRenamed' | 'MemberInvited' | 'MemberJoined' | 'MemberRoleChanged' | 'MemberRemoved'>;
+
+interface Invite {
+  role: FirmRole;
+  tokenHash: string;
+  expiresAt: string;
+  used: boolean;
+}
+
+/**
+ * A firm's decision state. A firm without events is the firm of one its founder has had since before firms
+ * (or since signing in): its id is the founder's user id and the founder is its admin. Its first change records
+ * FirmCreated and the founder's MemberJoined first, so its stream tells the whole story.
+ */
+export interface FirmState {
+  created: boolean;
+  name: string | null;
+  members: Record<string, FirmRole>;
+  invites: Record<string, Invite>;
+}
+
+const admins = (members: Record<string, FirmRole>) => Object.values(members).filter((role) => role === 'admin').length;
+
+/** The state as it stands for this firm: a stream with no events is its founder's firm of one. */
+function standing(state: FirmState, firmId: string): FirmState {
+  return state.created ? state : { ...state, members: { [firmId]: 'admin' } };
+}
+
+function founding(state: FirmState, firmId: string, name: string | undefined): FirmEvent[] {
+  if (state.created) return [];
+  return [
+    { type: 'FirmCreated', data: { firmId, name: name ?? 'My firm', founderId: firmId } },
+    { type: 'MemberJoined', data: { firmId, userId: firmId, role: 'admin', inviteId: null } },
+  ];
+}
+
+function adminOf(state: FirmState, actorId: string): void {
+  const role = state.members[actorId];
+  if (!role) throw new NotFound('You are not a member of this firm');
+  if (role !== 'admin') throw new Forbidden(roleRefusal(role, 'manage members'));
+}
+
+function decide(command: FirmCommand, given: FirmState): FirmEvent[] {
+  const { firmId } = command;
+  const state = standing(given, firmId);
+  switch (command.type) {
+    case 'RenameFirm': {
+      adminOf(state, command.actorId);
+      if (state.created && state.name === command.name) return [];
+      return [...founding(state, firmId, command.name), { type: 'FirmRenamed', data: { firmId, name: command.name } }];
+    }
+    case 'InviteMember': {
+      adminOf(state, command.actorId);
+      const { inviteId, role, tokenHash, expiresAt } = command;
+      return [
+        ...founding(state, firmId, command.firmName),
+        { type: 'MemberInvited', data: { firmId, inviteId, role, tokenHash, expiresAt, invitedBy: command.actorId } },
+      ];
+    }
+    case 'JoinFirm': {
+      const invite = state.invites[command.inviteId];
+      if (!invite || invite.tokenHash !== command.tokenHash) throw new NotFound('This invitation link is not valid');
+      if (invite.used) throw new Conflict('This invitation link has already been used; ask for a new one');
+      if (invite.expiresAt <= command.now) throw new Invalid('This invitation link has expired; ask for a new one');
+      if (state.members[command.userId]) throw new Conflict('You are already a member of this firm');
+      return [{ type: 'MemberJoined', data: { firmId, userId: command.userId, role: invite.role, inviteId: command.inviteId } }];
+    }
+    case 'ChangeMemberRole': {
+      adminOf(state, command.actorId);
+      const from = state.members[command.userId];
+      if (!from) throw new NotFound('No such member of this firm');
+      if (from === command.role) return [];
+      if (from === 'admin' && admins(state.members) === 1)
+        throw new Conflict('A firm needs at least one admin: make another member admin first');
+      return [
+        ...founding(state, firmId, command.firmName),
+        { type: 'MemberRoleChanged', data: { firmId, userId: command.userId, role: command.role, from } },
+      ];
+    }
+    case 'RemoveMember': {
+      adminOf(state, command.actorId);
+      if (!state.members[command.userId]) throw new NotFound('No such member of this firm');
+      if (command.userId === firmId) throw new Conflict("The firm's founder cannot be removed: the firm is theirs");
+      if (state.members[command.userId] === 'admin' && admins(state.members) === 1) throw new Conflict('A firm needs at least one admin');
+      return [
+        ...founding(state, firmId, command.firmName),
+        { type: 'MemberRemoved', data: { firmId, userId: command.userId, byUserId: command.actorId } },
+      ];
+    }
+    default: {
+      const unhandled: never = command;
+      throw new Error(`Unknown command ${JSON.stringify(unhandled)}`);
+    }
+  }
+}
+
+function evolve(state: FirmState, event: FirmEvent): FirmState {
+  switch (event.type) {
+    case 'FirmCreated':
+      return { ...state, created: true, name: event.data.name };
+    case 'FirmRenamed':
+      return { ...state, name: event.data.name };
+    case 'MemberInvited': {
+      const { inviteId, role, tokenHash, expiresAt } = event.data;
+      return { ...state, invites: { ...state.invites, [inviteId]: { role, tokenHash, expiresAt, used: false } } };
+    }
+    case 'MemberJoined': {
+      const { inviteId } = event.data;
+      const invite = inviteId ? state.invites[inviteId] : undefined;
+      return {
+        ...state,
+        members: { ...state.members, [event.data.userId]: event.data.role },
+        invites: invite && inviteId ? { ...state.invites, [inviteId]: { ...invite, used: true } } : state.invites,
+      };
+    }
+    case 'MemberRoleChanged':
+      return { ...state, members: { ...state.members, [event.data.userId]: event.data.role } };
+    case 'MemberRemoved': {
+      const { [event.data.userId]: _removed, ...members } = state.members;
+      return { ...state, members };
+    }
+    default:
+      return state;
+  }
+}
+
+export const firmDecider: Decider<FirmCommand, FirmState, FirmEvent> = {
+  initialState: { created: false, name: null, members: {}, invites: {} },
+  decide,
+  evolve,
+};

@@ -1,0 +1,150 @@
+import { Button, Callout, Card, FormGroup, HTMLSelect, InputGroup, Intent } from '@blueprintjs/core';
+import { readMoney, type ConversationView, type Criteria, type LoanTerms } from '@pf/events';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { ApiError } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
+import { makeOffer, useLastOffer, useMyAgents } from '../api/make-offer';
+
+const pounds = (value: number) => `£${value.toLocaleString('en-GB')}`;
+
+/** What the side's own criteria allow, in the operator's own words: the limits the offer should respect. */
+function limitsOf(criteria: Criteria | null): string {
+  if (!criteria) return 'No limits stated';
+  const range = (lo?: string, hi?: string) => (lo && hi ? `${lo} to ${hi}` : (lo ?? hi ?? null));
+  const parts = [
+    criteria.loanAmount ? `loan ${criteria.loanAmount}` : null,
+    range(criteria.interestRateMin, criteria.interestRateMax) ? `rate ${range(criteria.interestRateMin, criteria.interestRateMax)}` : null,
+    range(criteria.loanTermMin, criteria.loanTermMax) ? `term ${range(criteria.loanTermMin, criteria.loanTermMax)}` : null,
+    criteria.maxLtv ? `LTV up to ${criteria.maxLtv}` : null,
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(' · ') : 'No limits stated';
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof ApiError) {
+    try {
+      return (JSON.parse(error.body) as { message?: string }).message ?? error.message;
+    } catch {
+      return error.message;
+    }
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Make offer (docs/decisions/one-commitment-per-need.md): the side the person holds offers exact figures (loan,
+ * rate, term, fee), pre-filled with the last offer, beside the side's own limits; the thread then says what was
+ * recorded, and the other side answers it like any offer. A refusal (the need committed elsewhere) is shown here.
+ */
+export function MakeOfferForm({ conversation }: { conversation: ConversationView }) {
+  const queryClient = useQueryClient();
+  const principals = conversation.participants.filter((p) => p.isMine && p.type !== 'broker');
+  const [open, setOpen] = useState(false);
+  const [agentId, setAgentId] = useState(principals[0]?.agentId);
+  const [fields, setFields] = useState({ loan: '', rate: '', term: '', fee: '' });
+  const [sending, setSending] = useState(false);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const last = useLastOffer(conversation.id);
+  const agents = useMyAgents();
+  const agent = agents.data?.find((a) => a.id === agentId);
+
+  useEffect(() => {
+    const terms: LoanTerms | null | undefined = last.data;
+    if (!open || !terms) return;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the form opens pre-filled with the last offer, which may arrive after it opened
+    setFields({
+      loan: pounds(terms.loanAmount),
+      rate: String(terms.interestRate),
+      term: String(terms.termYears),
+      fee: pounds(terms.arrangementFee),
+    });
+  }, [open, last.data]);
+
+  if (principals.length === 0 || conversation.status !== 'active') return null;
+  if (!open) {
+    return (
+      <div className="pf-make-offer">
+        <Button icon="bank-account" text="Make offer" onClick={() => setOpen(true)} />
+      </div>
+    );
+  }
+
+  const loanAmount = readMoney(fields.loan);
+  const arrangementFee = readMoney(fields.fee);
+  const interestRate = Number(fields.rate);
+  const termYears = Number(fields.term);
+  const problem =
+    loanAmount === null || loanAmount <= 0
+      ? 'Loan: write an amount of pounds, e.g. £315,000 or £315k'
+      : !(interestRate > 0 && interestRate < 100)
+        ? 'Rate: a percentage between 0 and 100, e.g. 4.35'
+        : !(Number.isInteger(termYears) && termYears >= 1 && termYears <= 50)
+          ? 'Term: whole years between 1 and 50'
+          : arrangementFee === null
+            ? 'Fee: an amount of pounds, e.g. £999 (or £0)'
+            : null;
+
+  const submit = async () => {
+    if (problem || loanAmount === null || arrangementFee === null) return;
+    setSending(true);
+    setRefusal(null);
+    try {
+      await makeOffer(conversation.id, {
+        ...(agentId ? { fromAgentId: agentId } : {}),
+        loanAmount,
+        interestRate,
+        termYears,
+        arrangementFee,
+      });
+      setOpen(false);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.messages(conversation.id), exact: true });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.history(conversation.id) });
+    } catch (error) {
+      setRefusal(messageOf(error));
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const field = (key: keyof typeof fields, label: string, placeholder: string) => (
+    <FormGroup label={label} labelFor={`offer-${key}`} inline>
+      <InputGroup
+        id={`offer-${key}`}
+        value={fields[key]}
+        placeholder={placeholder}
+        onValueChange={(value) => setFields((f) => ({ ...f, [key]: value }))}
+      />
+    </FormGroup>
+  );
+
+  return (
+    <Card className="pf-make-offer" data-testid="make-offer">
+      {principals.length > 1 ? (
+        <FormGroup label="Offer as" labelFor="offer-agent" inline>
+          <HTMLSelect
+            id="offer-agent"
+            value={agentId}
+            onChange={(event) => setAgentId(Number(event.currentTarget.value))}
+            options={principals.map((p) => ({ value: p.agentId, label: `${p.name} (${p.type})` }))}
+          />
+        </FormGroup>
+      ) : null}
+      <div className="pf-muted pf-small" data-testid="make-offer-limits">
+        Your limits ({agent?.name ?? 'your agent'}): {agent ? limitsOf(agent.criteria) : '…'}
+      </div>
+      {field('loan', 'Loan', '£315,000')}
+      {field('rate', 'Rate (%)', '4.35')}
+      {field('term', 'Term (years)', '25')}
+      {field('fee', 'Fee', '£999')}
+      {problem ? <div className="pf-muted pf-small">{problem}</div> : null}
+      {refusal ? (
+        <Callout intent={Intent.WARNING} data-testid="make-offer-refused">
+          {refusal}
+        </Callout>
+      ) : null}
+      <Button intent={Intent.PRIMARY} text="Send offer" disabled={!!problem || sending} loading={sending} onClick={() => void submit()} />
+      <Button minimal text="Cancel" onClick={() => setOpen(false)} />
+    </Card>
+  );
+}

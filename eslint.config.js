@@ -1,0 +1,140 @@
+// ESLint for the whole repository: typescript-eslint's strict type-checked rules, React's hooks rules, and the
+// import boundaries that keep the code readable by folder (see docs/architecture.md, "Where code lives").
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+
+const features = [
+  'agents',
+  'analytics',
+  'auth',
+  'conversations',
+  'dashboard',
+  'deals',
+  'documents',
+  'history',
+  'landing',
+  'market',
+  'matching',
+  'notifications',
+  'settings',
+];
+const services = ['command-service', 'query-service', 'realtime-gateway'];
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '**/test-results/**', '**/playwright-report/**', 'console/public/**'] },
+  js.configs.recommended,
+  tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // A leading underscore marks a name that must stand where it stands (a positional parameter an interface
+      // passes, a field left out of a rest copy) but is not read: the usual convention, said once here.
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrorsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+        },
+      ],
+      // Off: Fastify's plugin and hook contract is an async function (FastifyPluginAsync, onRequest hooks), and a
+      // method that implements an async interface (a reactor's react) is async by contract even where this
+      // implementation awaits nothing. The rules that catch a promise misused (no-floating-promises,
+      // no-misused-promises) stay on.
+      '@typescript-eslint/require-await': 'off',
+    },
+  },
+  {
+    files: ['console/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: reactHooks.configs.recommended.rules,
+  },
+  // node-postgres types every row as any, and HTTP and socket answers in tests are JSON (any). In these files the
+  // rows are mapped to typed values where they are read (rows.ts, queries.ts, projection.ts), and the integration
+  // tests against real PostgreSQL check that mapping; elsewhere the no-unsafe-* rules stand.
+  {
+    files: [
+      'query-service/src/read-models/**/*.ts',
+      'query-service/src/daily-analytics/**/*.ts',
+      'query-service/src/history/**/*.ts',
+      'query-service/src/rebuild/**/*.ts',
+      'infra/single-node/src/simulation/**/*.ts',
+      'infra/single-node/src/fuzz/**/*.ts',
+      'infra/src/auth/account-store.ts',
+      '**/*.{unit,int,e2e,fault}.test.{ts,tsx}',
+      '**/testing/**/*.ts',
+      'infra/src/event-store/event-store.contract.ts',
+      'bench/**/*.ts',
+      'faults/**/*.ts',
+      'console/e2e/**/*.ts',
+    ],
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+    },
+  },
+  // Tests, test helpers, the simulation and benchmarks name a JSON answer's type any where they read it, and
+  // assert its shape.
+  {
+    files: [
+      '**/*.{unit,int,e2e,fault}.test.{ts,tsx}',
+      '**/testing/**/*.ts',
+      'bench/**/*.ts',
+      'faults/**/*.ts',
+      'console/e2e/**/*.ts',
+      'infra/single-node/src/simulation/**/*.ts',
+    ],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  // Plain JavaScript (this file, scripts/*.mjs) is not in the TypeScript project: no type-aware rules there.
+  { files: ['**/*.{js,mjs,cjs}'], ...tseslint.configs.disableTypeChecked },
+  { files: ['**/*.{js,mjs,cjs}'], languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } } },
+  // A console feature is a vertical slice: it imports shared code (components/, lib/, app-level hooks), never
+  // another feature. What two features share moves to components/ or lib/.
+  ...features.map((feature) => ({
+    files: [`console/src/features/${feature}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./)+(features/)?(${features.filter((f) => f !== feature).join('|')})(/|$)`,
+              message:
+                'A console feature does not import another feature: move what both need to console/src/components or console/src/lib.',
+            },
+          ],
+        },
+      ],
+    },
+  })),
+  // A service reaches the others only through events and HTTP, never through their code.
+  ...services.map((service) => ({
+    files: [`${service}/src/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(@pf/(${services
+                .filter((s) => s !== service)
+                .map((s) => s.replace('realtime-', ''))
+                .join('|')})|(\\.\\./)+(${services.filter((s) => s !== service).join('|')}))(/|$)`,
+              message: 'A service imports no other service: share through @pf/events (the contract) or @pf/infra.',
+            },
+          ],
+        },
+      ],
+    },
+  })),
+);

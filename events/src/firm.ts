@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { storableText } from './text';
+
+/**
+ * Firms and roles (docs/decisions/firms-and-visibility.md). Every person belongs to one firm; what was a
+ * person's (agents, conversations, deals, documents, notifications) is their firm's. A firm's id is the user id
+ * of the person who founded it, so every account from before firms is a firm of one whose id is its user's:
+ * events written then (no `firmId`) belong to the firm `firmOf` reads from their owner.
+ */
+export const FIRM_ROLES = ['admin', 'operator', 'auditor'] as const;
+export const firmRole = z.enum(FIRM_ROLES, { error: 'Role must be admin, operator or auditor' });
+export type FirmRole = z.infer<typeof firmRole>;
+
+/** What a role may do, in the words the server's 403 and the console's hints use. */
+export const ROLE_LABELS: Record<FirmRole, string> = { admin: 'Admin', operator: 'Operator', auditor: 'Auditor' };
+
+/**
+ * Every write except a person's own account settings needs an operator or an admin; members and the firm's
+ * name need an admin. An auditor reads everything of the firm (History, verify and export included).
+ */
+export function mayWrite(role: FirmRole): boolean {
+  return role === 'admin' || role === 'operator';
+}
+export function mayManageMembers(role: FirmRole): boolean {
+  return role === 'admin';
+}
+
+/** The 403 message naming the role: the API, the socket and the console say the same. */
+export function roleRefusal(role: FirmRole, what: string): string {
+  return role === 'auditor'
+    ? `Your role is Auditor: auditors read everything of the firm but cannot ${what}`
+    : `Your role is ${ROLE_LABELS[role]}: only an Admin can ${what}`;
+}
+
+/** How long an invitation link works, and its secret's shape. */
+export const INVITE_TTL_HOURS = 72;
+
+const firmName = storableText({ error: 'Firm name must be text' })
+  .trim()
+  .min(1, { error: 'Firm name is required' })
+  .max(100, { error: 'Firm name is at most 100 characters' });
+
+export const renameFirmInput = z.strictObject({ name: firmName });
+export const inviteMemberInput = z.strictObject({ role: firmRole.default('operator') });
+export const joinFirmInput = z.strictObject({
+  token: z.string({ error: 'token is required' }).regex(/^[A-Za-z0-9_-]{20,100}$/, { error: 'token is not an invitation link' }),
+});
+export const changeMemberRoleInput = z.strictObject({ role: firmRole });
+export const memberParams = z.object({ userId: z.uuid({ error: 'Member id must be a UUID' }) });
+
+export const firmMemberView = z.object({
+  userId: z.string(),
+  name: z.string(),
+  email: z.string().nullable(),
+  role: firmRole,
+  isYou: z.boolean(),
+});
+export type FirmMemberView = z.infer<typeof firmMemberView>;
+
+/** GET /api/firm: the signed-in person's firm, their role, and its members (everyone in it may read these). */
+export const firmView = z.object({
+  id: z.string(),
+  name: z.string(),
+  role: firmRole,
+  members: z.array(firmMemberView),
+});
+export type FirmView = z.infer<typeof firmView>;
+
+/** POST /api/firm/invites: a single-use link, shown once (only its hash is stored). */
+export const inviteView = z.object({
+  inviteId: z.string(),
+  role: firmRole,
+  token: z.string(),
+  /** The path to open signed in: /join/{token}. */
+  link: z.string(),
+  expiresAt: z.string(),
+});
+export type InviteView = z.infer<typeof inviteView>;
+
+/** The firm a party (an agent, a participant, a deal's party) belongs to: its recorded firm, else its owner's firm of one. */
+export function firmOf(party: { ownerId: string; firmId?: string | undefined | null }): string {
+  return party.firmId ?? party.ownerId;
+}
+
+/** The default name of a firm of one, until its first member names it. */
+export function defaultFirmName(firstName: string | null, lastName: string | null): string {
+  const name = [firstName, lastName].filter(Boolean).join(' ');
+  return name ? `${name}'s firm` : 'My firm';
+}
+
+const by = z.string();
+/** The firm's commands (firm-{firmId}), decided in command-service/src/firm/firm.ts. */
+export const firmCommand = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('RenameFirm'), firmId: z.string(), actorId: by, name: z.string() }),
+  z.object({
+    type: z.literal('InviteMember'),
+    firmId: z.string(),
+    actorId: by,
+    inviteId: z.string(),
+    role: firmRole,
+    tokenHash: z.string(),
+    expiresAt: z.string(),
+    /** The firm's name as it stands, recorded by FirmCreated if this is the firm's first event. */
+    firmName: z.string().optional(),
+  }),
+  z.object({ type: z.literal('JoinFirm'), firmId: z.string(), userId: by, inviteId: z.string(), tokenHash: z.string(), now: z.string() }),
+  z.object({
+    type: z.literal('ChangeMemberRole'),
+    firmId: z.string(),
+    actorId: by,
+    userId: by,
+    role: firmRole,
+    firmName: z.string().optional(),
+  }),
+  z.object({ type: z.literal('RemoveMember'), firmId: z.string(), actorId: by, userId: by, firmName: z.string().optional() }),
+]);
+export type FirmCommand = z.infer<typeof firmCommand>;

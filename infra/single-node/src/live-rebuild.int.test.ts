@@ -1,0 +1,187 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPool, PostgresEventStore } from '@pf/infra';
+import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
+import { liveRebuild, REBUILT_TABLES, UnknownReadModel, type RebuildProgress } from '@pf/query-service';
+import { generateEvents } from '../../../bench/lib/generate';
+import { startSingleNode, type RunningServer } from './server';
+import { ApiClient } from './testing/api-client';
+import { testServerEnv } from './testing/server-env';
+
+/**
+ * The live rebuild (docs/decisions/live-rebuild.md) on a real single node and PostgreSQL: commands keep
+ * answering and their reads keep showing them while it runs, and what it leaves equals what a rebuild of the
+ * stopped product gives; an interrupted rebuild leaves the live tables alone and is taken up again.
+ */
+describe('live rebuild of the read models', () => {
+  let database: TestDatabase;
+  let server: RunningServer | undefined;
+  let pool: pg.Pool;
+  let store: PostgresEventStore;
+
+  const snapshot = async (): Promise<Record<string, unknown[]>> => {
+    const rows: Record<string, unknown[]> = {};
+    for (const table of REBUILT_TABLES) rows[table] = (await pool.query(`select * from ${table} t order by t::text`)).rows;
+    return rows;
+  };
+  const oidOf = async (table: string) => (await pool.query(`select to_regclass($1)::oid::int as oid`, [table])).rows[0].oid as number;
+  /** Every index of the read models' tables, by name and definition (a switch keeps them as they were). */
+  const indexes = async () =>
+    (
+      await pool.query(
+        `select indexname, indexdef from pg_indexes where schemaname = 'public' and tablename like 'rm\\_%' order by indexname`,
+      )
+    ).rows;
+  let liveIndexes: unknown[];
+  const rebuildSchemaTables = async () =>
+    Number((await pool.query(`select count(*) as n from pg_tables where schemaname like 'rm_rebuild%'`)).rows[0].n);
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    server = await startSingleNode(testServerEnv(database.url));
+    pool = createPool(database.url);
+    store = new PostgresEventStore(pool, database.url);
+    // A history of other users (agents, negotiated conversations with messages and offers, deals), as the bench makes it.
+    await generateEvents(pool, store, 6_000);
+    liveIndexes = await indexes();
+    expect(liveIndexes.length).toBeGreaterThan(20);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await store?.close();
+    await pool?.end();
+    await database?.drop();
+  });
+
+  let afterLive: Record<string, unknown[]>;
+  let alice: ApiClient;
+  let aliceId: string;
+
+  it('keeps commands answering and reads showing them while it rebuilds, then equals a rebuild of the stopped product', async () => {
+    alice = await ApiClient.signIn(server!.url);
+    aliceId = (await alice.get('/api/auth/user')).body.id;
+    const agent = (await alice.post('/api/agents', { name: 'Live Rebuild Borrower', type: 'borrower' })).body;
+    // Settled: the projector has the generated history (the read names the last position).
+    expect((await alice.get(`/api/agents/${agent.id}`)).status).toBe(200);
+
+    const phases: RebuildProgress['phase'][] = [];
+    let phase: RebuildProgress['phase'] = 'preparing';
+    const rebuild = liveRebuild(pool, store, {
+      batchSize: 250,
+      lanes: 3,
+      onProgress: (progress) => {
+        phase = progress.phase;
+        if (phases.at(-1) !== phase) phases.push(phase);
+      },
+    });
+    let finished = false;
+    const result = rebuild.finally(() => (finished = true));
+
+    // A person editing an agent throughout: every command answers, and the read after it shows the change.
+    const answered: { status: number; shown: boolean; during: RebuildProgress['phase'] }[] = [];
+    for (let n = 0; !finished || n < 3; n++) {
+      const description = `Edited during the rebuild, ${n}`;
+      const edit = await alice.put(`/api/agents/${agent.id}`, { description });
+      const read = await alice.get(`/api/agents/${agent.id}`);
+      answered.push({ status: edit.status, shown: read.status === 200 && read.body.description === description, during: phase });
+    }
+    const done = await result;
+
+    expect(phases).toEqual(['preparing', 'building', 'switching', 'done']);
+    expect(done.applied).toBeGreaterThan(6_000);
+    expect(done.resumed).toBe(false);
+    expect(answered.filter((a) => a.status !== 200 || !a.shown)).toEqual([]);
+    // Not a test of nothing: edits were answered and read back while the new tables were being built.
+    expect(answered.filter((a) => a.during === 'building').length).toBeGreaterThan(0);
+    expect(await rebuildSchemaTables()).toBe(0);
+
+    // Every follower settled on the last edit, then the product stopped.
+    expect((await alice.get('/api/analytics/report')).status).toBe(200);
+    expect((await alice.get('/api/analytics/daily')).status).toBe(200);
+    expect((await alice.get(`/api/agents/${agent.id}`)).body.description).toBe(`Edited during the rebuild, ${answered.length - 1}`);
+    await server!.close();
+    server = undefined;
+    afterLive = await snapshot();
+    expect(afterLive.rm_agents!.length).toBeGreaterThan(300);
+    expect(afterLive.rm_messages!.length).toBeGreaterThan(1_000);
+    expect(afterLive.rm_an_offers!.length).toBeGreaterThan(0);
+
+    expect(await indexes()).toEqual(liveIndexes);
+    // With no one following the log, the other indexes are built once the rows are in: the same indexes.
+    await liveRebuild(pool, store);
+    expect(await snapshot()).toEqual(afterLive);
+    expect(await indexes()).toEqual(liveIndexes);
+  }, 120_000);
+
+  it('leaves the live tables untouched when interrupted, and takes the rebuild up where it stopped', async () => {
+    const stop = new AbortController();
+    const liveOid = await oidOf('rm_messages');
+    const interrupted = liveRebuild(pool, store, {
+      batchSize: 500,
+      onProgress: (progress) => {
+        if (progress.done >= 2_000) stop.abort(new Error('interrupted by the test'));
+      },
+      signal: stop.signal,
+    });
+    await expect(interrupted).rejects.toThrow('interrupted by the test');
+    expect(await oidOf('rm_messages')).toBe(liveOid);
+    expect(await snapshot()).toEqual(afterLive);
+    expect(await rebuildSchemaTables()).toBeGreaterThan(0);
+
+    const again = await liveRebuild(pool, store, { batchSize: 500 });
+    expect(again.resumed).toBe(true);
+    expect(again.applied).toBeGreaterThan(0);
+    // Only what the interrupted run had not committed (its progress counted 2,000 committed events).
+    const stored = Number((await pool.query('select count(*) as n from events')).rows[0].n);
+    expect(again.applied).toBeLessThanOrEqual(stored - 2_000);
+    expect(await oidOf('rm_messages')).not.toBe(liveOid);
+    expect(await snapshot()).toEqual(afterLive);
+    expect(await rebuildSchemaTables()).toBe(0);
+  });
+
+  it('rebuilds one read model alone (with the ones it reads), leaving the other tables in place', async () => {
+    const before = {
+      agents: await oidOf('rm_agents'),
+      deals: await oidOf('rm_deal_board'),
+      notifications: await oidOf('rm_notifications'),
+    };
+    const deals = await liveRebuild(pool, store, { only: ['deals'] });
+    expect(deals.parts).toEqual(['deals']);
+    expect(await oidOf('rm_deal_board')).not.toBe(before.deals);
+    expect(await oidOf('rm_agents')).toBe(before.agents);
+    expect(await snapshot()).toEqual(afterLive);
+
+    const notifications = await liveRebuild(pool, store, { only: ['notifications'] });
+    expect(notifications.parts).toEqual(['agents', 'conversations', 'notifications']);
+    expect(await oidOf('rm_notifications')).not.toBe(before.notifications);
+    expect(await snapshot()).toEqual(afterLive);
+
+    await expect(liveRebuild(pool, store, { only: ['dealz'] })).rejects.toBeInstanceOf(UnknownReadModel);
+  });
+
+  it('runs from the admin endpoint for an administrator only, and says how it stands', async () => {
+    server = await startSingleNode(testServerEnv(database.url, { ADMIN_USER_IDS: aliceId }));
+    const admin = new ApiClient(server.url);
+    admin.cookie = alice.cookie;
+    const other = await ApiClient.signIn(server.url);
+    expect((await other.post('/api/admin/rebuild', {})).status).toBe(403);
+    expect((await other.get('/api/admin/rebuild')).status).toBe(403);
+    const unknown = await admin.post('/api/admin/rebuild', { only: ['dealz'] });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toContain('only');
+    expect((await admin.post('/api/admin/rebuild', { everything: true })).status).toBe(400);
+
+    const before = await oidOf('rm_deal_board');
+    const started = await admin.post('/api/admin/rebuild', { only: ['deals'] });
+    expect(started.status).toBe(202);
+    expect(started.body).toMatchObject({ running: true, parts: ['deals'] });
+    let status = started.body;
+    while (status.running) status = (await admin.get('/api/admin/rebuild')).body;
+    expect(status).toMatchObject({ phase: 'done', error: null, parts: ['deals'] });
+    expect(status.line).toMatch(/^Rebuilt deals from [\d,]+ events/);
+    expect(await oidOf('rm_deal_board')).not.toBe(before);
+    await server.close();
+    server = undefined;
+    expect(await snapshot()).toEqual(afterLive);
+  });
+});

@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+import type { FirmMemberView, FirmRole } from '@pf/events';
+import { inTransaction } from '../db/pool';
+import { displayName } from './account-store';
+
+export const inviteTokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * The firms beside their events (firm-{id}): what sessions read (a person's firm and role) and what an
+ * invitation link resolves to, written with the events that record each change (docs/decisions/firms-and-visibility.md).
+ */
+export class FirmStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async firm(firmId: string): Promise<{ id: string; name: string } | null> {
+    const result = await this.pool.query<{ id: string; name: string }>('select id, name from firms where id = $1', [firmId]);
+    return result.rows[0] ?? null;
+  }
+
+  /** Names of firms by id (the other side's firm inside a shared conversation). */
+  async names(firmIds: readonly string[]): Promise<Map<string, string>> {
+    const names = new Map<string, string>();
+    if (firmIds.length === 0) return names;
+    const result = await this.pool.query<{ id: string; name: string }>('select id, name from firms where id = any($1::text[])', [firmIds]);
+    for (const row of result.rows) names.set(row.id, row.name);
+    return names;
+  }
+
+  async members(firmId: string, youId: string): Promise<FirmMemberView[]> {
+    const result = await this.pool.query<{
+      id: string;
+      first_name: string | null;
+      last_name: string | null;
+      email: string | null;
+      firm_role: FirmRole;
+    }>('select id, first_name, last_name, email, firm_role from users where firm_id = $1 order by created_at, id', [firmId]);
+    return result.rows.map((row) => ({
+      userId: row.id,
+      name: displayName(row.first_name, row.last_name),
+      email: row.email,
+      role: row.firm_role,
+      isYou: row.id === youId,
+    }));
+  }
+
+  async memberCount(firmId: string): Promise<number> {
+    const result = await this.pool.query<{ n: number }>('select count(*)::int as n from users where firm_id = $1', [firmId]);
+    return result.rows[0]!.n;
+  }
+
+  async rename(firmId: string, name: string): Promise<void> {
+    await this.pool.query('update firms set name = $2 where id = $1', [firmId, name]);
+  }
+
+  async saveInvite(invite: { id: string; firmId: string; tokenHash: string; role: FirmRole; expiresAt: string }): Promise<void> {
+    await this.pool.query('insert into firm_invites (id, firm_id, token_hash, role, expires_at) values ($1, $2, $3, $4, $5)', [
+      invite.id,
+      invite.firmId,
+      invite.tokenHash,
+      invite.role,
+      invite.expiresAt,
+    ]);
+  }
+
+  /** The invitation a link's token names, used or not (the firm's decider says whether it still works). */
+  async inviteByToken(token: string): Promise<{ id: string; firmId: string } | null> {
+    const result = await this.pool.query<{ id: string; firm_id: string }>('select id, firm_id from firm_invites where token_hash = $1', [
+      inviteTokenHash(token),
+    ]);
+    const row = result.rows[0];
+    return row ? { id: row.id, firmId: row.firm_id } : null;
+  }
+
+  /** The person joins a firm with a role (their invitation is used). */
+  async join(userId: string, firmId: string, role: FirmRole, inviteId: string): Promise<void> {
+    await inTransaction(this.pool, async (client) => {
+      await client.query('update users set firm_id = $2, firm_role = $3 where id = $1', [userId, firmId, role]);
+      await client.query('update firm_invites set used_by = $2 where id = $1', [inviteId, userId]);
+    });
+  }
+
+  async setRole(userId: string, firmId: string, role: FirmRole): Promise<void> {
+    await this.pool.query('update users set firm_role = $3 where id = $1 and firm_id = $2', [userId, firmId, role]);
+  }
+
+  /** A removed member goes back to their own firm of one (its id is theirs), as its admin. */
+  async sendHome(userId: string, firmId: string): Promise<void> {
+    await this.pool.query(`update users set firm_id = id::text, firm_role = 'admin' where id = $1 and firm_id = $2`, [userId, firmId]);
+  }
+}

@@ -1,0 +1,57 @@
+import type pg from 'pg';
+import type { DomainEvent, FeedEnvelope } from '@pf/events';
+import { toEnvelope, type RecordedEvent } from '@pf/infra';
+import { redactDeleted } from './redact';
+
+/**
+ * One batch of the store as a firm's token reads it: the events of streams the firm takes part in (the
+ * event-feed read model's rm_feed_streams), of the types asked for, each with a deleted person's personal
+ * data removed. The read model must have applied the batch (the caller waits for the projector first).
+ */
+export async function feedBatch(
+  pool: pg.Pool,
+  batch: readonly RecordedEvent[],
+  firmId: string,
+  types: ReadonlySet<string> | null,
+): Promise<FeedEnvelope[]> {
+  const wanted = types ? batch.filter((event) => types.has(event.type)) : batch;
+  if (wanted.length === 0) return [];
+  const streams = [...new Set(wanted.map((event) => event.stream))];
+  const visible = await pool.query<{ stream: string }>(
+    'select stream from rm_feed_streams where stream = any($1::text[]) and $2 = any(firms)',
+    [streams, firmId],
+  );
+  const ours = new Set(visible.rows.map((row) => row.stream));
+  const events = wanted.filter((event) => ours.has(event.stream));
+  if (events.length === 0) return [];
+
+  const agentIds = new Set<number>();
+  const people = new Set<string>();
+  for (const recorded of events) {
+    const event = { type: recorded.type, data: recorded.data } as DomainEvent;
+    if (recorded.metadata.actor.kind === 'user') people.add(recorded.metadata.actor.userId);
+    if (event.type === 'AgentCreated') people.add(event.data.ownerId);
+    if (event.type === 'AgentUpdated') agentIds.add(event.data.agentId);
+    if (event.type === 'MessageSent' && !event.data.isAutomated) agentIds.add(event.data.fromAgentId);
+    if (event.type === 'ConversationStarted') for (const p of event.data.participants) people.add(p.ownerId);
+    if (event.type === 'DealOpened')
+      for (const p of [event.data.borrower, event.data.lender, event.data.broker]) if (p) people.add(p.ownerId);
+    if (event.type === 'DocumentUploaded') people.add(event.data.uploadedBy.userId);
+  }
+  const owners = new Map<number, string>();
+  if (agentIds.size > 0) {
+    const found = await pool.query<{ agent_id: string; owner_id: string }>(
+      'select agent_id, owner_id from rm_feed_agents where agent_id = any($1::bigint[])',
+      [[...agentIds]],
+    );
+    for (const row of found.rows) {
+      owners.set(Number(row.agent_id), row.owner_id);
+      people.add(row.owner_id);
+    }
+  }
+  const deleted = await pool.query<{ user_id: string }>('select user_id from rm_feed_deleted_people where user_id = any($1::text[])', [
+    [...people],
+  ]);
+  const gone = { deleted: new Set(deleted.rows.map((row) => row.user_id)), ownerOf: (agentId: number) => owners.get(agentId) };
+  return events.map((event) => redactDeleted(toEnvelope(event), gone));
+}

@@ -1,0 +1,114 @@
+import type pg from 'pg';
+import type { Migration, RecordedEvent } from '@pf/infra';
+import type { ReadModel } from '../read-model';
+import { firmOf as firmOfParty, type DomainEvent } from '@pf/events';
+
+const migrations: Migration[] = [
+  {
+    name: 'query-service/event-feed/001-streams',
+    sql: `
+      -- What the event feed needs to answer a firm its own events (docs/event-feed.md): the firms of each
+      -- stream (fixed when the stream begins), each agent's owner (who wrote its messages), and who deleted
+      -- their account (their personal data leaves the feed).
+      create table rm_feed_streams (
+        stream text primary key,
+        firms text[] not null
+      );
+      create table rm_feed_agents (
+        agent_id bigint primary key,
+        owner_id text not null
+      );
+      create table rm_feed_deleted_people (
+        user_id text primary key
+      );
+    `,
+  },
+  {
+    name: 'query-service/event-feed/002-deleted-at',
+    sql: `alter table rm_feed_deleted_people add column deleted_at timestamptz not null default now();`,
+  },
+];
+
+const agentStream = (agentId: number) => `agent-${agentId}`;
+
+/**
+ * The firms a stream belongs to, decided by the event that begins it: an agent's firm; the firms of a
+ * conversation's or a deal's parties; a match's by its agents; a match run's by its agent; a document's by its
+ * deal. `firmsOf` answers streams begun earlier (this batch's or the table's). Null: the event begins nothing.
+ * A person's own stream (user-…) belongs to no firm: its settings are theirs, not a job's.
+ */
+async function streamFirms(event: DomainEvent, firmsOf: (stream: string) => Promise<readonly string[]>): Promise<string[] | null> {
+  const unique = (firms: readonly string[]) => [...new Set(firms)];
+  switch (event.type) {
+    case 'AgentCreated':
+      return [firmOfParty(event.data)];
+    case 'ConversationStarted':
+      return unique(event.data.participants.map(firmOfParty));
+    case 'DealOpened':
+      return unique([event.data.borrower, event.data.lender, ...(event.data.broker ? [event.data.broker] : [])].map(firmOfParty));
+    case 'MatchFound': {
+      const agents = [
+        event.data.borrowerAgentId,
+        event.data.lenderAgentId,
+        ...(event.data.brokerAgentId ? [event.data.brokerAgentId] : []),
+      ];
+      const firms: string[] = [];
+      // One at a time: they share the projector's client.
+      for (const agentId of agents) firms.push(...(await firmsOf(agentStream(agentId))));
+      return unique(firms);
+    }
+    case 'MatchRequested':
+      return [...(await firmsOf(agentStream(event.data.agentId)))];
+    case 'DocumentUploaded':
+      return [...(await firmsOf(`deal-${event.data.dealId}`))];
+    default:
+      return null;
+  }
+}
+
+async function project(client: pg.ClientBase, batch: readonly RecordedEvent[]): Promise<void> {
+  const begun = new Map<string, string[]>();
+  const owners: [number, string][] = [];
+  const deleted: [string, Date][] = [];
+  const firmsOf = async (stream: string): Promise<readonly string[]> => {
+    const known = begun.get(stream);
+    if (known) return known;
+    const { rows } = await client.query<{ firms: string[] }>('select firms from rm_feed_streams where stream = $1', [stream]);
+    return rows[0]?.firms ?? [];
+  };
+  for (const recorded of batch) {
+    const event = { type: recorded.type, data: recorded.data } as DomainEvent;
+    if (event.type === 'AgentCreated') owners.push([event.data.agentId, event.data.ownerId]);
+    if (event.type === 'AccountDeleted') deleted.push([event.data.userId, recorded.recordedAt]);
+    if (begun.has(recorded.stream)) continue;
+    const firms = await streamFirms(event, firmsOf);
+    if (firms) begun.set(recorded.stream, firms);
+  }
+  if (begun.size > 0) {
+    await client.query(
+      `insert into rm_feed_streams (stream, firms)
+       select stream, array(select jsonb_array_elements_text(firms)) from unnest($1::text[], $2::jsonb[]) as s(stream, firms)
+       on conflict (stream) do nothing`,
+      [[...begun.keys()], [...begun.values()].map((firms) => JSON.stringify(firms))],
+    );
+  }
+  if (owners.length > 0) {
+    await client.query(
+      `insert into rm_feed_agents (agent_id, owner_id) select * from unnest($1::bigint[], $2::text[]) on conflict (agent_id) do nothing`,
+      [owners.map(([id]) => id), owners.map(([, owner]) => owner)],
+    );
+  }
+  if (deleted.length > 0) {
+    await client.query(
+      'insert into rm_feed_deleted_people (user_id, deleted_at) select * from unnest($1::text[], $2::timestamptz[]) on conflict do nothing',
+      [deleted.map(([id]) => id), deleted.map(([, at]) => at)],
+    );
+  }
+}
+
+export const eventFeedReadModel: ReadModel = {
+  name: 'event-feed',
+  tables: ['rm_feed_streams', 'rm_feed_agents', 'rm_feed_deleted_people'],
+  migrations,
+  project,
+};

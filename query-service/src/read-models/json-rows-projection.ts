@@ -1,0 +1,153 @@
+import type pg from 'pg';
+import type { DomainEvent } from '@pf/events';
+import type { Migration, RecordedEvent } from '@pf/infra';
+import type { ReadModel } from './read-model';
+
+/**
+ * Which rows an event changes: by their ids, the rows whose document has `field` equal to `value`, the rows
+ * whose document's object `field` has the key `key`, or every row a user may see (`owner`: Delete Account).
+ */
+type Route =
+  { ids: readonly string[] } | { where: { field: string; value: string } } | { hasKey: { field: string; key: string } } | { owner: string };
+
+/**
+ * A read model whose rows are JSON documents, one per id, each with the users who may see it. Its meaning is
+ * the pure `evolve` (null: the row goes); this module only loads, folds and saves. Used by the deals,
+ * documents, leads and matches screens, whose rows each gather facts from several streams.
+ */
+export interface DocumentProjection<Doc> {
+  readonly name: string;
+  readonly table: string;
+  /** Document fields that `where` routes name (each gets an index). */
+  readonly lookupFields: readonly string[];
+  /** Object fields that `hasKey` routes name (each gets a GIN index). */
+  readonly keyFields?: readonly string[];
+  route(event: DomainEvent): Route[];
+  evolve(doc: Doc | null, event: DomainEvent, at: string, id: string): Doc | null;
+  owners(doc: Doc): readonly string[];
+}
+
+function documentTableMigration<Doc>(projection: DocumentProjection<Doc>, name: string): Migration {
+  const lookups = projection.lookupFields
+    .map((field) => `create index ${projection.table}_${field.toLowerCase()} on ${projection.table} ((doc->>'${field}'));`)
+    .join('\n');
+  const keyed = (projection.keyFields ?? [])
+    .map((field) => `create index ${projection.table}_${field.toLowerCase()} on ${projection.table} using gin ((doc->'${field}'));`)
+    .join('\n');
+  return {
+    name,
+    sql: `
+      create table ${projection.table} (id text primary key, owners text[] not null, doc jsonb not null);
+      create index ${projection.table}_owners on ${projection.table} using gin (owners);
+      ${lookups}
+      ${keyed}
+    `,
+  };
+}
+
+/**
+ * Applies a batch: routes every event, loads every row it needs in at most two queries, folds in memory in
+ * batch order, then writes each changed row once. The same rows as applying the events one at a time.
+ */
+async function projectDocuments<Doc>(
+  client: pg.ClientBase,
+  projection: DocumentProjection<Doc>,
+  batch: readonly RecordedEvent[],
+): Promise<void> {
+  const routed: { event: DomainEvent; at: string; routes: Route[] }[] = [];
+  const ids = new Set<string>();
+  const wheres = new Map<string, Set<string>>();
+  const hasKeys = new Map<string, Set<string>>();
+  const owners = new Set<string>();
+  const add = (map: Map<string, Set<string>>, field: string, value: string) =>
+    (map.get(field) ?? map.set(field, new Set()).get(field)!).add(value);
+  for (const recorded of batch) {
+    const event = { type: recorded.type, data: recorded.data } as DomainEvent;
+    const routes = projection.route(event);
+    if (routes.length === 0) continue;
+    routed.push({ event, at: recorded.recordedAt.toISOString(), routes });
+    for (const route of routes) {
+      if ('ids' in route) route.ids.forEach((id) => ids.add(id));
+      else if ('where' in route) add(wheres, route.where.field, route.where.value);
+      else if ('owner' in route) owners.add(route.owner);
+      else add(hasKeys, route.hasKey.field, route.hasKey.key);
+    }
+  }
+  if (routed.length === 0) return;
+
+  const docs = new Map<string, Doc | null>();
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  if (ids.size > 0) {
+    params.push([...ids]);
+    clauses.push(`id = any($${params.length}::text[])`);
+  }
+  for (const [field, values] of wheres) {
+    params.push(field, [...values]);
+    clauses.push(`doc->>($${params.length - 1}::text) = any($${params.length}::text[])`);
+  }
+  for (const [field, keys] of hasKeys) {
+    params.push(field, [...keys]);
+    clauses.push(`(doc->($${params.length - 1}::text)) ?| $${params.length}::text[]`);
+  }
+  if (owners.size > 0) {
+    params.push([...owners]);
+    clauses.push(`owners && $${params.length}::text[]`);
+  }
+  const loaded = await client.query<{ id: string; doc: Doc }>(
+    `select id, doc from ${projection.table} where ${clauses.join(' or ')}`,
+    params,
+  );
+  for (const row of loaded.rows) docs.set(row.id, row.doc);
+
+  const changed = new Set<string>();
+  for (const { event, at, routes } of routed) {
+    for (const route of routes) {
+      const targets = 'ids' in route ? route.ids : [...docs].filter(([, doc]) => doc && matches(doc, route, projection)).map(([id]) => id);
+      for (const id of targets) {
+        docs.set(id, projection.evolve(docs.get(id) ?? null, event, at, id));
+        changed.add(id);
+      }
+    }
+  }
+
+  const kept = [...changed].filter((id) => docs.get(id));
+  const gone = [...changed].filter((id) => !docs.get(id));
+  if (kept.length > 0) {
+    await client.query(
+      `insert into ${projection.table} (id, owners, doc)
+       select v.id, array(select jsonb_array_elements_text(v.owners)), v.doc
+       from unnest($1::text[], $2::jsonb[], $3::jsonb[]) as v(id, owners, doc)
+       on conflict (id) do update set owners = excluded.owners, doc = excluded.doc`,
+      [kept, kept.map((id) => JSON.stringify(projection.owners(docs.get(id)!))), kept.map((id) => JSON.stringify(docs.get(id)))],
+    );
+  }
+  if (gone.length > 0) await client.query(`delete from ${projection.table} where id = any($1::text[])`, [gone]);
+}
+
+function matches<Doc>(doc: Doc, route: Exclude<Route, { ids: readonly string[] }>, projection: DocumentProjection<Doc>): boolean {
+  if ('owner' in route) return projection.owners(doc).includes(route.owner);
+  const fields = doc as Record<string, unknown>;
+  if ('where' in route) return String(fields[route.where.field]) === route.where.value;
+  const object = fields[route.hasKey.field];
+  return typeof object === 'object' && object !== null && route.hasKey.key in object;
+}
+
+export function documentReadModel<Doc>(projection: DocumentProjection<Doc>, migrationName: string): ReadModel {
+  return {
+    name: projection.name,
+    tables: [projection.table],
+    migrations: [documentTableMigration(projection, migrationName)],
+    project: (client, batch) => projectDocuments(client, projection, batch),
+  };
+}
+
+/**
+ * Delete Account for a row several people share: the person is no longer among its owners (so it is no longer
+ * theirs to read); a row nobody else may see goes. The others keep theirs, with its history.
+ */
+export function withoutOwner<Doc extends { owners: string[] }>(doc: Doc | null, userId: string): Doc | null {
+  if (!doc || !doc.owners.includes(userId)) return doc;
+  const owners = doc.owners.filter((id) => id !== userId);
+  return owners.length === 0 ? null : { ...doc, owners };
+}

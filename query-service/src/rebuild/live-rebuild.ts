@@ -1,0 +1,400 @@
+import pg from 'pg';
+import { comparePositions, START, type Position } from '@pf/events';
+import { loadCheckpoint, lockCheckpoint, saveCheckpoint, type EventStore, type RecordedEvent } from '@pf/infra';
+import { ProjectorMemory } from '../projector/memory';
+import { ANALYTICS_FACTS_CHECKPOINT, ANALYTICS_FACTS_CONSUMER } from '../read-models/analytics';
+import { planLanes, REBUILD_PARTS, selectParts, type RebuildPart } from './parts';
+import {
+  createMissingIndexes,
+  createShadowTables,
+  dropSchema,
+  REBUILD_SCHEMA,
+  RETIRED_SCHEMA,
+  shapeOf,
+  swapTables,
+  tablesIn,
+  useSchema,
+} from './shadow';
+
+/**
+ * The live rebuild (docs/decisions/live-rebuild.md). The read models are built again beside the live ones, in a
+ * schema of their own, by the read models' own projection code, in short committed batches, while the product
+ * keeps reading the live tables and its projector keeps them current. Once the copy has caught up, one short
+ * transaction holds the followers' checkpoints (the live projector waits for it, nothing else does), applies
+ * the last few events, puts the new tables in place of the old and moves the checkpoints; the old tables are
+ * dropped after its commit. An interrupted rebuild leaves the live tables as they were and resumes from its
+ * last committed batch (or starts again when the tables' shape changed meanwhile).
+ *
+ * Every batch transaction is short on purpose: while any transaction that has written is open, followers of
+ * the event log cannot see events appended after it began (the log is read up to the oldest open
+ * transaction), so one long transaction would freeze the product's pushes the way the old rebuild did.
+ */
+
+export interface RebuildProgress {
+  readonly phase: 'preparing' | 'building' | 'switching' | 'done';
+  /** Events folded so far (this run). */
+  readonly done: number;
+  /** Events to fold, as counted when the rebuild began (it grows if the log outgrows the count). */
+  readonly total: number;
+  readonly eventsPerSecond: number;
+  /** At the current rate; null until there is one. */
+  readonly secondsLeft: number | null;
+  readonly parts: readonly string[];
+  /** Whether this run took up an interrupted one. */
+  readonly resumed: boolean;
+}
+
+export interface LiveRebuildOptions {
+  /** Read models to rebuild (with the ones they read); all of them and the analytics facts when absent. */
+  readonly only?: readonly string[];
+  /** Events per batch transaction (at most, while the product's followers are live: see `transactionMs`). */
+  readonly batchSize?: number;
+  /**
+   * While another process follows the log (a running product), each batch transaction holds back what its
+   * followers can see for as long as it stays open: batches are then sized to last about this long.
+   */
+  readonly transactionMs?: number;
+  /** How many batch transactions run side by side (independent read models folded in parallel). */
+  readonly lanes?: number;
+  readonly onProgress?: (progress: RebuildProgress) => void;
+  /** Stops between batches; what was committed is taken up by the next rebuild. */
+  readonly signal?: AbortSignal;
+  /** Keep every index up to date from the start even with no one following the log (measurements). */
+  readonly keepIndexes?: boolean;
+  /** Called in the switch's transaction once the live followers are held (tests: to act at that moment). */
+  readonly beforeSwitch?: () => Promise<void>;
+}
+
+export interface RebuildResult {
+  /** Events folded by this run (an interrupted run's batches not included). */
+  readonly applied: number;
+  readonly seconds: number;
+  readonly parts: readonly string[];
+  readonly resumed: boolean;
+  /** How long the switch held the live followers. */
+  readonly switchMs: number;
+}
+
+/** Another rebuild holds the rebuild lock (HTTP 409 from the admin endpoint). */
+export class RebuildRunning extends Error {
+  constructor() {
+    super('A rebuild of the read models is already running');
+  }
+}
+
+const REBUILD_LOCK = "hashtext('property-finance:read-model-rebuild')";
+export const DEFAULT_REBUILD_BATCH = 5000;
+export const DEFAULT_REBUILD_LANES = 4;
+export const DEFAULT_TRANSACTION_MS = 50;
+const SWITCH_ATTEMPTS = 5;
+
+const at = (row: { commit: string; prepare: string }): Position => ({ commit: BigInt(row.commit), prepare: BigInt(row.prepare) });
+const after = (position: Position) => (event: RecordedEvent) => comparePositions(event.position, position) > 0;
+const notAfter = (cap: Position | null) => (event: RecordedEvent) => cap === null || comparePositions(event.position, cap) <= 0;
+const latest = (positions: Iterable<Position>) => [...positions].reduce((best, p) => (comparePositions(p, best) > 0 ? p : best), START);
+const earliest = (positions: Position[]) => positions.reduce((best, p) => (comparePositions(p, best) < 0 ? p : best));
+
+/** A group of parts folded in its own transactions, one after another; lanes run side by side. */
+class Lane {
+  readonly memory = new ProjectorMemory();
+  private memoryAt: Position | null = null;
+
+  constructor(
+    readonly parts: readonly RebuildPart[],
+    /** Each part's committed position in the rebuild schema. */
+    readonly positions: Map<string, Position>,
+  ) {}
+
+  get position(): Position {
+    return earliest(this.parts.map((part) => this.positions.get(part.name)!));
+  }
+
+  /** Folds the events each part has not folded yet into the rebuild schema, inside the caller's transaction. */
+  async applyIn(client: pg.ClientBase, batch: readonly RecordedEvent[], positions: Map<string, Position>): Promise<void> {
+    if (batch.length === 0) return;
+    const last = batch[batch.length - 1]!.position;
+    this.memory.begin(this.memoryAt ?? START);
+    for (const part of this.parts) {
+      const fresh = batch.filter(after(positions.get(part.name)!));
+      if (fresh.length === 0) continue;
+      await part.project(client, fresh, this.memory);
+      positions.set(part.name, last);
+    }
+    await client.query(`update rebuild_positions set commit_position = $2, prepare_position = $3 where part = any($1::text[])`, [
+      this.parts.map((p) => p.name),
+      last.commit.toString(),
+      last.prepare.toString(),
+    ]);
+    this.memory.committed(last);
+    this.memoryAt = last;
+  }
+
+  /** One committed batch on this lane's own connection. */
+  async apply(client: pg.ClientBase, batch: readonly RecordedEvent[]): Promise<void> {
+    if (batch.every((event) => !after(this.position)(event))) return;
+    const staged = new Map(this.positions);
+    try {
+      // Not waiting for the WAL flush: the rows and the positions commit together, so a crash loses whole
+      // batches, which the next rebuild applies again from the positions that did reach the disk.
+      await client.query(`begin; set local synchronous_commit = off`);
+      await useSchema(client, REBUILD_SCHEMA);
+      await this.applyIn(client, batch, staged);
+      await client.query('commit');
+    } catch (error) {
+      this.forget();
+      await client.query('rollback').catch(() => undefined);
+      throw error;
+    }
+    for (const part of this.parts) this.positions.set(part.name, staged.get(part.name)!);
+  }
+
+  forget(): void {
+    this.memory.forget();
+    this.memoryAt = null;
+  }
+}
+
+/** A pool of the caller's settings for the rebuild's own connections (lanes, the switch, the lock). */
+function rebuildPool(pool: pg.Pool, size: number): pg.Pool {
+  const own = new pg.Pool({ ...(pool as unknown as { options: pg.PoolConfig }).options, max: size });
+  own.on('error', () => undefined);
+  own.on('connect', (client) => client.on('error', () => undefined));
+  return own;
+}
+
+/**
+ * Rebuilds the read models (and the analytics facts) while the product runs; see the module comment. Resolves
+ * once the rebuilt tables are live; rejects with RebuildRunning when another rebuild holds the lock.
+ */
+export async function liveRebuild(pool: pg.Pool, store: EventStore, options: LiveRebuildOptions = {}): Promise<RebuildResult> {
+  const parts = selectParts(options.only);
+  const names = parts.map((p) => p.name);
+  const tables = parts.flatMap((p) => p.tables);
+  const batchSize = options.batchSize ?? DEFAULT_REBUILD_BATCH;
+  const plan = planLanes(parts, options.lanes ?? DEFAULT_REBUILD_LANES);
+  // A checkpoint whose every part is rebuilt moves to wherever the rebuild got; one with parts left out (only
+  // some read models) keeps its place, so the rebuild stops exactly where the live tables beside it stand.
+  const checkpoints = [...new Set(parts.map((p) => p.checkpoint))].sort();
+  const partial = checkpoints.filter((name) => REBUILD_PARTS.some((p) => p.checkpoint === name && !names.includes(p.name)));
+
+  const own = rebuildPool(pool, plan.length + 2);
+  const guard = await own.connect();
+  let guardBroken: Error | undefined;
+  const started = performance.now();
+  let done = 0;
+  let total = 0;
+  let resumed = false;
+  const report = (phase: RebuildProgress['phase']) => {
+    const seconds = (performance.now() - started) / 1000;
+    const eventsPerSecond = seconds > 0 ? done / seconds : 0;
+    total = Math.max(total, done);
+    options.onProgress?.({
+      phase,
+      done,
+      total,
+      eventsPerSecond,
+      secondsLeft: eventsPerSecond > 0 ? (total - done) / eventsPerSecond : null,
+      parts: names,
+      resumed,
+    });
+  };
+  try {
+    const locked = await guard.query<{ locked: boolean }>(`select pg_try_advisory_lock(${REBUILD_LOCK}) as locked`);
+    if (!locked.rows[0]!.locked) throw new RebuildRunning();
+    report('preparing');
+
+    // Followers of the log in other sessions (a running product's listening connection): then batches are kept
+    // short, and the indexes kept up to date from the start (built at the end, their build would be one long
+    // transaction); with no one following, they are built once the rows are in.
+    const followed = (
+      await guard.query<{ live: boolean }>(
+        `select exists (select 1 from pg_stat_activity where datname = current_database() and application_name = 'event-notifier') as live`,
+      )
+    ).rows[0]!.live;
+
+    // The rebuild schema: taken up when it holds these parts at the live tables' shape, else made afresh.
+    const positions = new Map<string, Position>();
+    await guard.query('begin');
+    await dropSchema(guard, RETIRED_SCHEMA);
+    const shape = await shapeOf(guard, tables);
+    const existing = await tablesIn(guard, REBUILD_SCHEMA);
+    if (existing.includes('rebuild_meta')) {
+      const meta = await guard.query<{ parts: string[]; shape: string }>(`select parts, shape from ${REBUILD_SCHEMA}.rebuild_meta`);
+      const row = meta.rows[0];
+      resumed = !!row && row.shape === shape && row.parts.join(',') === names.join(',') && tables.every((t) => existing.includes(t));
+    }
+    if (resumed) {
+      const stored = await guard.query<{ part: string; commit: string; prepare: string }>(
+        `select part, commit_position::text as commit, prepare_position::text as prepare from ${REBUILD_SCHEMA}.rebuild_positions`,
+      );
+      for (const row of stored.rows) positions.set(row.part, at(row));
+    } else {
+      await dropSchema(guard, REBUILD_SCHEMA);
+      await guard.query(`create schema ${REBUILD_SCHEMA}`);
+      await createShadowTables(guard, REBUILD_SCHEMA, tables, { deferIndexes: !followed && !options.keepIndexes });
+      await guard.query(
+        `create table ${REBUILD_SCHEMA}.rebuild_meta (parts text[] not null, shape text not null, started_at timestamptz not null default now());
+         create table ${REBUILD_SCHEMA}.rebuild_positions (part text primary key, commit_position numeric(20, 0) not null, prepare_position numeric(20, 0) not null)`,
+      );
+      await guard.query(`insert into ${REBUILD_SCHEMA}.rebuild_meta (parts, shape) values ($1, $2)`, [names, shape]);
+      await guard.query(`insert into ${REBUILD_SCHEMA}.rebuild_positions select unnest($1::text[]), 0, 0`, [names]);
+      for (const name of names) positions.set(name, START);
+    }
+    await guard.query('commit');
+
+    const transactionMs = options.transactionMs ?? DEFAULT_TRANSACTION_MS;
+    let size = followed ? Math.min(batchSize, 200) : batchSize;
+    const lanes = plan.map((members) => new Lane(members, positions));
+    const from = earliest(lanes.map((lane) => lane.position));
+    total = await countEventsAfter(guard, from);
+    report('building');
+
+    const clients = await Promise.all(lanes.map(() => own.connect()));
+    try {
+      for (let attempt = 1; ; attempt += 1) {
+        await catchUp();
+        options.signal?.throwIfAborted();
+        await createMissingIndexes(guard, REBUILD_SCHEMA, tables);
+        // Fresh planner statistics for the new rows before anyone reads them.
+        await guard.query(`analyze ${tables.map((t) => `${REBUILD_SCHEMA}.${t}`).join(', ')}`);
+        report('switching');
+        try {
+          const switchMs = await switchIn();
+          await dropSchema(guard, RETIRED_SCHEMA);
+          await dropSchema(guard, REBUILD_SCHEMA);
+          report('done');
+          return { applied: done, seconds: (performance.now() - started) / 1000, parts: names, resumed, switchMs };
+        } catch (error) {
+          // Held up by a long reader (lock_timeout) or a busy log: everything of the switch rolled back; catch up again.
+          if (attempt >= SWITCH_ATTEMPTS || !isRetryable(error)) throw error;
+          lanes.forEach((lane) => lane.forget());
+        }
+      }
+    } finally {
+      clients.forEach((client) => client.release());
+    }
+
+    /** Committed batches, the lanes side by side, until the copy is at the head (or at the live tables' place). */
+    async function catchUp(): Promise<void> {
+      const caps = async () => (partial.length > 0 ? earliest(await Promise.all(partial.map((name) => loadCheckpoint(own, name)))) : null);
+      let position = earliest(lanes.map((lane) => lane.position));
+      let nextAsked = size;
+      let next = store.readAll(position, size);
+      try {
+        for (;;) {
+          options.signal?.throwIfAborted();
+          const read = await next;
+          const asked = nextAsked;
+          const cap = await caps();
+          const batch = read.filter(notAfter(cap));
+          if (batch.length === 0) return;
+          position = batch[batch.length - 1]!.position;
+          const began = performance.now();
+          nextAsked = size;
+          next = store.readAll(position, size);
+          await Promise.all(lanes.map((lane, index) => lane.apply(clients[index]!, batch)));
+          const took = performance.now() - began;
+          if (followed)
+            size = Math.max(100, Math.min(batchSize, Math.round(size * Math.min(2, Math.max(0.25, transactionMs / Math.max(1, took))))));
+          done += batch.length;
+          report('building');
+          // At the head (or the cap): the rest is the switch's.
+          if (batch.length < read.length || read.length < asked) return;
+        }
+      } finally {
+        next.catch(() => undefined);
+      }
+    }
+
+    /** The switch: one transaction, the live followers held only for it. Returns how long it held them. */
+    async function switchIn(): Promise<number> {
+      const client = await own.connect();
+      let broken: Error | undefined;
+      const staged = new Map(positions);
+      try {
+        await client.query('begin');
+        await client.query(`set local lock_timeout = '2s'`);
+        const held = performance.now();
+        const live = new Map<string, Position>();
+        for (const name of checkpoints) live.set(name, await lockCheckpoint(client, name));
+        await useSchema(client, REBUILD_SCHEMA);
+        const cap = partial.length > 0 ? earliest(partial.map((name) => live.get(name)!)) : null;
+        // The last events, under the lock, in this transaction.
+        let position = earliest([...staged.values()]);
+        let applied = 0;
+        for (;;) {
+          const batch = (await store.readAll(position, batchSize)).filter(notAfter(cap));
+          if (batch.length === 0) break;
+          for (const lane of lanes) await lane.applyIn(client, batch, staged);
+          applied += batch.length;
+          position = batch[batch.length - 1]!.position;
+        }
+        const reached = latest(staged.values());
+        await options.beforeSwitch?.();
+        for (const name of checkpoints) {
+          const livePosition = live.get(name)!;
+          const target = partial.includes(name) ? livePosition : reached;
+          if (comparePositions(target, livePosition) < 0 || comparePositions(reached, target) !== 0) {
+            throw new Error(`The rebuilt tables stand at ${String(reached.commit)}/${String(reached.prepare)}, not at ${name}'s place`);
+          }
+          if (name === ANALYTICS_FACTS_CHECKPOINT && comparePositions(target, livePosition) > 0)
+            await markAnalyticsApplied(client, livePosition, target);
+          // Saved even when unchanged: its new updated_at tells a running projector its memory is stale (projector/memory.ts).
+          await saveCheckpoint(client, name, target);
+        }
+        await client.query(`create schema ${RETIRED_SCHEMA}`);
+        await client.query('set local search_path = public');
+        await swapTables(client, REBUILD_SCHEMA, tables);
+        await client.query('commit');
+        done += applied;
+        return performance.now() - held;
+      } catch (error) {
+        await client.query('rollback').catch((failed: Error) => (broken = failed));
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    }
+  } catch (error) {
+    if (error instanceof RebuildRunning) throw error;
+    await guard.query('rollback').catch(() => undefined);
+    throw error;
+  } finally {
+    await guard.query(`select pg_advisory_unlock(${REBUILD_LOCK})`).catch((failed: Error) => (guardBroken = failed));
+    guard.release(guardBroken);
+    await own.end();
+  }
+}
+
+/** lock_timeout, a deadlock or a serialisation failure: the switch can be tried again after another catch-up. */
+function isRetryable(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === '55P03' || code === '40P01' || code === '40001' || code === '57014';
+}
+
+/** Events after `from` in the PostgreSQL store (0 when the store keeps them elsewhere). */
+async function countEventsAfter(client: pg.ClientBase, from: Position): Promise<number> {
+  const exists = await client.query(`select to_regclass('public.events') is not null as yes`);
+  if (!exists.rows[0].yes) return 0;
+  const result = await client.query<{ n: number }>(
+    `select count(*)::int as n from events where (transaction_id, position) > ($1::text::xid8, $2::bigint)`,
+    [from.commit.toString(), from.prepare.toString()],
+  );
+  return result.rows[0]!.n;
+}
+
+/**
+ * The analytics facts consumer dedups by event id (a Kafka consumer may see an event again): the events the
+ * rebuilt facts hold beyond its checkpoint are claimed for it, as its own batches would have claimed them.
+ */
+async function markAnalyticsApplied(client: pg.ClientBase, from: Position, to: Position): Promise<void> {
+  const exists = await client.query(`select to_regclass('public.events') is not null as yes`);
+  if (!exists.rows[0].yes) return;
+  await client.query(
+    `insert into analytics_processed_events (consumer, event_id)
+     select $1, event_id from events
+     where (transaction_id, position) > ($2::text::xid8, $3::bigint) and (transaction_id, position) <= ($4::text::xid8, $5::bigint)
+     on conflict do nothing`,
+    [ANALYTICS_FACTS_CONSUMER, from.commit.toString(), from.prepare.toString(), to.commit.toString(), to.prepare.toString()],
+  );
+}

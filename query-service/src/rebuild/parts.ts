@@ -1,0 +1,84 @@
+import type pg from 'pg';
+import type { RecordedEvent } from '@pf/infra';
+import type { ProjectorMemory } from '../projector/memory';
+import { READ_MODELS_PROJECTION } from '../projector/checkpoint';
+import { readModels } from '../read-models';
+import { ANALYTICS_FACT_TABLES, ANALYTICS_FACTS_CHECKPOINT, projectAnalytics } from '../read-models/analytics';
+
+/** One thing a live rebuild can rebuild: a read model, or the analytics facts; its tables and whose checkpoint they stand at. */
+export interface RebuildPart {
+  readonly name: string;
+  readonly tables: readonly string[];
+  /** The follower whose checkpoint these tables stand at (the projector's, or the analytics facts consumer's). */
+  readonly checkpoint: string;
+  /** Names of the parts whose rows its projection reads (rebuilt with it). */
+  readonly reads: readonly string[];
+  project(client: pg.ClientBase, batch: readonly RecordedEvent[], memory?: ProjectorMemory): Promise<void>;
+}
+
+/** The analytics facts: folded by their own consumer, so their own checkpoint (read-models/analytics/consumer.ts). */
+const ANALYTICS_PART = 'analytics';
+
+/** Every part, in the order their batches are applied (the registry's order; analytics last). */
+export const REBUILD_PARTS: readonly RebuildPart[] = [
+  ...readModels.map((model): RebuildPart => ({
+    name: model.name,
+    tables: model.tables,
+    checkpoint: READ_MODELS_PROJECTION,
+    reads: model.reads ?? [],
+    project: (client, batch, memory) => model.project(client, batch, memory),
+  })),
+  {
+    name: ANALYTICS_PART,
+    tables: ANALYTICS_FACT_TABLES,
+    checkpoint: ANALYTICS_FACTS_CHECKPOINT,
+    reads: [],
+    project: (client, batch) => projectAnalytics(client, batch),
+  },
+];
+
+export class UnknownReadModel extends Error {}
+
+/** The parts `only` names with every part they read, in applying order; all of them without `only`. */
+export function selectParts(only?: readonly string[]): RebuildPart[] {
+  if (!only || only.length === 0) return [...REBUILD_PARTS];
+  const byName = new Map(REBUILD_PARTS.map((part) => [part.name, part]));
+  const wanted = new Set<string>();
+  const add = (name: string) => {
+    const part = byName.get(name);
+    if (!part) throw new UnknownReadModel(`Unknown read model "${name}": choose from ${[...byName.keys()].join(', ')}`);
+    if (wanted.has(name)) return;
+    wanted.add(name);
+    part.reads.forEach(add);
+  };
+  only.forEach(add);
+  return REBUILD_PARTS.filter((part) => wanted.has(part.name));
+}
+
+/**
+ * The parts in `lanes` groups that can be folded side by side: parts that read one another's rows stay in one
+ * lane (in applying order); the independent groups are dealt to the lanes, heaviest first.
+ */
+export function planLanes(parts: readonly RebuildPart[], lanes: number): RebuildPart[][] {
+  const names = new Set(parts.map((p) => p.name));
+  const group = new Map(parts.map((p) => [p.name, p.name]));
+  const find = (name: string): string => (group.get(name) === name ? name : find(group.get(name)!));
+  for (const part of parts) for (const read of part.reads) if (names.has(read)) group.set(find(read), find(part.name));
+  const groups = new Map<string, RebuildPart[]>();
+  for (const part of parts) {
+    const root = find(part.name);
+    groups.set(root, [...(groups.get(root) ?? []), part]);
+  }
+  const sorted = [...groups.values()].sort((a, b) => weight(b) - weight(a));
+  const plan: RebuildPart[][] = Array.from({ length: Math.max(1, Math.min(lanes, sorted.length)) }, () => []);
+  for (const members of sorted) {
+    const lightest = plan.reduce((best, lane) => (weight(lane) < weight(best) ? lane : best));
+    lightest.push(...members);
+  }
+  // Within a lane, the registry's order (a part after the parts it reads).
+  const order = new Map(REBUILD_PARTS.map((p, index) => [p.name, index]));
+  return plan.filter((lane) => lane.length > 0).map((lane) => lane.sort((a, b) => order.get(a.name)! - order.get(b.name)!));
+}
+
+/** A rough cost of folding a part: how many tables it writes. */
+const weight = (parts: readonly RebuildPart[]) => parts.reduce((sum, part) => sum + part.tables.length, 0);
