@@ -111,6 +111,10 @@ describe('control per side: two users whose agents are matched', () => {
   it('lets exactly one of two sessions of one account take a side at once; the other is told who has it', async () => {
     const { client: first, device } = await signIn(node.server.url);
     await first.post('/api/seed-demo');
+    // With automation on, the matcher opens the demo conversations after the seed returns.
+    await expect
+      .poll(async () => (await first.get('/api/conversations')).body.length, { timeout: 10_000, interval: 50 })
+      .toBeGreaterThan(0);
     const [conversation] = (await first.get('/api/conversations')).body;
     // A second session of the same account: the same browser signing in again with its device identity.
     const { client: second } = await signIn(node.server.url, device);
