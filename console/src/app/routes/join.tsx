@@ -3,6 +3,8 @@ import { ROLE_LABELS } from '@pf/events';
 import { useEffect, useRef } from 'react';
 import { PageHeader } from '../../components/page-header';
 import { useJoinFirm } from '../../features/settings/api/firm';
+import { failureReason } from '../../lib/api-client';
+import { useUser } from '../../lib/current-user';
 
 /**
  * An invitation link (/join/{token}, docs/decisions/firms-and-visibility.md): the signed-in person joins the
@@ -10,19 +12,23 @@ import { useJoinFirm } from '../../features/settings/api/firm';
  */
 export default function Join({ token }: { token: string }) {
   const join = useJoinFirm();
+  // Signed out, the shell sends the browser to sign in and back here (lib/after-sign-in.ts): join only once signed in.
+  const signedIn = useUser().data !== undefined;
   const asked = useRef(false);
   useEffect(() => {
-    if (asked.current) return;
+    if (asked.current || !signedIn) return;
     asked.current = true;
     join.mutate(token);
-  }, [join, token]);
+  }, [join, token, signedIn]);
   return (
     <>
       <PageHeader title="Join a firm" subtitle="An invitation from a colleague" />
       {join.isPending || join.isIdle ? (
         <Spinner />
       ) : join.isError ? (
-        <NonIdealState icon="error" title="Could not join" description={join.error.message} data-testid="join-error" />
+        <div data-testid="join-error">
+          <NonIdealState icon="error" title="Could not join" description={failureReason(join.error)} />
+        </div>
       ) : (
         <Callout intent={Intent.SUCCESS} title={`You joined ${join.data.name}`} data-testid="joined">
           <p>

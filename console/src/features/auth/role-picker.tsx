@@ -1,6 +1,7 @@
 import { Button, Card, H1, H2, Icon, Intent, type IconName } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useLocation } from 'wouter';
+import { takeAfterSignIn } from '../../lib/after-sign-in';
 import { readRole, saveRole, type Role } from './role';
 
 const CHOICES: { role: Role; title: string; icon: IconName; points: string[] }[] = [
@@ -26,7 +27,7 @@ export function RolePicker() {
   const choose = (role: Role) => {
     saveRole(role);
     setChosen(role);
-    navigate('/dashboard');
+    navigate(takeAfterSignIn('/dashboard'));
   };
   return (
     <main className="pf-role-picker">

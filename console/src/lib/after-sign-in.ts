@@ -1,0 +1,28 @@
+/**
+ * Where a signed-out visit meant to go, kept across the sign-in (docs/decisions/firms-and-visibility.md,
+ * "Firms"): an invitation link opened before signing in leads, once signed in and past the role picker,
+ * to the invitation rather than to the dashboard. Only the console's own invitation paths are kept, so nothing
+ * stored here can send the browser elsewhere. Session storage: it ends with the tab, like the sign-in it waits on.
+ */
+const KEY = 'pf.after-sign-in';
+const KEPT = /^\/join\/[\w-]+$/;
+
+export function rememberAfterSignIn(path: string): void {
+  if (!KEPT.test(path)) return;
+  try {
+    window.sessionStorage.setItem(KEY, path);
+  } catch {
+    // Storage refused (a private window's quota): the visitor opens the link again after signing in.
+  }
+}
+
+/** The remembered path (forgotten as it is read), else the given one. */
+export function takeAfterSignIn(otherwise: string): string {
+  try {
+    const path = window.sessionStorage.getItem(KEY);
+    window.sessionStorage.removeItem(KEY);
+    return path && KEPT.test(path) ? path : otherwise;
+  } catch {
+    return otherwise;
+  }
+}
