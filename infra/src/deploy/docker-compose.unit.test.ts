@@ -99,6 +99,13 @@ describe('docker-compose.yml', () => {
     expect(services.proxy!.ports).toEqual(['${PROXY_PORT:-8080}:80']);
   });
 
+  it("gives PostgreSQL's password no default: compose refuses to start without POSTGRES_PASSWORD", () => {
+    const required = /\$\{POSTGRES_PASSWORD:\?[^}]+\}/;
+    expect(services.postgres!.environment!.POSTGRES_PASSWORD).toMatch(new RegExp(`^${required.source}$`));
+    for (const name of applications) expect(services[name]!.environment!.DATABASE_URL, name).toMatch(required);
+    expect(read('docker-compose.yml')).not.toMatch(/postgres:postgres@|POSTGRES_PASSWORD: postgres/);
+  });
+
   it('points the proxy at every application copy compose defines, on the port they listen on', () => {
     const nginx = read('infra/proxy/nginx.conf');
     const upstreams = [...nginx.matchAll(/^\s*server ([a-z0-9-]+):(\d+)/gm)].map((m) => [m[1], m[2]]);
