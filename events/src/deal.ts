@@ -181,20 +181,6 @@ export const dealStatsView = z.object({
 });
 export type DealStatsView = z.infer<typeof dealStatsView>;
 
-/** Case-insensitive substring on address or borrower name; exact on status. */
-export function filterDeals<T extends Pick<DealView, 'propertyAddress' | 'borrowerName' | 'status'>>(
-  deals: readonly T[],
-  search: string,
-  status: DealStatus | 'all',
-): T[] {
-  const needle = search.trim().toLowerCase();
-  return deals.filter(
-    (deal) =>
-      (status === 'all' || deal.status === status) &&
-      (!needle || deal.propertyAddress.toLowerCase().includes(needle) || deal.borrowerName.toLowerCase().includes(needle)),
-  );
-}
-
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A route id that is a UUID (deals, documents), named in the error ("Deal id must be ..."). */

@@ -97,20 +97,6 @@ export const documentStatsView = z.object({
 });
 export type DocumentStatsView = z.infer<typeof documentStatsView>;
 
-/** Case-insensitive substring on name or deal address; exact on type. */
-export function filterDocuments<T extends Pick<DocumentView, 'name' | 'dealAddress' | 'type'>>(
-  documents: readonly T[],
-  search: string,
-  type: DocumentType | 'all',
-): T[] {
-  const needle = search.trim().toLowerCase();
-  return documents.filter(
-    (document) =>
-      (type === 'all' || document.type === type) &&
-      (!needle || document.name.toLowerCase().includes(needle) || document.dealAddress.toLowerCase().includes(needle)),
-  );
-}
-
 /** "2.4 MB", "512 KB", "1.2 GB" (binary multiples, as file managers show them). */
 export function formatBytes(bytes: number): string {
   const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];

@@ -117,17 +117,3 @@ export function scoreBand(score: number): 'green' | 'blue' | 'yellow' | 'red' {
   if (score >= 70) return 'yellow';
   return 'red';
 }
-
-/** Case-insensitive substring on name or requirements; exact on type. */
-export function filterLeads<T extends Pick<LeadView, 'name' | 'requirement' | 'type'>>(
-  leads: readonly T[],
-  search: string,
-  type: LeadView['type'] | 'all',
-): T[] {
-  const needle = search.trim().toLowerCase();
-  return leads.filter(
-    (lead) =>
-      (type === 'all' || lead.type === type) &&
-      (!needle || lead.name.toLowerCase().includes(needle) || lead.requirement.toLowerCase().includes(needle)),
-  );
-}

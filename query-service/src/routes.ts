@@ -22,7 +22,7 @@ import type { ReadModelProgress } from './projector/progress';
 import { afterPosition, waitUntilApplied } from './read-wait';
 import { readModelRoutes } from './read-models';
 import { ReadCache } from './read-models/read-cache';
-import { listAgents, pageAgents } from './read-models/agents';
+import { findAgent, listAgents, pageAgents } from './read-models/agents';
 import {
   findConversation,
   findConversationWithVersion,
@@ -115,9 +115,8 @@ export const readRoutes: FastifyPluginAsyncZod<ServiceContext & { progress: Read
       // The version first: read before the row, it can only be older than the row, so a stale If-Match
       // fails (412) rather than an update going through over a change its sender never saw.
       const version = await streamVersion(pool, streams.agent(agentId));
-      // A user's agents are few and the list is cached per user and position, so one is found in it.
-      const agents = await cache.read(firmId, '/api/agents', () => listAgents(pool, firmId));
-      const agent = agents.find((candidate) => candidate.id === agentId);
+      // The one row, not the firm's whole list: a firm may have 10,000 agents (docs/behaviour/console-layout.md).
+      const agent = await cache.read(firmId, request.url, () => findAgent(pool, firmId, agentId));
       if (!agent) throw new NotFound(`Agent ${agentId} not found`);
       withVersion(reply, version);
       return agent;

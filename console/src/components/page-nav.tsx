@@ -1,7 +1,7 @@
 import { Button, ButtonGroup } from '@blueprintjs/core';
 import { wholeNumber } from '@pf/events';
 
-/** Where a paged list stands and how to move: what useCursorPages and useSlicePages both answer. */
+/** Where a paged list stands and how to move: what useCursorPages answers. */
 interface Pager {
   pageIndex: number;
   hasPrevious: boolean;

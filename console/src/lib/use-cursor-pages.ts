@@ -1,4 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { PAGE_LIMIT_DEFAULT } from '@pf/events';
+import { useDeferredValue, useState } from 'react';
 import { useStateFrom } from './use-state-from';
 
 /** The query string of a paged read, leaving out what is not set. */
@@ -45,20 +47,36 @@ export function useCursorPages<Item, Params extends object>(
   };
 }
 
+export type CursorPages<Item> = ReturnType<typeof useCursorPages<Item, object>>;
+
+/** What a paged screen's search box and single filter send: `filter` is the screen's own (type, status). */
+export interface SearchedPageParams<Value extends string> {
+  q?: string;
+  filter?: Value;
+  limit: number;
+  cursor?: string;
+}
+
 /**
- * A list the server still answers whole, drawn a page at a time so the page's size does not grow with the book
- * (the list itself is still read whole: the server pages only agents and conversations so far).
+ * A paged list with a search box and one exact filter, both applied on the server (Deals, Documents, Leads,
+ * My Agents): the search is deferred so typing stays quick, and either change starts again at the first page.
  */
-export function useSlicePages<Item>(items: readonly Item[], pageSize: number, resetKey: string) {
-  const [pageIndex, setPageIndex] = useStateFrom(() => 0, [resetKey]);
-  const last = Math.max(0, Math.ceil(items.length / pageSize) - 1);
-  const index = Math.min(pageIndex, last);
+export function useSearchedPages<Item, Value extends string>(
+  key: readonly unknown[],
+  fetchPage: (params: SearchedPageParams<Value>) => Promise<CursorPage<Item>>,
+) {
+  const [search, setSearch] = useState('');
+  const [filter, setFilter] = useState<Value | 'all'>('all');
+  const q = useDeferredValue(search.trim());
+  const pages = useCursorPages(
+    key,
+    { q: q || undefined, filter: filter === 'all' ? undefined : filter, limit: PAGE_LIMIT_DEFAULT },
+    fetchPage,
+  );
   return {
-    items: items.slice(index * pageSize, (index + 1) * pageSize),
-    pageIndex: index,
-    hasPrevious: index > 0,
-    hasNext: index < last,
-    previous: () => setPageIndex(Math.max(0, index - 1)),
-    next: () => setPageIndex(Math.min(last, index + 1)),
+    pages,
+    /** The search box and filter's props (SearchFilterBar). */
+    bar: { search, onSearch: setSearch, value: filter, onFilter: setFilter },
+    filtered: q !== '' || filter !== 'all',
   };
 }

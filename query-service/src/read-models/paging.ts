@@ -1,4 +1,5 @@
 import { Invalid } from '@pf/infra';
+import type pg from 'pg';
 
 /**
  * Cursors of the paged lists (events/src/paging.ts): the last row's sort key, base64url-encoded so a client
@@ -23,3 +24,54 @@ export function decodeCursor<Key extends readonly unknown[]>(
 
 /** `%text%` for ILIKE, with the pattern characters in the search taken literally. */
 export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * A page of a board whose rows are JSON documents (deals, documents, leads, matches): the rows `where` keeps,
+ * highest `sort` first and, among equal ones, lowest `tie` first (the order of the board's unpaged list), after
+ * the cursor's row; with how many match in all. The cursor is the last row's [sort, tie].
+ */
+export interface BoardPageSpec {
+  readonly columns: string;
+  /** The board's table (aliased `b`) and any joins. */
+  readonly from: string;
+  /** The search and filters, over `values` ($1…). */
+  readonly where: string;
+  readonly values: readonly unknown[];
+  /** The order: an expression of type `sortType`, descending; then a unique text expression, ascending. */
+  readonly sort: string;
+  readonly sortType: 'text' | 'bigint';
+  readonly tie: string;
+}
+
+export async function readBoardPage(
+  pool: pg.Pool,
+  spec: BoardPageSpec,
+  cursor: string | undefined,
+  limit: number,
+): Promise<{ rows: pg.QueryResultRow[]; nextCursor: string | null; total: number }> {
+  const sortKey = (value: unknown) => (spec.sortType === 'text' ? typeof value === 'string' : Number.isSafeInteger(value));
+  const after = decodeCursor<[string | number, string]>(
+    cursor,
+    (key): key is [string | number, string] => key.length === 2 && sortKey(key[0]) && typeof key[1] === 'string',
+  );
+  const n = spec.values.length;
+  const from = `from ${spec.from} where (${spec.where})`;
+  const [rows, count] = await Promise.all([
+    pool.query(
+      `select ${spec.columns}, ${spec.sort} as sort_key, ${spec.tie} as tie_key ${from}
+       and ($${n + 1}::${spec.sortType} is null or ${spec.sort} < $${n + 1}::${spec.sortType}
+                  or (${spec.sort} = $${n + 1}::${spec.sortType} and ${spec.tie} > $${n + 2}::text))
+       order by ${spec.sort} desc, ${spec.tie} limit $${n + 3}`,
+      [...spec.values, after?.[0] ?? null, after?.[1] ?? null, limit + 1],
+    ),
+    pool.query(`select count(*)::int as total ${from}`, [...spec.values]),
+  ]);
+  const kept = rows.rows.slice(0, limit);
+  const last = kept[kept.length - 1];
+  const sortValue = (row: pg.QueryResultRow) => (spec.sortType === 'bigint' ? Number(row.sort_key) : row.sort_key);
+  return {
+    rows: kept,
+    nextCursor: rows.rows.length > limit && last ? encodeCursor([sortValue(last), last.tie_key]) : null,
+    total: count.rows[0]!.total,
+  };
+}

@@ -11,6 +11,13 @@ export async function listAgents(pool: pg.Pool, firmId: string): Promise<AgentVi
   return result.rows.map((row) => agentViewOf(agentFromRow(row))!);
 }
 
+/** One of a firm's agents, or null (another firm's, deleted, or none). */
+export async function findAgent(pool: pg.Pool, firmId: string, id: number): Promise<AgentView | null> {
+  const result = await pool.query(`select ${AGENT_COLUMNS} from rm_agents where id = $1 and firm_id = $2 and not is_deleted`, [id, firmId]);
+  const row = result.rows[0];
+  return row ? agentViewOf(agentFromRow(row)) : null;
+}
+
 /**
  * One page of a firm's agents, newest first: searched by name (any part, any case) and filtered by type on the
  * server, with the cursor of the next page and how many match in all (events/src/paging.ts).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterDeals, filterDocuments, formatBytes, scoreBand } from '@pf/events';
+import { formatBytes, scoreBand } from '@pf/events';
 import { dealOpened, SAMPLE_DEAL_ID } from '@pf/events/testing';
 import { evolveDealDoc, type DealDoc } from './evolve';
 
@@ -35,26 +35,7 @@ describe('a deal row', () => {
   });
 });
 
-describe('search and filters (docs/behaviour/deals.md), score bands (docs/behaviour/matching.md)', () => {
-  const deals = [
-    { propertyAddress: '14 Harbour Row, Bristol', borrowerName: 'Alice Morgan', status: 'active' as const },
-    { propertyAddress: '3 Mill Lane, Leeds', borrowerName: 'Tom Reid', status: 'completed' as const },
-  ];
-  it('finds deals by address or borrower, any case, and by exact status', () => {
-    expect(filterDeals(deals, 'bristol', 'all')).toEqual([deals[0]]);
-    expect(filterDeals(deals, 'REID', 'all')).toEqual([deals[1]]);
-    expect(filterDeals(deals, '', 'completed')).toEqual([deals[1]]);
-    expect(filterDeals(deals, 'alice', 'completed')).toEqual([]);
-  });
-  it('finds documents by name or deal address, and by exact type', () => {
-    const documents = [
-      { name: 'Survey.pdf', dealAddress: '14 Harbour Row', type: 'valuation' as const },
-      { name: 'Buildings cover.png', dealAddress: '3 Mill Lane', type: 'insurance' as const },
-    ];
-    expect(filterDocuments(documents, 'survey', 'all')).toEqual([documents[0]]);
-    expect(filterDocuments(documents, 'mill', 'all')).toEqual([documents[1]]);
-    expect(filterDocuments(documents, '', 'valuation')).toEqual([documents[0]]);
-  });
+describe('score bands (docs/behaviour/matching.md) and file sizes', () => {
   it('bands scores: 90 green, 80 blue, 70 yellow, below red', () => {
     expect([95, 90, 89, 80, 79, 70, 69].map(scoreBand)).toEqual(['green', 'green', 'blue', 'blue', 'yellow', 'yellow', 'red']);
     expect([512, 2048, 2.5 * 1024 * 1024, 1.2 * 1024 ** 3].map(formatBytes)).toEqual(['512 bytes', '2 KB', '2.5 MB', '1.2 GB']);

@@ -1,5 +1,6 @@
 import type pg from 'pg';
-import type { DealDetailView, DealStatsView, DealView } from '@pf/events';
+import { PAGE_LIMIT_DEFAULT, type DealDetailView, type DealPage, type DealPageQuery, type DealStatsView, type DealView } from '@pf/events';
+import { containsPattern, readBoardPage } from '../paging';
 import type { DealDoc } from './evolve';
 
 function toView(doc: DealDoc): DealView {
@@ -14,6 +15,29 @@ export async function listDeals(pool: pg.Pool, userId: string): Promise<DealView
     [userId],
   );
   return result.rows.map((row) => toView(row.doc));
+}
+
+/**
+ * One page of the firm's deals in the list's order (newest first), searched by property address or borrower
+ * name (any part, any case) and filtered by status on the server (events/src/paging.ts).
+ */
+export async function pageDeals(pool: pg.Pool, firmId: string, query: DealPageQuery): Promise<DealPage> {
+  const page = await readBoardPage(
+    pool,
+    {
+      columns: 'b.doc',
+      from: 'rm_deal_board b',
+      where: `b.owners @> array[$1]::text[] and ($2::text is null or b.doc->>'propertyAddress' ilike $2 or b.doc->>'borrowerName' ilike $2)
+        and ($3::text is null or b.doc->>'status' = $3)`,
+      values: [firmId, query.q ? containsPattern(query.q) : null, query.status ?? null],
+      sort: "b.doc->>'dateCreated'",
+      sortType: 'text',
+      tie: 'b.id',
+    },
+    query.cursor,
+    query.limit ?? PAGE_LIMIT_DEFAULT,
+  );
+  return { items: page.rows.map((row) => toView(row.doc as DealDoc)), nextCursor: page.nextCursor, total: page.total };
 }
 
 export async function findDeal(pool: pg.Pool, userId: string, dealId: string): Promise<DealDetailView | null> {

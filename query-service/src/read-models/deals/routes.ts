@@ -1,7 +1,7 @@
-import { dealDetailView, dealStatsView, dealList, errorAnswers, SIGNED_IN_ERRORS, uuidParams } from '@pf/events';
+import { dealDetailView, dealList, dealPage, dealPageQuery, dealStatsView, errorAnswers, SIGNED_IN_ERRORS, uuidParams } from '@pf/events';
 import { NotFound, sessionViewer, type FastifyPluginAsyncZod } from '@pf/infra';
 import type { ReadModelRouteOptions } from '../read-model-routes';
-import { dealStats, findDeal, listDeals } from './queries';
+import { dealStats, findDeal, listDeals, pageDeals } from './queries';
 
 export const dealReadRoutes: FastifyPluginAsyncZod<ReadModelRouteOptions> = async (app, { pool, cache }) => {
   const errors = errorAnswers(...SIGNED_IN_ERRORS, 503);
@@ -9,6 +9,22 @@ export const dealReadRoutes: FastifyPluginAsyncZod<ReadModelRouteOptions> = asyn
     const { firmId: id } = sessionViewer(request);
     return cache.read(id, request.url, () => listDeals(pool, id));
   });
+
+  app.get(
+    '/api/deals/page',
+    {
+      schema: {
+        summary:
+          'One page of your deals, newest first, searched by property address or borrower name (q) and filtered by status; pass nextCursor as cursor for the next',
+        querystring: dealPageQuery,
+        response: { 200: dealPage, ...errorAnswers(400, ...SIGNED_IN_ERRORS, 503) },
+      },
+    },
+    async (request) => {
+      const { firmId: id } = sessionViewer(request);
+      return cache.read(id, request.url, () => pageDeals(pool, id, request.query));
+    },
+  );
 
   app.get(
     '/api/deals/stats',

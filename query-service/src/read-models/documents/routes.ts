@@ -1,7 +1,7 @@
-import { documentStatsView, documentList, errorAnswers, SIGNED_IN_ERRORS } from '@pf/events';
+import { documentList, documentPage, documentPageQuery, documentStatsView, errorAnswers, SIGNED_IN_ERRORS } from '@pf/events';
 import { sessionViewer, type FastifyPluginAsyncZod } from '@pf/infra';
 import type { ReadModelRouteOptions } from '../read-model-routes';
-import { documentStats, listDocuments } from './queries';
+import { documentStats, listDocuments, pageDocuments } from './queries';
 
 export const documentReadRoutes: FastifyPluginAsyncZod<ReadModelRouteOptions> = async (app, { pool, cache }) => {
   const errors = errorAnswers(...SIGNED_IN_ERRORS, 503);
@@ -11,6 +11,22 @@ export const documentReadRoutes: FastifyPluginAsyncZod<ReadModelRouteOptions> = 
     async (request) => {
       const { firmId: id } = sessionViewer(request);
       return cache.read(id, request.url, () => listDocuments(pool, id));
+    },
+  );
+
+  app.get(
+    '/api/documents/page',
+    {
+      schema: {
+        summary:
+          'One page of the documents of your deals, newest first, searched by name or deal address (q) and filtered by type; pass nextCursor as cursor for the next',
+        querystring: documentPageQuery,
+        response: { 200: documentPage, ...errorAnswers(400, ...SIGNED_IN_ERRORS, 503) },
+      },
+    },
+    async (request) => {
+      const { firmId: id } = sessionViewer(request);
+      return cache.read(id, request.url, () => pageDocuments(pool, id, request.query));
     },
   );
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterLeads, type DomainEvent } from '@pf/events';
+import type { DomainEvent } from '@pf/events';
 import { evolveLead, type LeadDoc } from './evolve';
 import { toLeadView } from './queries';
 
@@ -106,16 +106,5 @@ describe('a lead: one of the user’s agents, looking', () => {
       finishedAt: '2025-01-01T10:00:01.000Z',
       newMatches: 2,
     });
-  });
-
-  it('is found by name or requirement, case-insensitively, and filtered by exact type (docs/behaviour/matching.md)', () => {
-    const leads = [
-      { name: 'Alice Borrower', requirement: 'Needs: Property £250k to £400k', type: 'borrower' as const },
-      { name: 'Northern Bank', requirement: 'Lends on: Property up to £1m', type: 'lender' as const },
-    ];
-    expect(filterLeads(leads, 'NORTHERN', 'all').map((l) => l.name)).toEqual(['Northern Bank']);
-    expect(filterLeads(leads, '£250k', 'all').map((l) => l.name)).toEqual(['Alice Borrower']);
-    expect(filterLeads(leads, 'property', 'lender').map((l) => l.name)).toEqual(['Northern Bank']);
-    expect(filterLeads(leads, '', 'broker')).toEqual([]);
   });
 });

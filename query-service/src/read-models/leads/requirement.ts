@@ -23,3 +23,21 @@ export function describeRequirement(type: AgentType, criteria: Criteria | null):
   });
   return parts.length === 0 ? `${LEAD[type]}: no criteria given yet` : `${LEAD[type]}: ${parts.join(' · ')}`;
 }
+
+/**
+ * describeRequirement as SQL over a lead row's `doc` (`b.doc`), so the board is searched by requirements on
+ * the server; leads/paging.int.test.ts checks the two agree. An empty criterion counts as none, as above.
+ */
+export const REQUIREMENT_SQL = (() => {
+  const value = (key: string) => `nullif(b.doc->'criteria'->>'${key}', '')`;
+  const part = ([label, minKey, maxKey]: (typeof PARTS)[number]) => {
+    const [min, max] = [value(minKey), value(maxKey)];
+    return `case when ${min} is not null and ${max} is not null then '${label} ' || ${min} || ' to ' || ${max}
+      when ${min} is not null then '${label} from ' || ${min} when ${max} is not null then '${label} up to ' || ${max} end`;
+  };
+  const lead = Object.entries(LEAD)
+    .map(([type, words]) => `when '${type}' then '${words}'`)
+    .join(' ');
+  return `(case b.doc->>'type' ${lead} end || ': ' ||
+    coalesce(nullif(concat_ws(' · ', ${PARTS.map(part).join(', ')}), ''), 'no criteria given yet'))`;
+})();

@@ -1,6 +1,14 @@
 import { firmSuccessRate } from '../stats/queries';
 import type pg from 'pg';
-import { recordedMatchExplanation, type MatchingStatsView, type MatchView } from '@pf/events';
+import {
+  PAGE_LIMIT_DEFAULT,
+  recordedMatchExplanation,
+  type MatchingStatsView,
+  type MatchPage,
+  type MatchPageQuery,
+  type MatchView,
+} from '@pf/events';
+import { readBoardPage } from '../paging';
 import { matchProgress, type MatchDoc } from './evolve';
 
 export function toMatchView(doc: MatchDoc): MatchView {
@@ -31,6 +39,25 @@ export async function listMatches(pool: pg.Pool, userId: string): Promise<MatchV
     [userId],
   );
   return result.rows.map((row) => toMatchView(row.doc));
+}
+
+/** One page of the matches the firm's agents are in, in the list's order (newest first; events/src/paging.ts). */
+export async function pageMatches(pool: pg.Pool, firmId: string, query: MatchPageQuery): Promise<MatchPage> {
+  const page = await readBoardPage(
+    pool,
+    {
+      columns: 'b.doc',
+      from: 'rm_match_board b',
+      where: 'b.owners @> array[$1]::text[]',
+      values: [firmId],
+      sort: "b.doc->>'createdAt'",
+      sortType: 'text',
+      tie: 'b.id',
+    },
+    query.cursor,
+    query.limit ?? PAGE_LIMIT_DEFAULT,
+  );
+  return { items: page.rows.map((row) => toMatchView(row.doc as MatchDoc)), nextCursor: page.nextCursor, total: page.total };
 }
 
 /**

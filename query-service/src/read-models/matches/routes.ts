@@ -1,7 +1,7 @@
-import { errorAnswers, matchingStatsView, matchList, SIGNED_IN_ERRORS } from '@pf/events';
+import { errorAnswers, matchingStatsView, matchList, matchPage, matchPageQuery, SIGNED_IN_ERRORS } from '@pf/events';
 import { sessionViewer, type FastifyPluginAsyncZod } from '@pf/infra';
 import type { ReadModelRouteOptions } from '../read-model-routes';
-import { listMatches, matchingStats } from './queries';
+import { listMatches, matchingStats, pageMatches } from './queries';
 
 export const matchReadRoutes: FastifyPluginAsyncZod<ReadModelRouteOptions> = async (app, { pool, cache }) => {
   const errors = errorAnswers(...SIGNED_IN_ERRORS, 503);
@@ -11,6 +11,21 @@ export const matchReadRoutes: FastifyPluginAsyncZod<ReadModelRouteOptions> = asy
     async (request) => {
       const { firmId: id } = sessionViewer(request);
       return cache.read(id, request.url, () => listMatches(pool, id));
+    },
+  );
+
+  app.get(
+    '/api/matches/page',
+    {
+      schema: {
+        summary: 'One page of the matches your agents are in, newest first; pass nextCursor as cursor for the next',
+        querystring: matchPageQuery,
+        response: { 200: matchPage, ...errorAnswers(400, ...SIGNED_IN_ERRORS, 503) },
+      },
+    },
+    async (request) => {
+      const { firmId: id } = sessionViewer(request);
+      return cache.read(id, request.url, () => pageMatches(pool, id, request.query));
     },
   );
 

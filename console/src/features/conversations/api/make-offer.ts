@@ -1,4 +1,4 @@
-import { agentListView, historyPage, offerMadeView, type HistoryPage, type LoanTerms, type MakeOfferInput } from '@pf/events';
+import { agentView, historyPage, offerMadeView, type HistoryPage, type LoanTerms, type MakeOfferInput } from '@pf/events';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
@@ -25,9 +25,13 @@ export function useLastOffer(conversationId: number) {
   return useQuery(getLastOfferQueryOptions(conversationId));
 }
 
-/** The signed-in person's agents, for the limits their side states (its criteria). */
-export function useMyAgents() {
-  return useQuery({ queryKey: queryKeys.agents, queryFn: () => api.get('/api/agents', agentListView) });
+/** The agent a person offers for, for the limits its side states (its criteria): that one agent, not the firm's list. */
+export function useOfferingAgent(agentId: number | undefined) {
+  return useQuery({
+    queryKey: [...queryKeys.agents, 'one', agentId],
+    queryFn: () => api.get(`/api/agents/${agentId}`, agentView),
+    enabled: agentId !== undefined,
+  });
 }
 
 export function makeOffer(conversationId: number, input: MakeOfferInput) {

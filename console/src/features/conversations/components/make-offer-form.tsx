@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { ApiError } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
-import { makeOffer, useLastOffer, useMyAgents } from '../api/make-offer';
+import { makeOffer, useLastOffer, useOfferingAgent } from '../api/make-offer';
 
 const pounds = (value: number) => `£${value.toLocaleString('en-GB')}`;
 
@@ -46,8 +46,7 @@ export function MakeOfferForm({ conversation }: { conversation: ConversationView
   const [sending, setSending] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
   const last = useLastOffer(conversation.id);
-  const agents = useMyAgents();
-  const agent = agents.data?.find((a) => a.id === agentId);
+  const agent = useOfferingAgent(agentId).data;
 
   useEffect(() => {
     const terms: LoanTerms | null | undefined = last.data;

@@ -2,27 +2,27 @@ import {
   dealChangedAnswer,
   dealCreatedAnswer,
   dealDetailView,
-  dealList,
+  dealPage,
   dealStatsView,
   type ChangeDealInput,
+  type DealStatus,
   type NewDealInput,
 } from '@pf/events';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
+import { searchParams, type SearchedPageParams } from '../../../lib/use-cursor-pages';
 
 // Under ['deals'], so a views_changed push naming "deals" refreshes every one of them.
 const keys = {
-  list: [...queryKeys.view('deals'), 'list'] as const,
   stats: [...queryKeys.view('deals'), 'stats'] as const,
   one: (id: string) => [...queryKeys.view('deals'), 'one', id] as const,
 };
 
-const getDealsQueryOptions = () => queryOptions({ queryKey: keys.list, queryFn: () => api.get('/api/deals', dealList) });
-
-export function useDeals() {
-  return useQuery(getDealsQueryOptions());
-}
+export const dealPageKey = [...queryKeys.view('deals'), 'page'] as const;
+/** One page of the firm's deals, searched by address or borrower and filtered by status on the server. */
+export const fetchDealPage = ({ filter, ...params }: SearchedPageParams<DealStatus>) =>
+  api.get(`/api/deals/page?${searchParams({ ...params, status: filter })}`, dealPage);
 
 export function useDealStats() {
   return useQuery({ queryKey: keys.stats, queryFn: () => api.get('/api/deals/stats', dealStatsView) });

@@ -1,6 +1,7 @@
-import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, Intent } from '@blueprintjs/core';
+import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, Intent } from '@blueprintjs/core';
 import { DEAL_STAGES, DEAL_STATUSES, type ChangeDealInput, type DealStage, type DealStatus, type DealView } from '@pf/events';
 import { useState, type FormEvent } from 'react';
+import { ChoiceField } from '../../../components/choice-field';
 import { failureReason } from '../../../lib/api-client';
 import { toastSuccess } from '../../../lib/toaster';
 import { useChangeDeal } from '../api/deals';
@@ -39,24 +40,8 @@ export function DealEditDialog({ deal, onClose }: { deal: DealView; onClose: () 
             <InputGroup id="deal-address" value={address} onValueChange={setAddress} placeholder="14 Harbour Row, Bristol BS1 5TT" />
           </FormGroup>
           <div className="pf-grid pf-grid-2">
-            <FormGroup label="Status" labelFor="deal-status">
-              <HTMLSelect id="deal-status" fill value={status} onChange={(e) => setStatus(e.currentTarget.value as DealStatus)}>
-                {DEAL_STATUSES.map((value) => (
-                  <option key={value} value={value}>
-                    {value}
-                  </option>
-                ))}
-              </HTMLSelect>
-            </FormGroup>
-            <FormGroup label="Stage" labelFor="deal-stage">
-              <HTMLSelect id="deal-stage" fill value={stage} onChange={(e) => setStage(e.currentTarget.value as DealStage)}>
-                {DEAL_STAGES.map((value) => (
-                  <option key={value} value={value}>
-                    {value}
-                  </option>
-                ))}
-              </HTMLSelect>
-            </FormGroup>
+            <ChoiceField id="deal-status" label="Status" value={status} options={DEAL_STATUSES} onChange={setStatus} />
+            <ChoiceField id="deal-stage" label="Stage" value={stage} options={DEAL_STAGES} onChange={setStage} />
           </div>
           <FormGroup label="Target completion" labelFor="deal-target">
             <InputGroup id="deal-target" type="date" value={target} onValueChange={setTarget} />

@@ -1,12 +1,14 @@
-import { Button, Card, H2, Intent, Spinner } from '@blueprintjs/core';
+import { Button, Card, H2, Intent } from '@blueprintjs/core';
 import { Problem } from '../../../components/problem';
 import { WritersOnly } from '../../../components/writers-only';
-import { compactPounds, DEAL_STATUSES, filterDeals, pounds, type DealStatus, type DealView } from '@pf/events';
+import { compactPounds, DEAL_STATUSES, pounds, type DealView } from '@pf/events';
 import { useState } from 'react';
 import { FigureCards, shortDate } from '../../../components/figure-cards';
 import { PageHeader } from '../../../components/page-header';
+import { PagedList } from '../../../components/paged-list';
 import { SearchFilterBar } from '../../../components/search-filter-bar';
-import { useDeals, useDealStats } from '../api/deals';
+import { useSearchedPages } from '../../../lib/use-cursor-pages';
+import { dealPageKey, fetchDealPage, useDealStats } from '../api/deals';
 import { DealDetailDialog } from './deal-detail-dialog';
 import { DealEditDialog } from './deal-edit-dialog';
 import { DealStageTag, DealStatusTag } from './deal-tags';
@@ -38,16 +40,16 @@ function DealRow({ deal, onView, onEdit }: { deal: DealView; onView: () => void;
   );
 }
 
-/** Deals & Transactions (docs/behaviour/deals.md): deals opened by agreed negotiations or New Deal, their stats, search and status filter. */
+/**
+ * Deals & Transactions (docs/behaviour/deals.md): deals opened by agreed negotiations or New Deal, their stats,
+ * one page at a time, searched and filtered by status on the server.
+ */
 export function DealsPage() {
-  const deals = useDeals();
+  const { pages, bar, filtered } = useSearchedPages(dealPageKey, fetchDealPage);
   const stats = useDealStats();
-  const [search, setSearch] = useState('');
-  const [status, setStatus] = useState<DealStatus | 'all'>('all');
   const [creating, setCreating] = useState(false);
   const [viewing, setViewing] = useState<string | null>(null);
   const [editing, setEditing] = useState<DealView | null>(null);
-  const shown = deals.data ? filterDeals(deals.data, search, status) : [];
   const s = stats.data;
 
   return (
@@ -88,34 +90,34 @@ export function DealsPage() {
         <SearchFilterBar
           noun="deals"
           placeholder="Search deals by property address or borrower name..."
-          search={search}
-          onSearch={setSearch}
           filterLabel="Status filter"
           allLabel="All Statuses"
           options={DEAL_STATUSES}
-          value={status}
-          onFilter={setStatus}
+          {...bar}
         />
         <H2 className="pf-h4 pf-section">Recent Deals</H2>
-        {deals.isPending ? (
-          <Spinner />
-        ) : deals.isError ? (
-          <Problem icon="error" title="Could not load deals" description={deals.error.message} />
-        ) : deals.data.length === 0 ? (
-          <Problem
-            icon="exchange"
-            title="Deals appear when your agents agree terms"
-            description="When two of your agents agree a rate, term, loan and fee, the deal opens here at application. Seed demo data on the dashboard, or add one with New Deal."
-          />
-        ) : shown.length === 0 ? (
-          <Problem icon="search" title="No deals match" description="Try another search or status." />
-        ) : (
-          <ul className="pf-list">
-            {shown.map((deal) => (
-              <DealRow key={deal.id} deal={deal} onView={() => setViewing(deal.id)} onEdit={() => setEditing(deal)} />
-            ))}
-          </ul>
-        )}
+        <PagedList
+          pages={pages}
+          noun="deals"
+          filtered={filtered}
+          errorTitle="Could not load deals"
+          empty={
+            <Problem
+              icon="exchange"
+              title="Deals appear when your agents agree terms"
+              description="When two of your agents agree a rate, term, loan and fee, the deal opens here at application. Seed demo data on the dashboard, or add one with New Deal."
+            />
+          }
+          noMatch={<Problem icon="search" title="No deals match" description="Try another search or status." />}
+        >
+          {(deals) => (
+            <ul className="pf-list">
+              {deals.map((deal) => (
+                <DealRow key={deal.id} deal={deal} onView={() => setViewing(deal.id)} onEdit={() => setEditing(deal)} />
+              ))}
+            </ul>
+          )}
+        </PagedList>
       </Card>
       <NewDealDialog isOpen={creating} onClose={() => setCreating(false)} />
       <DealDetailDialog dealId={viewing} onClose={() => setViewing(null)} />

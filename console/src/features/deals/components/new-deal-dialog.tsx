@@ -1,9 +1,10 @@
-import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, Intent } from '@blueprintjs/core';
-import { agentListView, newDealInput, type AgentType } from '@pf/events';
-import { useQuery } from '@tanstack/react-query';
+import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, Intent } from '@blueprintjs/core';
+import { agentPage, newDealInput, PAGE_LIMIT_DEFAULT, type AgentType } from '@pf/events';
 import { useState, type FormEvent } from 'react';
+import { SearchedSelect } from '../../../components/searched-select';
 import { api, failureReason } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
+import { searchParams } from '../../../lib/use-cursor-pages';
 import { toastSuccess } from '../../../lib/toaster';
 import { useCreateDeal } from '../api/deals';
 
@@ -28,9 +29,14 @@ const LABELS: Record<(typeof FIELDS)[number], [string, string]> = {
 };
 const NUMERIC = new Set(['propertyValue', 'loanAmount', 'interestRate', 'termYears', 'arrangementFee']);
 
+/** The firm's agents of one type matching a search, a page at most: a firm may have thousands. */
+async function agentChoices(type: AgentType, q: string | undefined) {
+  const page = await api.get(`/api/agents/page?${searchParams({ type, q, limit: PAGE_LIMIT_DEFAULT })}`, agentPage);
+  return { choices: page.items.map((agent) => ({ value: String(agent.id), label: agent.name })), total: page.total };
+}
+
 /** New Deal: between the user's own agents; the shared schema's messages name each field. */
 export function NewDealDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => void }) {
-  const agents = useQuery({ queryKey: queryKeys.agents, queryFn: () => api.get('/api/agents', agentListView), enabled: isOpen });
   const [values, setValues] = useState<Record<Field, string>>(
     () => Object.fromEntries([...FIELDS, 'borrowerAgentId', 'lenderAgentId', 'brokerAgentId'].map((k) => [k, ''])) as Record<Field, string>,
   );
@@ -38,7 +44,6 @@ export function NewDealDialog({ isOpen, onClose }: { isOpen: boolean; onClose: (
   const [failure, setFailure] = useState<string | null>(null);
   const create = useCreateDeal();
   const set = (field: Field, value: string) => setValues((current) => ({ ...current, [field]: value }));
-  const ofType = (type: AgentType) => (agents.data ?? []).filter((agent) => agent.type === type);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -71,16 +76,18 @@ export function NewDealDialog({ isOpen, onClose }: { isOpen: boolean; onClose: (
   };
 
   const agentSelect = (field: 'borrowerAgentId' | 'lenderAgentId' | 'brokerAgentId', type: AgentType, label: string, optional = false) => (
-    <FormGroup label={label} labelFor={`deal-${field}`} intent={errors[field] ? Intent.DANGER : Intent.NONE} helperText={errors[field]}>
-      <HTMLSelect id={`deal-${field}`} fill value={values[field]} onChange={(e) => set(field, e.currentTarget.value)}>
-        <option value="">{optional ? 'None' : `Choose a ${type} agent`}</option>
-        {ofType(type).map((agent) => (
-          <option key={agent.id} value={agent.id}>
-            {agent.name}
-          </option>
-        ))}
-      </HTMLSelect>
-    </FormGroup>
+    <SearchedSelect
+      id={`deal-${field}`}
+      label={label}
+      noun={`${type} agents`}
+      none={optional ? 'None' : `Choose a ${type} agent`}
+      value={values[field]}
+      onChange={(value) => set(field, value)}
+      queryKey={[...queryKeys.agents, 'page', type]}
+      fetchChoices={(q) => agentChoices(type, q)}
+      enabled={isOpen}
+      error={errors[field]}
+    />
   );
 
   return (

@@ -1,34 +1,41 @@
-import { Button, Callout, Card, Dialog, DialogBody, InputGroup, Intent, Spinner } from '@blueprintjs/core';
+import { Button, Callout, Card, Dialog, DialogBody, InputGroup, Intent } from '@blueprintjs/core';
 import { Problem } from '../../../components/problem';
 import { WritersOnly } from '../../../components/writers-only';
-import { dealList, DOCUMENT_TYPES, filterDocuments, formatBytes, type DocumentType, type DocumentView } from '@pf/events';
-import { useQuery } from '@tanstack/react-query';
+import { DOCUMENT_TYPES, formatBytes, type DocumentView } from '@pf/events';
 import { useState } from 'react';
 import { FigureCards } from '../../../components/figure-cards';
 import { PageHeader } from '../../../components/page-header';
+import { PagedList } from '../../../components/paged-list';
 import { SearchFilterBar } from '../../../components/search-filter-bar';
-import { api } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
 import { toastError, toastSuccess } from '../../../lib/toaster';
-import { previewLink, shareLink, useDocuments, useDocumentStats, useDownload, useReview } from '../api/documents';
+import { useSearchedPages } from '../../../lib/use-cursor-pages';
+import {
+  documentPageKey,
+  fetchDocumentPage,
+  previewLink,
+  shareLink,
+  useDocumentStats,
+  useDownload,
+  useHasDeals,
+  useReview,
+} from '../api/documents';
 import { DocumentCard } from './document-card';
 import { UploadDialog } from './upload-dialog';
 import { formatDateTime } from '../../../lib/display';
 
-/** Documents (docs/behaviour/documents.md): uploads linked to deals, reviewed, previewed, downloaded (counted) and shared by signed links. */
+/**
+ * Documents (docs/behaviour/documents.md): uploads linked to deals, reviewed, previewed, downloaded (counted) and
+ * shared by signed links; one page at a time, searched and filtered by type on the server.
+ */
 export function DocumentsPage() {
-  const documents = useDocuments();
+  const { pages, bar, filtered } = useSearchedPages(documentPageKey, fetchDocumentPage);
   const stats = useDocumentStats();
-  // The deals to attach uploads to (the deals screen's own query: a push naming "deals" refreshes it).
-  const deals = useQuery({ queryKey: [...queryKeys.view('deals'), 'list'], queryFn: () => api.get('/api/deals', dealList) });
+  const hasDeals = useHasDeals();
   const download = useDownload();
   const review = useReview();
-  const [search, setSearch] = useState('');
-  const [type, setType] = useState<DocumentType | 'all'>('all');
   const [uploading, setUploading] = useState(false);
   const [preview, setPreview] = useState<{ document: DocumentView; url: string } | null>(null);
   const [shared, setShared] = useState<{ url: string; expiresAt: string } | null>(null);
-  const shown = documents.data ? filterDocuments(documents.data, search, type) : [];
   const s = stats.data;
 
   const run = (action: () => Promise<void>) => () => void action().catch((error: Error) => toastError(error.message));
@@ -64,52 +71,52 @@ export function DocumentsPage() {
         <SearchFilterBar
           noun="documents"
           placeholder="Search documents by name or property address..."
-          search={search}
-          onSearch={setSearch}
           filterLabel="Type filter"
           allLabel="All Types"
           options={DOCUMENT_TYPES}
-          value={type}
-          onFilter={setType}
+          {...bar}
         />
       </Card>
-      {documents.isPending ? (
-        <Spinner className="pf-section" />
-      ) : documents.isError ? (
-        <Problem icon="error" title="Could not load documents" description={documents.error.message} />
-      ) : documents.data.length === 0 ? (
-        <Problem
-          className="pf-section"
-          icon="document"
-          title="No documents yet"
-          description={
-            (deals.data?.length ?? 0) === 0
-              ? 'Documents belong to deals, and deals appear when your agents agree terms. Once there is a deal, upload its valuation, application or other papers here.'
-              : 'Upload a deal’s valuation, application, financial, legal or insurance papers with Upload Document.'
-          }
-        />
-      ) : shown.length === 0 ? (
-        <Problem className="pf-section" icon="search" title="No documents match" description="Try another search or type." />
-      ) : (
-        <div className="pf-grid pf-grid-3 pf-section">
-          {shown.map((document) => (
-            <DocumentCard
-              key={document.id}
-              document={document}
-              onView={view(document)}
-              onDownload={save(document)}
-              onShare={share(document)}
-              onReview={(status) =>
-                void review.mutateAsync({ id: document.id, status }).then(
-                  () => toastSuccess(`Document ${status}`),
-                  (error: Error) => toastError(error.message),
-                )
-              }
-            />
-          ))}
-        </div>
-      )}
-      <UploadDialog isOpen={uploading} onClose={() => setUploading(false)} deals={deals.data ?? []} />
+      <PagedList
+        pages={pages}
+        noun="documents"
+        filtered={filtered}
+        errorTitle="Could not load documents"
+        empty={
+          <Problem
+            className="pf-section"
+            icon="document"
+            title="No documents yet"
+            description={
+              hasDeals.data
+                ? 'Upload a deal’s valuation, application, financial, legal or insurance papers with Upload Document.'
+                : 'Documents belong to deals, and deals appear when your agents agree terms. Once there is a deal, upload its valuation, application or other papers here.'
+            }
+          />
+        }
+        noMatch={<Problem className="pf-section" icon="search" title="No documents match" description="Try another search or type." />}
+      >
+        {(documents) => (
+          <div className="pf-grid pf-grid-3 pf-section">
+            {documents.map((document) => (
+              <DocumentCard
+                key={document.id}
+                document={document}
+                onView={view(document)}
+                onDownload={save(document)}
+                onShare={share(document)}
+                onReview={(status) =>
+                  void review.mutateAsync({ id: document.id, status }).then(
+                    () => toastSuccess(`Document ${status}`),
+                    (error: Error) => toastError(error.message),
+                  )
+                }
+              />
+            ))}
+          </div>
+        )}
+      </PagedList>
+      <UploadDialog isOpen={uploading} onClose={() => setUploading(false)} />
       <Dialog isOpen={preview !== null} onClose={() => setPreview(null)} title={preview?.document.name} className="pf-preview-dialog">
         <DialogBody>
           {preview?.document.contentType === 'application/pdf' ? (

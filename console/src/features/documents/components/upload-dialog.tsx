@@ -1,12 +1,14 @@
-import { Button, Callout, Dialog, DialogBody, DialogFooter, FileInput, FormGroup, HTMLSelect, InputGroup, Intent } from '@blueprintjs/core';
-import { DOCUMENT_TYPES, MAX_DOCUMENT_BYTES, type DealView, type DocumentType } from '@pf/events';
+import { Button, Callout, Dialog, DialogBody, DialogFooter, FileInput, FormGroup, InputGroup, Intent } from '@blueprintjs/core';
+import { DOCUMENT_TYPES, MAX_DOCUMENT_BYTES, type DocumentType } from '@pf/events';
 import { useState, type FormEvent } from 'react';
+import { ChoiceField } from '../../../components/choice-field';
+import { SearchedSelect } from '../../../components/searched-select';
 import { failureReason } from '../../../lib/api-client';
 import { toastSuccess } from '../../../lib/toaster';
-import { useUpload } from '../api/documents';
+import { dealChoices, dealChoicesKey, useUpload } from '../api/documents';
 
 /** Upload Document: a PDF, JPEG or PNG of at most 10 MB for one of the user's deals (the server judges the bytes). */
-export function UploadDialog({ isOpen, onClose, deals }: { isOpen: boolean; onClose: () => void; deals: DealView[] }) {
+export function UploadDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => void }) {
   const [dealId, setDealId] = useState('');
   const [type, setType] = useState<DocumentType>('valuation');
   const [name, setName] = useState('');
@@ -40,27 +42,18 @@ export function UploadDialog({ isOpen, onClose, deals }: { isOpen: boolean; onCl
     <Dialog isOpen={isOpen} onClose={onClose} title="Upload Document" className="pf-wide-dialog">
       <form onSubmit={(event) => void submit(event)}>
         <DialogBody>
-          <FormGroup label="Deal" labelFor="document-deal">
-            <HTMLSelect id="document-deal" fill value={dealId} onChange={(e) => setDealId(e.currentTarget.value)}>
-              <option value="">Choose a deal</option>
-              {deals
-                .filter((deal) => deal.status !== 'cancelled')
-                .map((deal) => (
-                  <option key={deal.id} value={deal.id}>
-                    {deal.propertyAddress || `${deal.borrowerName} · ${deal.lenderName}`}
-                  </option>
-                ))}
-            </HTMLSelect>
-          </FormGroup>
-          <FormGroup label="Type" labelFor="document-type">
-            <HTMLSelect id="document-type" fill value={type} onChange={(e) => setType(e.currentTarget.value as DocumentType)}>
-              {DOCUMENT_TYPES.map((value) => (
-                <option key={value} value={value}>
-                  {value}
-                </option>
-              ))}
-            </HTMLSelect>
-          </FormGroup>
+          <SearchedSelect
+            id="document-deal"
+            label="Deal"
+            noun="deals"
+            none="Choose a deal"
+            value={dealId}
+            onChange={setDealId}
+            queryKey={dealChoicesKey}
+            fetchChoices={dealChoices}
+            enabled={isOpen}
+          />
+          <ChoiceField id="document-type" label="Type" value={type} options={DOCUMENT_TYPES} onChange={setType} />
           <FormGroup label="Name (optional)" labelFor="document-name" helperText="The file's own name is used when empty">
             <InputGroup id="document-name" value={name} onValueChange={setName} />
           </FormGroup>

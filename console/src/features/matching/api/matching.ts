@@ -1,11 +1,16 @@
-import { leadList, matchingStatsView, matchList, matchRequestAnswer, matchRunView } from '@pf/events';
+import { leadPage, matchingStatsView, matchPage, matchRequestAnswer, matchRunView, type AgentType, type MatchPageQuery } from '@pf/events';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
+import { searchParams, type SearchedPageParams } from '../../../lib/use-cursor-pages';
 
-export const useLeads = () => useQuery({ queryKey: [...queryKeys.view('leads'), 'list'], queryFn: () => api.get('/api/leads', leadList) });
-export const useMatches = () =>
-  useQuery({ queryKey: [...queryKeys.view('matches'), 'list'], queryFn: () => api.get('/api/matches', matchList) });
+// Under ['leads'] and ['matches'], so a views_changed push naming either refreshes the page shown.
+export const leadPageKey = [...queryKeys.view('leads'), 'page'] as const;
+export const matchPageKey = [...queryKeys.view('matches'), 'page'] as const;
+/** One page of the firm's leads, searched by name or requirements and filtered by type on the server. */
+export const fetchLeadPage = ({ filter, ...params }: SearchedPageParams<AgentType>) =>
+  api.get(`/api/leads/page?${searchParams({ ...params, type: filter })}`, leadPage);
+export const fetchMatchPage = (params: MatchPageQuery) => api.get(`/api/matches/page?${searchParams(params)}`, matchPage);
 export const useMatchingStats = () =>
   useQuery({ queryKey: [...queryKeys.view('matches'), 'stats'], queryFn: () => api.get('/api/matches/stats', matchingStatsView) });
 

@@ -1,13 +1,14 @@
-import { Button, Callout, Card, Dialog, DialogBody, H2, Intent, Spinner, Tag } from '@blueprintjs/core';
+import { Button, Callout, Card, Dialog, DialogBody, H2, Intent, Tag } from '@blueprintjs/core';
 import { Problem } from '../../../components/problem';
-import { AGENT_TYPES, CRITERIA_KEYS, filterLeads, PAGE_LIMIT_DEFAULT, type AgentType, type LeadView } from '@pf/events';
+import { CRITERIA_KEYS, type LeadView } from '@pf/events';
 import { useState } from 'react';
+import { AGENT_TYPE_FILTER } from '../../../components/agent-type';
 import { shortDate } from '../../../components/figure-cards';
-import { PageNav } from '../../../components/page-nav';
+import { PagedList } from '../../../components/paged-list';
 import { SearchFilterBar } from '../../../components/search-filter-bar';
 import { useNow } from '../../../lib/use-now';
-import { useSlicePages } from '../../../lib/use-cursor-pages';
-import { useLeads } from '../api/matching';
+import { useSearchedPages } from '../../../lib/use-cursor-pages';
+import { fetchLeadPage, leadPageKey } from '../api/matching';
 import { ScoreTag } from './score-tag';
 import { matchRunText, useMatchAction } from './use-match-action';
 
@@ -55,50 +56,44 @@ function LeadCard({ lead, onView }: { lead: LeadView; onView: () => void }) {
   );
 }
 
-/** Leads (docs/behaviour/matching.md): the user's agents that are looking, with search by name or requirements and a type filter. */
+/**
+ * Leads (docs/behaviour/matching.md): the firm's agents that are looking, one page at a time, searched by name
+ * or requirements and filtered by type on the server.
+ */
 export function LeadsTab() {
-  const leads = useLeads();
-  const [search, setSearch] = useState('');
-  const [type, setType] = useState<AgentType | 'all'>('all');
+  const { pages, bar, filtered } = useSearchedPages(leadPageKey, fetchLeadPage);
   const [viewing, setViewing] = useState<LeadView | null>(null);
-  const shown = leads.data ? filterLeads(leads.data, search, type) : [];
-  const page = useSlicePages(shown, PAGE_LIMIT_DEFAULT, `${search}|${type}`);
   return (
     <>
       <SearchFilterBar
         className="pf-section"
         noun="leads"
         placeholder="Search leads by name or requirements..."
-        search={search}
-        onSearch={setSearch}
-        filterLabel="Type filter"
-        allLabel="All Types"
-        options={AGENT_TYPES}
-        value={type}
-        onFilter={setType}
+        {...AGENT_TYPE_FILTER}
+        {...bar}
       />
-      {leads.isPending ? (
-        <Spinner />
-      ) : leads.isError ? (
-        <Problem icon="error" title="Could not load leads" description={leads.error.message} />
-      ) : leads.data.length === 0 ? (
-        <Problem
-          icon="people"
-          title="Leads are your agents that are looking"
-          description="Create a borrower, lender or broker agent (Add Lead), or seed demo data on the dashboard: each one appears here with its need or appetite."
-        />
-      ) : shown.length === 0 ? (
-        <Problem icon="search" title="No leads match" description="Try another search or type." />
-      ) : (
-        <>
+      <PagedList
+        pages={pages}
+        noun="leads"
+        filtered={filtered}
+        errorTitle="Could not load leads"
+        empty={
+          <Problem
+            icon="people"
+            title="Leads are your agents that are looking"
+            description="Create a borrower, lender or broker agent (Add Lead), or seed demo data on the dashboard: each one appears here with its need or appetite."
+          />
+        }
+        noMatch={<Problem icon="search" title="No leads match" description="Try another search or type." />}
+      >
+        {(leads) => (
           <div className="pf-grid pf-grid-3 pf-section">
-            {page.items.map((lead) => (
+            {leads.map((lead) => (
               <LeadCard key={lead.id} lead={lead} onView={() => setViewing(lead)} />
             ))}
           </div>
-          <PageNav noun="leads" pageSize={PAGE_LIMIT_DEFAULT} shown={page.items.length} total={shown.length} pager={page} />
-        </>
-      )}
+        )}
+      </PagedList>
       <Dialog isOpen={viewing !== null} onClose={() => setViewing(null)} title={viewing?.name} className="pf-wide-dialog">
         <DialogBody>
           {viewing ? (
