@@ -1,13 +1,7 @@
-import { Button, Checkbox, FormGroup, HTMLSelect, Intent, NumericInput, Switch } from '@blueprintjs/core';
-import {
-  agentDefaultsInput,
-  DEFAULT_PROPERTY_TYPES,
-  REGIONS,
-  RESPONSE_TIMES,
-  type AgentDefaults,
-  type AgentDefaultsView,
-} from '@pf/events';
+import { Button, Checkbox, FormGroup, Intent, NumericInput, Switch } from '@blueprintjs/core';
+import { agentDefaultsInput, DEFAULT_PROPERTY_TYPES, REGIONS, type AgentDefaults, type AgentDefaultsView } from '@pf/events';
 import { useState } from 'react';
+import { ResponseTimeSelect } from '../../../components/response-time-select';
 import { useStateFrom } from '../../../lib/use-state-from';
 import { ApiError } from '../../../lib/api-client';
 import { toastError, toastSuccess } from '../../../lib/toaster';
@@ -93,17 +87,7 @@ export function AgentDefaultsTab({ defaults: view }: { defaults: AgentDefaultsVi
         labelFor="defaults-response"
         helperText="Pre-fills Create Agent: when you negotiate by hand and leave the other side unanswered this long, the agent takes your side back"
       >
-        <HTMLSelect
-          id="defaults-response"
-          value={values.responseTime}
-          onChange={(e) => set({ responseTime: Number(e.currentTarget.value) as AgentDefaults['responseTime'] })}
-        >
-          {RESPONSE_TIMES.map((hours) => (
-            <option key={hours} value={hours}>
-              {hours} {hours === 1 ? 'hour' : 'hours'}
-            </option>
-          ))}
-        </HTMLSelect>
+        <ResponseTimeSelect id="defaults-response" value={values.responseTime} onChange={(responseTime) => set({ responseTime })} />
       </FormGroup>
       <Switch
         checked={values.autoNegotiate}
