@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { ResponseTimeSelect } from '../../../components/response-time-select';
 import { useStateFrom } from '../../../lib/use-state-from';
 import { ApiError } from '../../../lib/api-client';
+import { fieldErrors, type FieldErrors } from '../../../lib/form-errors';
 import { toastError, toastSuccess } from '../../../lib/toaster';
 import { useSaveAgentDefaults } from '../api/settings';
 
@@ -25,18 +26,14 @@ function withoutSaved({ saved: _saved, ...defaults }: AgentDefaultsView): AgentD
  */
 export function AgentDefaultsTab({ defaults: view }: { defaults: AgentDefaultsView }) {
   const [values, setValues] = useStateFrom<AgentDefaults>(() => withoutSaved(view), [view]);
-  const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
+  const [errors, setErrors] = useState<FieldErrors>({});
   const save = useSaveAgentDefaults();
   const set = (patch: Partial<AgentDefaults>) => setValues((current) => ({ ...current, ...patch }));
   const toggleIn = <T extends string>(list: T[], item: T) => (list.includes(item) ? list.filter((x) => x !== item) : [...list, item]);
 
   const submit = async () => {
     const parsed = agentDefaultsInput.safeParse(values);
-    if (!parsed.success) {
-      const found: Partial<Record<string, string>> = {};
-      for (const issue of parsed.error.issues) found[String(issue.path[0])] ??= issue.message;
-      return setErrors(found);
-    }
+    if (!parsed.success) return setErrors(fieldErrors(parsed.error));
     setErrors({});
     try {
       await save.mutateAsync(parsed.data);
