@@ -1,3 +1,4 @@
+import type { CreateAgentInput } from '../agent';
 import type { EventOf } from '../domain-events';
 
 /** Tests only: the deal id the fixtures below use. */
@@ -29,3 +30,33 @@ export function dealOpened(changes: Partial<EventOf<'DealOpened'>['data']> = {})
     },
   };
 }
+
+/**
+ * Tests only: a borrower's criteria as a person types them (£400k, 3.5%, years without the word), which
+ * LENDER_CRITERIA meets: the matcher pairs the two agents and their negotiators have room to agree.
+ */
+export const BORROWER_CRITERIA = {
+  propertyValueMin: '£400k',
+  propertyValueMax: '£500k',
+  interestRateMin: '3.5%',
+  interestRateMax: '5.5%',
+  loanTermMin: '20',
+  loanTermMax: '30',
+};
+/** Tests only: a lender's criteria that BORROWER_CRITERIA fits, typed another way (£200,000, "10 years"). */
+export const LENDER_CRITERIA = {
+  propertyValueMin: '£200,000',
+  propertyValueMax: '£800,000',
+  interestRateMin: '4%',
+  interestRateMax: '5.2%',
+  loanTermMin: '10 years',
+  loanTermMax: '35 years',
+};
+/** Tests only: Create Agent for a borrower, Harriet Cole, that WESSEX_BUILDING_SOCIETY matches. */
+export const HARRIET_COLE = { name: 'Harriet Cole', type: 'borrower', criteria: BORROWER_CRITERIA } satisfies CreateAgentInput;
+/** Tests only: Create Agent for a lender, Wessex Building Society, that matches HARRIET_COLE. */
+export const WESSEX_BUILDING_SOCIETY = {
+  name: 'Wessex Building Society',
+  type: 'lender',
+  criteria: LENDER_CRITERIA,
+} satisfies CreateAgentInput;
