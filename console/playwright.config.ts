@@ -1,8 +1,5 @@
-import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
-
-/** A system Chromium first (CI installs Debian's); Playwright's own download only if that is absent. */
-const systemChromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { chromiumLaunchOptions } from '@pf/infra/chromium';
 
 export default defineConfig({
   testDir: './e2e',
@@ -20,17 +17,7 @@ export default defineConfig({
     viewport: { width: 1280, height: 800 },
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
-    launchOptions: {
-      executablePath: existsSync(systemChromium) ? systemChromium : undefined,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    // A system Chromium first (CI installs Debian's); Playwright's own download only if that is absent.
+    launchOptions: chromiumLaunchOptions,
   },
 });

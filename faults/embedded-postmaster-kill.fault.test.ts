@@ -1,12 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { chmod, mkdtemp, rename, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { embeddedDatabaseUrl, freePort } from '@pf/infra/embedded';
 import { ApiClient } from '@pf/single-node/testing/api-client';
 import { expectEveryAcknowledgedOnce, expectPushedOnce } from './lib/check';
-import { embeddedNodeEnv } from './lib/env';
+import { embeddedDataDir, embeddedNodeEnv, postmasterPid } from './lib/env';
 import { CommandLoad, ReadinessWatch, untilCaughtUp, untilReady } from './lib/load';
 import { LiveSocket } from './lib/live-socket';
 import { ENTRIES, startService, type ServiceProcess } from './lib/processes';
@@ -20,9 +18,7 @@ let node: ServiceProcess;
 const GIVE_UP_SECONDS = 4;
 
 beforeAll(async () => {
-  // Under /tmp, whose parents the embedded server's "postgres" user can traverse.
-  dir = await mkdtemp(path.join(os.tmpdir(), 'pf-faults-embedded-'));
-  await chmod(dir, 0o755);
+  dir = await embeddedDataDir('pf-faults-embedded-');
   node = await startService(ENTRIES.singleNode, await freePort(), embeddedNodeEnv(dir, GIVE_UP_SECONDS));
   await untilReady(node.url);
 });
@@ -32,7 +28,6 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const postmasterPid = () => Number(readFileSync(path.join(dir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
 
 async function until<T>(what: string, check: () => Promise<T | null>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -65,13 +60,13 @@ it('answers 503 while its embedded PostgreSQL is down after a SIGKILL under load
   load.start();
   await sleep(1500);
 
-  const oldPid = postmasterPid();
+  const oldPid = postmasterPid(dir);
   const killed = Date.now();
   process.kill(oldPid, 'SIGKILL');
   await until('a command answered 503', async () => ((load.statuses.get('503') ?? 0) > 0 ? true : null));
   const recoveryMs = await untilWriteReadBack(prober, killed);
   const restarted = await until('the new postmaster', async () => {
-    const pid = postmasterPid();
+    const pid = postmasterPid(dir);
     return pid !== oldPid ? pid : null;
   });
   console.log(
@@ -108,7 +103,7 @@ it('fails /healthz (so a supervisor restarts the process) when its embedded Post
   const versionFile = path.join(dir, 'postgres', 'PG_VERSION');
   await rename(versionFile, `${versionFile}.away`);
   const killed = Date.now();
-  process.kill(postmasterPid(), 'SIGKILL');
+  process.kill(postmasterPid(dir), 'SIGKILL');
 
   // Readiness says why meanwhile: first that the server stopped, then what keeps it from starting.
   const readyzMeanwhile = await until('/readyz naming what keeps the server from starting', async () => {

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { embeddedDatabaseUrl, freePort } from '@pf/infra/embedded';
 import { ApiClient } from '@pf/single-node/testing/api-client';
 import { expectEveryAcknowledgedOnce } from './lib/check';
-import { embeddedNodeEnv } from './lib/env';
+import { embeddedDataDir, embeddedNodeEnv, postmasterPid } from './lib/env';
 import { CommandLoad, untilCaughtUpWithStore, untilReady } from './lib/load';
 import { ENTRIES, startService, type ServiceProcess } from './lib/processes';
 
@@ -20,9 +19,7 @@ let node: ServiceProcess;
 let port: number;
 
 beforeAll(async () => {
-  // Under /tmp, whose parents the embedded server's "postgres" user can traverse.
-  dir = await mkdtemp(path.join(os.tmpdir(), 'pf-faults-embedded-kill-'));
-  await chmod(dir, 0o755);
+  dir = await embeddedDataDir('pf-faults-embedded-kill-');
   port = await freePort();
   node = await startService(ENTRIES.singleNode, port, embeddedNodeEnv(dir));
   await untilReady(node.url);
@@ -33,7 +30,6 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const postmasterPid = () => Number(readFileSync(path.join(dir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
 const alive = (pid: number) => {
   try {
     return !readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.startsWith('Z');
@@ -48,7 +44,7 @@ it('starts again on the same data directory after a SIGKILL of the node under lo
   load.start();
   await sleep(1500);
 
-  const orphan = postmasterPid();
+  const orphan = postmasterPid(dir);
   await node.kill('SIGKILL');
   // The killed node could not stop its server: it runs on, orphaned, holding the data directory.
   expect(alive(orphan)).toBe(true);
@@ -64,7 +60,7 @@ it('starts again on the same data directory after a SIGKILL of the node under lo
     `[faults] node SIGKILL on the embedded default: the plain restart answered ${live - restarting} ms after it was started (of which ${stopMs} ms stopping the left-over postmaster), and was ready with every follower caught up ${Date.now() - live} ms later`,
   );
   expect(alive(orphan)).toBe(false);
-  expect(postmasterPid()).not.toBe(orphan);
+  expect(postmasterPid(dir)).not.toBe(orphan);
   expect(node.output()).toContain('left running by an earlier run was stopped');
   expect(ready.followers.every((follower) => follower.state === 'running' || follower.state === 'standby')).toBe(true);
 

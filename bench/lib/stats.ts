@@ -31,3 +31,18 @@ export async function concurrently(clients: number, until: () => boolean, work: 
     }),
   );
 }
+
+/** `clients` loops side by side for `seconds`, each call of `work` reporting how many units it did: the units per second. */
+export async function unitsPerSecond(clients: number, seconds: number, work: (client: number) => Promise<number>): Promise<number> {
+  let done = 0;
+  const started = performance.now();
+  const end = started + seconds * 1000;
+  await concurrently(
+    clients,
+    () => performance.now() >= end,
+    async (client) => {
+      done += await work(client);
+    },
+  );
+  return done / ((performance.now() - started) / 1000);
+}

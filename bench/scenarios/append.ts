@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EventStore } from '@pf/infra';
-import { concurrently, round } from '../lib/stats';
+import { round, unitsPerSecond } from '../lib/stats';
 
 export interface AppendResult {
   readonly append_events_per_s_batch10: number;
@@ -11,33 +11,25 @@ export interface AppendResult {
 async function appendFor(store: EventStore, writers: number, batch: number, seconds: number): Promise<number> {
   const versions = Array.from({ length: writers }, () => -1);
   const streamsOf = Array.from({ length: writers }, () => `bench-${randomUUID()}`);
-  let appended = 0;
-  const started = performance.now();
-  const end = started + seconds * 1000;
-  await concurrently(
-    writers,
-    () => performance.now() >= end,
-    async (writer) => {
-      const events = Array.from({ length: batch }, (_, i) => ({
-        id: randomUUID(),
-        type: 'MessageSent',
-        data: {
-          conversationId: writer + 1,
-          messageId: i + 1,
-          fromAgentId: 1,
-          toAgentId: 2,
-          content: 'Could we look at a two-year fix at 4.2%?',
-          isAutomated: true,
-        },
-        metadata: { actor: { kind: 'agent' as const, agentId: 1 }, correlationId: randomUUID(), causationId: null },
-      }));
-      const expected = versions[writer] === -1 ? 'no_stream' : versions[writer]!;
-      const result = await store.append(streamsOf[writer]!, events, expected);
-      versions[writer] = result.nextExpectedVersion;
-      appended += batch;
-    },
-  );
-  return appended / ((performance.now() - started) / 1000);
+  return unitsPerSecond(writers, seconds, async (writer) => {
+    const events = Array.from({ length: batch }, (_, i) => ({
+      id: randomUUID(),
+      type: 'MessageSent',
+      data: {
+        conversationId: writer + 1,
+        messageId: i + 1,
+        fromAgentId: 1,
+        toAgentId: 2,
+        content: 'Could we look at a two-year fix at 4.2%?',
+        isAutomated: true,
+      },
+      metadata: { actor: { kind: 'agent' as const, agentId: 1 }, correlationId: randomUUID(), causationId: null },
+    }));
+    const expected = versions[writer] === -1 ? 'no_stream' : versions[writer]!;
+    const result = await store.append(streamsOf[writer]!, events, expected);
+    versions[writer] = result.nextExpectedVersion;
+    return batch;
+  });
 }
 
 export async function measureAppend(store: EventStore, options: { writers: number; seconds: number }): Promise<AppendResult> {

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { chromiumLaunchOptions } from '@pf/infra/chromium';
 import type { BenchUser } from '../lib/session';
 import { percentile, round } from '../lib/stats';
 
@@ -40,18 +41,7 @@ export async function measureConsole(options: { productUrl: string; dist: string
   let eager = 0;
   for (const file of await initialJs(options.dist)) eager += gzipKb(await readFile(file));
 
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions);
   const paints: number[] = [];
   let dashboardJs = 0;
   try {

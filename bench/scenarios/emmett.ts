@@ -4,7 +4,7 @@ import { dumbo } from '@event-driven-io/dumbo';
 import { getPostgreSQLEventStore, readMessagesBatch } from '@event-driven-io/emmett-postgresql';
 import { START, type Position } from '@pf/events';
 import type { EventStore } from '@pf/infra';
-import { concurrently, round } from '../lib/stats';
+import { round, unitsPerSecond } from '../lib/stats';
 
 /**
  * Our PostgreSQL event store beside Emmett's (@event-driven-io/emmett-postgresql, a development dependency of
@@ -100,18 +100,10 @@ function emmett(connectionString: string): Store {
 async function appendRate(store: Store, writers: number, batch: number, seconds: number): Promise<number> {
   const versions: (bigint | null)[] = Array.from({ length: writers }, () => null);
   const streams = Array.from({ length: writers }, () => `bench-${randomUUID()}`);
-  let appended = 0;
-  const started = performance.now();
-  const end = started + seconds * 1000;
-  await concurrently(
-    writers,
-    () => performance.now() >= end,
-    async (writer) => {
-      versions[writer] = await store.append(streams[writer]!, batch, versions[writer]!);
-      appended += batch;
-    },
-  );
-  return appended / ((performance.now() - started) / 1000);
+  return unitsPerSecond(writers, seconds, async (writer) => {
+    versions[writer] = await store.append(streams[writer]!, batch, versions[writer]!);
+    return batch;
+  });
 }
 
 /** Reads of one 1,000-event stream per second, over `seconds`. */

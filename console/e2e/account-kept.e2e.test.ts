@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { openSeededConversation } from './steps';
 
 /**
- * Issue 15 "Done when": sign out and in again in the same browser, and everything is still there (the
+ * Sign out and in again in the same browser, and everything is still there (the
  * long-lived device identity brings the browser back to its account; a second browser is someone else).
  */
 test('signing out and in again in the same browser keeps the account, its name, agents and conversations', async ({ page, browser }) => {

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { compactPounds, type AnalyticsReportView, type NotificationsView } from '@pf/events';
 import { startE2eServer, type E2eServer } from './server';
+import { HARRIET_COLE, WESSEX_BUILDING_SOCIETY } from '@pf/events/testing';
 
 /**
  * Two people on one server whose automated agents run (the shared e2e server has them off): Alice's borrower is
@@ -41,16 +42,7 @@ test('an offer from another user’s agent appears live, Mark All Read clears th
   await expect(alice.getByTestId('bell')).toHaveAttribute('aria-label', 'Notifications: none unread');
   const created = await alice.request.post('/api/agents', {
     data: {
-      name: 'Harriet Cole',
-      type: 'borrower',
-      criteria: {
-        propertyValueMin: '£400k',
-        propertyValueMax: '£500k',
-        interestRateMin: '3.5%',
-        interestRateMax: '5.5%',
-        loanTermMin: '20',
-        loanTermMax: '30',
-      },
+      ...HARRIET_COLE,
     },
   });
   expect(created.status()).toBe(201);
@@ -58,16 +50,7 @@ test('an offer from another user’s agent appears live, Mark All Read clears th
   // Bob's lender: the matcher pairs it with Alice's borrower and the agents negotiate; Alice's bell counts live.
   const lender = await bob.request.post('/api/agents', {
     data: {
-      name: 'Wessex Building Society',
-      type: 'lender',
-      criteria: {
-        propertyValueMin: '£200,000',
-        propertyValueMax: '£800,000',
-        interestRateMin: '4%',
-        interestRateMax: '5.2%',
-        loanTermMin: '10 years',
-        loanTermMax: '35 years',
-      },
+      ...WESSEX_BUILDING_SOCIETY,
     },
   });
   expect(lender.status()).toBe(201);

@@ -1,6 +1,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { DEMO_AGENTS } from '../../command-service/src/seed-demo/demo-data';
 import { startE2eServer, type E2eServer } from './server';
+import { BORROWER_CRITERIA, LENDER_CRITERIA } from '@pf/events/testing';
 
 /**
  * Two firms on one market (docs/decisions/firms-and-visibility.md), the real automated agents running: firm A
@@ -68,15 +69,7 @@ test('firm B reads none of firm A’s clients or figures outside their shared co
 
   // Firm A: demo data (a sandbox), a client who meets B's lender, and clients of its own with deals in London.
   expect((await a.request.post('/api/seed-demo')).status()).toBe(201);
-  await agent(a, 'Harriet Cole', 'borrower', {
-    propertyValueMin: '£400k',
-    propertyValueMax: '£500k',
-    interestRateMin: '3.5%',
-    interestRateMax: '5.5%',
-    loanTermMin: '20',
-    loanTermMax: '30',
-    region: 'london',
-  });
+  await agent(a, 'Harriet Cole', 'borrower', { ...BORROWER_CRITERIA, region: 'london' });
   const oliver = await agent(a, 'Oliver Pemberton', 'borrower', {
     propertyValueMin: '£5,000,000',
     propertyValueMax: '£6,000,000',
@@ -89,14 +82,7 @@ test('firm B reads none of firm A’s clients or figures outside their shared co
   });
   await deals(a, oliver, harbour, 5, 'Harbour Lane', 987_000);
   // Firm B: a lender that fits Harriet, and agents of its own for its own deal later.
-  await agent(b, 'Wessex Building Society', 'lender', {
-    propertyValueMin: '£200,000',
-    propertyValueMax: '£800,000',
-    interestRateMin: '4%',
-    interestRateMax: '5.2%',
-    loanTermMin: '10 years',
-    loanTermMax: '35 years',
-  });
+  await agent(b, 'Wessex Building Society', 'lender', LENDER_CRITERIA);
   await expect
     .poll(async () => ((await (await b.request.get('/api/conversations')).json()) as unknown[]).length, { timeout: 30_000 })
     .toBeGreaterThan(0);

@@ -3,7 +3,7 @@ import { startTestProvider, type TestProvider } from '@pf/single-node/testing/oi
 import { startE2eServer, type E2eServer } from './server';
 
 /**
- * Issue 15 "Done when": OIDC sign-in passes a browser test against a real provider started by the test. This
+ * OIDC sign-in (docs/behaviour/sign-in.md) passes a browser test against a real provider started by the test. This
  * file starts a real OpenID provider (oidc-provider, with its development sign-in and consent pages) and its own
  * single node with OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET pointing at it; Chromium signs in there.
  */

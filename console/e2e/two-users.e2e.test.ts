@@ -1,6 +1,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { ConversationView, MessageView } from '@pf/events';
 import { startE2eServer, type E2eServer } from './server';
+import { HARRIET_COLE, WESSEX_BUILDING_SOCIETY } from '@pf/events/testing';
 
 /**
  * Two people in two browsers whose automated agents are matched (docs/decisions/per-side-control.md): both see the one conversation;
@@ -32,31 +33,13 @@ test('two users whose agents are matched: per-side control, presence and typing 
   const borrower = await (
     await alice.request.post('/api/agents', {
       data: {
-        name: 'Harriet Cole',
-        type: 'borrower',
-        criteria: {
-          propertyValueMin: '£400k',
-          propertyValueMax: '£500k',
-          interestRateMin: '3.5%',
-          interestRateMax: '5.5%',
-          loanTermMin: '20',
-          loanTermMax: '30',
-        },
+        ...HARRIET_COLE,
       },
     })
   ).json();
   const lender = await bob.request.post('/api/agents', {
     data: {
-      name: 'Wessex Building Society',
-      type: 'lender',
-      criteria: {
-        propertyValueMin: '£200,000',
-        propertyValueMax: '£800,000',
-        interestRateMin: '4%',
-        interestRateMax: '5.2%',
-        loanTermMin: '10 years',
-        loanTermMax: '35 years',
-      },
+      ...WESSEX_BUILDING_SOCIETY,
     },
   });
   expect(lender.status()).toBe(201);

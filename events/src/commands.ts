@@ -1,18 +1,7 @@
 import { z } from 'zod';
 import { agentType, criteria, responseTimeHours } from './agent';
 import { conversationOutcome, participant } from './conversation';
-import {
-  conversationCompleted,
-  conversationStalled,
-  conversationStarted,
-  dealAgreed,
-  manualModeChanged,
-  matchFound,
-  messageSent,
-  offerAccepted,
-  offerMade,
-  offerRejected,
-} from './domain-events';
+import { conversationEvent, matchFound } from './domain-events';
 import { concessionStrategy, loanTerms } from './negotiation';
 import { agentDefaultsInput, notificationPreferences, sealed, sessionTimeout } from './user';
 
@@ -75,20 +64,6 @@ export const speaker = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('agent'), agentId: id }),
 ]);
 export type Speaker = z.infer<typeof speaker>;
-
-/** The events an automated agent's turn may record in its conversation. */
-export const conversationEvent = z.discriminatedUnion('type', [
-  conversationStarted,
-  manualModeChanged,
-  messageSent,
-  conversationCompleted,
-  conversationStalled,
-  offerMade,
-  offerAccepted,
-  offerRejected,
-  dealAgreed,
-]);
-export type ConversationEvent = z.infer<typeof conversationEvent>;
 
 export const startConversation = command('StartConversation', {
   conversationId: id,

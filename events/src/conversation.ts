@@ -62,7 +62,7 @@ export const conversationView = z.object({
     }),
   ),
   /**
-   * Issue 16: why the matcher paired them, per criterion (pass / warn / fail); null when no match opened it.
+   * Why the matcher paired them (docs/behaviour/matching.md, "How agents are matched"), per criterion (pass / warn / fail); null when no match opened it.
    * Absent from views built without the read model (a command's answer, a live push): keep the one known.
    */
   match: z.object({ score: z.number(), explanation: matchExplanation }).nullable().optional(),

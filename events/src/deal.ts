@@ -25,6 +25,16 @@ export type DealParty = z.infer<typeof dealParty>;
 const dealId = z.string().uuid();
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
+/** The terms a deal is agreed on: as DealAgreed records them and DealOpened carries them onto the deal. */
+export const agreedDealTerms = {
+  propertyValue: z.number().int(),
+  loanAmount: z.number().int(),
+  ltv: z.number(),
+  interestRate: z.number(),
+  termYears: z.number().int(),
+  arrangementFee: z.number().int(),
+};
+
 export const dealOpened = z.object({
   type: z.literal('DealOpened'),
   data: z.object({
@@ -38,12 +48,7 @@ export const dealOpened = z.object({
     broker: dealParty.nullable(),
     /** Empty until someone enters it: agents agree terms, not addresses. */
     propertyAddress: z.string(),
-    propertyValue: z.number().int(),
-    loanAmount: z.number().int(),
-    ltv: z.number(),
-    interestRate: z.number(),
-    termYears: z.number().int(),
-    arrangementFee: z.number().int(),
+    ...agreedDealTerms,
     targetCompletion: isoDate.nullable(),
   }),
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { agentType, criteria, responseTimeHours } from './agent';
 import { conversationOutcome, participant } from './conversation';
 import { concessionStrategy, loanTerms, recordedMatchExplanation } from './negotiation';
-import { dealEdited, dealOpened, dealStageChanged, dealStatusChanged } from './deal';
+import { agreedDealTerms, dealEdited, dealOpened, dealStageChanged, dealStatusChanged } from './deal';
 import { documentDownloaded, documentStatusChanged, documentUploaded } from './document';
 import { matchRequested, matchRunCompleted } from './matching';
 import { agentDefaultsInput, notificationPreferences, sealed, sessionTimeout } from './user';
@@ -127,12 +127,7 @@ export const dealAgreed = event('DealAgreed', {
   borrowerAgentId: id,
   lenderAgentId: id,
   brokerAgentId: id.nullable(),
-  propertyValue: z.number().int(),
-  loanAmount: z.number().int(),
-  ltv: z.number(),
-  interestRate: z.number(),
-  termYears: z.number().int(),
-  arrangementFee: z.number().int(),
+  ...agreedDealTerms,
 });
 
 /**
@@ -202,12 +197,8 @@ export const memberJoined = event('MemberJoined', {
 export const memberRoleChanged = event('MemberRoleChanged', { firmId: z.string(), userId: z.string(), role: firmRole, from: firmRole });
 export const memberRemoved = event('MemberRemoved', { firmId: z.string(), userId: z.string(), byUserId: z.string() });
 
-export const domainEvent = z.discriminatedUnion('type', [
-  agentCreated,
-  agentUpdated,
-  agentPaused,
-  agentResumed,
-  agentDeleted,
+/** The events of a conversation's stream: those an automated agent's turn may record in it. */
+const conversationEvents = [
   conversationStarted,
   manualModeChanged,
   messageSent,
@@ -216,8 +207,19 @@ export const domainEvent = z.discriminatedUnion('type', [
   offerMade,
   offerAccepted,
   offerRejected,
-  matchFound,
   dealAgreed,
+] as const;
+export const conversationEvent = z.discriminatedUnion('type', conversationEvents);
+export type ConversationEvent = z.infer<typeof conversationEvent>;
+
+export const domainEvent = z.discriminatedUnion('type', [
+  agentCreated,
+  agentUpdated,
+  agentPaused,
+  agentResumed,
+  agentDeleted,
+  ...conversationEvents,
+  matchFound,
   dealOpened,
   dealStatusChanged,
   dealStageChanged,

@@ -2,12 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
 import { consoleDist, ensureConsoleBuilt } from '@pf/console/e2e-server';
-
-/** CHROMIUM_PATH, else a system Chromium as CI installs it (Debian's /usr/bin/chromium), as npm test looks for it. */
-const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((found): found is string =>
-  Boolean(found),
-);
-const chromiumPath = candidates.find((candidate) => existsSync(candidate)) ?? candidates[0]!;
+import { CHROMIUM_CANDIDATES, chromiumLaunchOptions, systemChromium } from '@pf/infra/chromium';
 
 /**
  * Why the browser part cannot run here, or null when it can. On CI a missing Chromium is a failure (the
@@ -15,8 +10,8 @@ const chromiumPath = candidates.find((candidate) => existsSync(candidate)) ?? ca
  * for a passing one.
  */
 export function browserUnavailable(): string | null {
-  if (existsSync(chromiumPath)) return null;
-  const reason = `no Chromium at ${candidates.join(' or ')} (set CHROMIUM_PATH, or apt-get install -y chromium)`;
+  if (systemChromium) return null;
+  const reason = `no Chromium at ${CHROMIUM_CANDIDATES.join(' or ')} (set CHROMIUM_PATH, or apt-get install -y chromium)`;
   if (process.env.CI === 'true') throw new Error(`The browser fault test must run on CI, but there is ${reason}`);
   return reason;
 }
@@ -32,16 +27,5 @@ export function builtConsole(): string {
 }
 
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: chromiumPath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  return chromium.launch(chromiumLaunchOptions);
 }

@@ -1,3 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { chmod, mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
 /** The single node as the fault tests run it: automation on (its follower is supervised too), no reply delay, no write limit. */
 export function singleNodeEnv(databaseUrl: string): Record<string, string> {
   return {
@@ -15,3 +20,14 @@ export function embeddedNodeEnv(dataDir: string, giveUpSeconds = 30): Record<str
   // An empty DATABASE_URL counts as unset, whatever the environment of the test run says.
   return { ...singleNodeEnv(''), DATA_DIR: dataDir, EMBEDDED_DATABASE_GIVE_UP_SECONDS: String(giveUpSeconds) };
 }
+
+/** A fresh data directory for an embedded node: under /tmp, whose parents the embedded server's "postgres" user can traverse. */
+export async function embeddedDataDir(prefix: string): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  await chmod(dir, 0o755);
+  return dir;
+}
+
+/** The pid of the embedded PostgreSQL server running on `dataDir` (its postmaster.pid's first line). */
+export const postmasterPid = (dataDir: string) =>
+  Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);

@@ -7,7 +7,7 @@ import { ApiClient } from '@pf/single-node/testing/api-client';
 import { testServerEnv } from '@pf/single-node/testing/server-env';
 import { connect, percentile, RefusedUpgrade, type TestSocket } from './testing/socket-client';
 
-/** Issue 3's "done when", against the single-node server with the real command-service. */
+/** The gateway's pushes (docs/architecture.md, "A push"), against the single-node server with the real command-service. */
 let database: TestDatabase;
 let server: RunningServer;
 let wsUrl: string;

@@ -1,3 +1,4 @@
+import type { CreateAgentInput } from '../agent';
 import type { EventOf } from '../domain-events';
 
 /** Tests only: the deal id the fixtures below use. */
@@ -29,3 +30,73 @@ export function dealOpened(changes: Partial<EventOf<'DealOpened'>['data']> = {})
     },
   };
 }
+
+/** Tests only: Alice's borrower agent (1) as created, with no criteria; `changes` over its data. */
+export function agentCreated(changes: Partial<EventOf<'AgentCreated'>['data']> = {}): EventOf<'AgentCreated'> {
+  return {
+    type: 'AgentCreated',
+    data: { agentId: 1, ownerId: 'alice', name: 'Alice Borrower', type: 'borrower', description: '', criteria: null, ...changes },
+  };
+}
+
+/** Tests only: match m1 between Alice's borrower agent (1) and Bob's lender agent (2), no broker; `changes` over its data. */
+export function matchFound(changes: Partial<EventOf<'MatchFound'>['data']> = {}): EventOf<'MatchFound'> {
+  return {
+    type: 'MatchFound',
+    data: { matchId: 'm1', borrowerAgentId: 1, lenderAgentId: 2, brokerAgentId: null, score: 86, explanation: [], ...changes },
+  };
+}
+
+/**
+ * Tests only: deal d1 agreed in conversation 7 by agents 1 (borrower), 2 (lender) and 3 (broker): £250,000 on
+ * £350,000 at 4.1% over 25 years with a £999 fee; `changes` over its data.
+ */
+export function dealAgreed(changes: Partial<EventOf<'DealAgreed'>['data']> = {}): EventOf<'DealAgreed'> {
+  return {
+    type: 'DealAgreed',
+    data: {
+      dealId: 'd1',
+      conversationId: 7,
+      borrowerAgentId: 1,
+      lenderAgentId: 2,
+      brokerAgentId: 3,
+      propertyValue: 350_000,
+      loanAmount: 250_000,
+      ltv: 71.4,
+      interestRate: 4.1,
+      termYears: 25,
+      arrangementFee: 999,
+      ...changes,
+    },
+  };
+}
+
+/**
+ * Tests only: a borrower's criteria as a person types them (£400k, 3.5%, years without the word), which
+ * LENDER_CRITERIA meets: the matcher pairs the two agents and their negotiators have room to agree.
+ */
+export const BORROWER_CRITERIA = {
+  propertyValueMin: '£400k',
+  propertyValueMax: '£500k',
+  interestRateMin: '3.5%',
+  interestRateMax: '5.5%',
+  loanTermMin: '20',
+  loanTermMax: '30',
+};
+/** Tests only: a lender's criteria that BORROWER_CRITERIA fits, typed another way (£200,000, "10 years"). */
+export const LENDER_CRITERIA = {
+  propertyValueMin: '£200,000',
+  propertyValueMax: '£800,000',
+  interestRateMin: '4%',
+  interestRateMax: '5.2%',
+  loanTermMin: '10 years',
+  loanTermMax: '35 years',
+};
+/** Tests only: Create Agent for a borrower, Harriet Cole, that WESSEX_BUILDING_SOCIETY matches. */
+export const HARRIET_COLE = { name: 'Harriet Cole', type: 'borrower', criteria: BORROWER_CRITERIA } satisfies CreateAgentInput;
+/** Tests only: Create Agent for a lender, Wessex Building Society, that matches HARRIET_COLE. */
+export const WESSEX_BUILDING_SOCIETY = {
+  name: 'Wessex Building Society',
+  type: 'lender',
+  criteria: LENDER_CRITERIA,
+} satisfies CreateAgentInput;

@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { DomainEvent } from '../domain-events';
 import { agentsView, agentViewOf, type Agent } from './agents';
 import { GIVEN_AT, viewSpec, WHEN_AT } from './view-spec';
+import { agentCreated } from '../testing/fixtures';
 
-const created: DomainEvent = {
-  type: 'AgentCreated',
-  data: {
-    agentId: 1,
-    ownerId: 'alice',
-    name: 'Alice Borrower',
-    type: 'borrower',
-    description: 'First home',
-    criteria: { loanTermMax: '30 years' },
-    strategy: 'conceder',
-  },
-};
+const created = agentCreated({ description: 'First home', criteria: { loanTermMax: '30 years' }, strategy: 'conceder' });
 const agent: Agent = {
   id: 1,
   ownerId: 'alice',

@@ -4,6 +4,7 @@ import { conversationsView, conversationViewFor, ownersOf, type Conversation } f
 import { canSeeConversation } from '../visibility';
 import { messageOf } from './messages';
 import { GIVEN_AT, viewSpec, WHEN_AT } from './view-spec';
+import { dealAgreed } from '../testing/fixtures';
 
 const participants = [
   { agentId: 1, ownerId: 'alice', name: 'Alice Borrower', type: 'borrower' as const },
@@ -172,20 +173,7 @@ describe('conversations view', () => {
       .given()
       .when({ type: 'ManualModeChanged', data: { conversationId: 9, isManualMode: true } })
       .then(null);
-    const deal: DomainEvent = {
-      type: 'DealAgreed',
-      data: {
-        dealId: 'd1',
-        conversationId: 7,
-        borrowerAgentId: 1,
-        lenderAgentId: 2,
-        brokerAgentId: 3,
-        propertyValue: 350_000,
-        ltv: 71.4,
-        ...terms,
-      },
-    };
-    expect(conversationsView.keyOf(deal)).toBeNull();
+    expect(conversationsView.keyOf(dealAgreed())).toBeNull();
   });
 
   it('is seen by the owners of its agents, each told which participants are theirs', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../domain-events';
-import { dealOpened, SAMPLE_DEAL_ID } from '../testing/fixtures';
+import { dealAgreed, dealOpened, SAMPLE_DEAL_ID } from '../testing/fixtures';
 import { dealsView, type Deal } from './deals';
 import { dealFirmsOf } from '../visibility';
 import { GIVEN_AT, viewSpec, WHEN_AT } from './view-spec';
@@ -82,23 +82,7 @@ describe('deals view (Deals & Transactions)', () => {
       .given()
       .when({ type: 'DealStatusChanged', data: { dealId, from: 'active', status: 'cancelled' } })
       .then(null);
-    const agreed: DomainEvent = {
-      type: 'DealAgreed',
-      data: {
-        dealId: 'd1',
-        conversationId: 7,
-        borrowerAgentId: 1,
-        lenderAgentId: 2,
-        brokerAgentId: null,
-        propertyValue: 1,
-        loanAmount: 1,
-        ltv: 1,
-        interestRate: 1,
-        termYears: 1,
-        arrangementFee: 0,
-      },
-    };
-    expect(dealsView.keyOf(agreed)).toBeNull();
+    expect(dealsView.keyOf(dealAgreed())).toBeNull();
   });
 
   it('is seen by the owners of its borrower, lender and broker, once each, in that order', () => {

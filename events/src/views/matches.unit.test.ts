@@ -1,36 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { DomainEvent } from '../domain-events';
 import { dealsAgreedView } from './deals-agreed';
 import { matchesView, partyAgentIds } from './matches';
 import { viewSpec, WHEN_AT } from './view-spec';
+import { dealAgreed, matchFound } from '../testing/fixtures';
 
-const found: DomainEvent = {
-  type: 'MatchFound',
-  data: {
-    matchId: 'm1',
-    borrowerAgentId: 1,
-    lenderAgentId: 2,
-    brokerAgentId: null,
-    score: 81.5,
-    explanation: [{ criterion: 'rate', verdict: 'pass', detail: 'ok' }],
-  },
-};
-const agreed: DomainEvent = {
-  type: 'DealAgreed',
-  data: {
-    dealId: 'd1',
-    conversationId: 7,
-    borrowerAgentId: 1,
-    lenderAgentId: 2,
-    brokerAgentId: 3,
-    propertyValue: 350_000,
-    loanAmount: 250_000,
-    ltv: 71.4,
-    interestRate: 4.1,
-    termYears: 25,
-    arrangementFee: 999,
-  },
-};
+const found = matchFound({ score: 81.5, explanation: [{ criterion: 'rate', verdict: 'pass', detail: 'ok' }] });
+const agreed = dealAgreed();
 
 describe('matches and deals agreed views', () => {
   it('records a match once, at the time it was found', () => {

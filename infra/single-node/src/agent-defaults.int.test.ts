@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from './testing/api-client';
 import { testSingleNode } from './testing/single-node';
+import { HARRIET_COLE, WESSEX_BUILDING_SOCIETY } from '@pf/events/testing';
 
 /**
  * Settings → Agent Defaults' auto-negotiate off, as a broker would expect it: the agent is still matched, but
@@ -18,31 +19,13 @@ describe('an agent created with auto-negotiate off', () => {
     );
     const borrower = (
       await alice.post('/api/agents', {
-        name: 'Harriet Cole',
-        type: 'borrower',
+        ...HARRIET_COLE,
         autoNegotiate: false,
-        criteria: {
-          propertyValueMin: '£400k',
-          propertyValueMax: '£500k',
-          interestRateMin: '3.5%',
-          interestRateMax: '5.5%',
-          loanTermMin: '20',
-          loanTermMax: '30',
-        },
       })
     ).body;
     const lender = (
       await bob.post('/api/agents', {
-        name: 'Wessex Building Society',
-        type: 'lender',
-        criteria: {
-          propertyValueMin: '£200,000',
-          propertyValueMax: '£800,000',
-          interestRateMin: '4%',
-          interestRateMax: '5.2%',
-          loanTermMin: '10 years',
-          loanTermMax: '35 years',
-        },
+        ...WESSEX_BUILDING_SOCIETY,
       })
     ).body;
     await expect.poll(async () => (await alice.get('/api/conversations')).body.length, { timeout: 10_000, interval: 50 }).toBe(1);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from './testing/api-client';
 import { testSingleNode } from './testing/single-node';
+import { HARRIET_COLE, WESSEX_BUILDING_SOCIETY } from '@pf/events/testing';
 
 interface Message {
   isAutomated: boolean;
@@ -48,28 +49,10 @@ describe('manual override stops and resumes the automated agents', () => {
   it('says nothing while a person has the conversation, and carries on when switched back', async () => {
     const operator = await ApiClient.signIn(server().url);
     await operator.post('/api/agents', {
-      name: 'Harriet Cole',
-      type: 'borrower',
-      criteria: {
-        propertyValueMin: '£400k',
-        propertyValueMax: '£500k',
-        interestRateMin: '3.5%',
-        interestRateMax: '5.5%',
-        loanTermMin: '20',
-        loanTermMax: '30',
-      },
+      ...HARRIET_COLE,
     });
     await operator.post('/api/agents', {
-      name: 'Wessex Building Society',
-      type: 'lender',
-      criteria: {
-        propertyValueMin: '£200,000',
-        propertyValueMax: '£800,000',
-        interestRateMin: '4%',
-        interestRateMax: '5.2%',
-        loanTermMin: '10 years',
-        loanTermMax: '35 years',
-      },
+      ...WESSEX_BUILDING_SOCIETY,
     });
     await expect.poll(async () => (await operator.get('/api/conversations')).body.length, { timeout: 10_000, interval: 50 }).toBe(1);
     const [conversation] = (await operator.get('/api/conversations')).body;

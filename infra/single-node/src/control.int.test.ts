@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from './testing/api-client';
 import { testSingleNode } from './testing/single-node';
+import { HARRIET_COLE, WESSEX_BUILDING_SOCIETY } from '@pf/events/testing';
 
 interface Message {
   isAutomated: boolean;
@@ -19,30 +20,12 @@ describe('control per side: two users whose agents are matched', () => {
     await bob.put('/api/auth/profile', { firstName: 'Bob', lastName: 'Lendell' });
     const borrower = (
       await alice.post('/api/agents', {
-        name: 'Harriet Cole',
-        type: 'borrower',
-        criteria: {
-          propertyValueMin: '£400k',
-          propertyValueMax: '£500k',
-          interestRateMin: '3.5%',
-          interestRateMax: '5.5%',
-          loanTermMin: '20',
-          loanTermMax: '30',
-        },
+        ...HARRIET_COLE,
       })
     ).body;
     const lender = (
       await bob.post('/api/agents', {
-        name: 'Wessex Building Society',
-        type: 'lender',
-        criteria: {
-          propertyValueMin: '£200,000',
-          propertyValueMax: '£800,000',
-          interestRateMin: '4%',
-          interestRateMax: '5.2%',
-          loanTermMin: '10 years',
-          loanTermMax: '35 years',
-        },
+        ...WESSEX_BUILDING_SOCIETY,
       })
     ).body;
     await expect.poll(async () => (await bob.get('/api/conversations')).body.length, { timeout: 10_000, interval: 50 }).toBe(1);

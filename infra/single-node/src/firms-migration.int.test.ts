@@ -3,11 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, PostgresEventStore } from '@pf/infra';
 import { formatPosition } from '@pf/events';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
-import { liveRebuild, REBUILT_TABLES } from '@pf/query-service';
+import { liveRebuild } from '@pf/query-service';
 import { generateEvents } from '../../../bench/lib/generate';
 import { startSingleNode, type RunningServer } from './server';
 import { ApiClient } from './testing/api-client';
 import { testServerEnv } from './testing/server-env';
+import { rebuiltRows } from './testing/rebuilt-rows';
 
 /**
  * The migration to firms (docs/decisions/firms-and-visibility.md): a database whose accounts and read models
@@ -21,11 +22,7 @@ describe('the migration to firms', () => {
   let pool: pg.Pool;
   let store: PostgresEventStore;
 
-  const snapshot = async (): Promise<Record<string, unknown[]>> => {
-    const rows: Record<string, unknown[]> = {};
-    for (const table of REBUILT_TABLES) rows[table] = (await pool.query(`select * from ${table} t order by t::text`)).rows;
-    return rows;
-  };
+  const snapshot = () => rebuiltRows(pool);
   /** Waits until the projector and the analytics consumer have the whole store (reads naming the head wait for both). */
   const settle = async (client: ApiClient) => {
     client.lastPosition = formatPosition(await store.headPosition());

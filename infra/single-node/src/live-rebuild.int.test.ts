@@ -2,11 +2,12 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, PostgresEventStore } from '@pf/infra';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
-import { liveRebuild, REBUILT_TABLES, UnknownReadModel, type RebuildProgress } from '@pf/query-service';
+import { liveRebuild, UnknownReadModel, type RebuildProgress } from '@pf/query-service';
 import { generateEvents } from '../../../bench/lib/generate';
 import { startSingleNode, type RunningServer } from './server';
 import { ApiClient } from './testing/api-client';
 import { testServerEnv } from './testing/server-env';
+import { rebuiltRows } from './testing/rebuilt-rows';
 
 /**
  * The live rebuild (docs/decisions/live-rebuild.md) on a real single node and PostgreSQL: commands keep
@@ -19,11 +20,7 @@ describe('live rebuild of the read models', () => {
   let pool: pg.Pool;
   let store: PostgresEventStore;
 
-  const snapshot = async (): Promise<Record<string, unknown[]>> => {
-    const rows: Record<string, unknown[]> = {};
-    for (const table of REBUILT_TABLES) rows[table] = (await pool.query(`select * from ${table} t order by t::text`)).rows;
-    return rows;
-  };
+  const snapshot = () => rebuiltRows(pool);
   const oidOf = async (table: string) => (await pool.query(`select to_regclass($1)::oid::int as oid`, [table])).rows[0].oid as number;
   /** Every index of the read models' tables, by name and definition (a switch keeps them as they were). */
   const indexes = async () =>

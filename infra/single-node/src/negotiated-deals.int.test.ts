@@ -1,5 +1,5 @@
 /**
- * Issue 16, "Done when": after Seed Demo Data, on the whole single node (real PostgreSQL, HTTP, the automated
+ * After Seed Demo Data (docs/behaviour/negotiation.md, "Within the lending rules"), on the whole single node (real PostgreSQL, HTTP, the automated
  * agents), no agreed deal lends less than the borrower's stated need or more than any of the lender's limits;
  * conversations carry the match explanation for their header; a borrower talking to two lenders agrees with one
  * and withdraws politely from the other. The limits are restated here from the criteria text.

@@ -15,7 +15,7 @@ const PEOPLE = {
 };
 
 /**
- * Issue 15: with OIDC_* set, sign-in goes through a real OpenID provider (oidc-provider, started here on a free
+ * With OIDC_* set, sign-in (docs/behaviour/sign-in.md) goes through a real OpenID provider (oidc-provider, started here on a free
  * port) by the authorization code flow with PKCE; accounts are keyed by issuer and subject.
  */
 describe('sign-in through OpenID Connect', () => {

@@ -4,6 +4,7 @@ import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { startSingleNode, type RunningServer } from './server';
 import { ApiClient } from './testing/api-client';
 import { testServerEnv } from './testing/server-env';
+import { BORROWER_CRITERIA, LENDER_CRITERIA } from '@pf/events/testing';
 
 /**
  * The agent response time, made real: an owner negotiating by hand (auto-negotiate off) who leaves the
@@ -11,22 +12,6 @@ import { testServerEnv } from './testing/server-env';
  * on; an owner who answers in time keeps it. One "hour" lasts HOUR_MS here (AGENT_RESPONSE_HOUR_MS).
  */
 const HOUR_MS = 1000;
-const BORROWER = {
-  propertyValueMin: '£400k',
-  propertyValueMax: '£500k',
-  interestRateMin: '3.5%',
-  interestRateMax: '5.5%',
-  loanTermMin: '20',
-  loanTermMax: '30',
-};
-const LENDER = {
-  propertyValueMin: '£200,000',
-  propertyValueMax: '£800,000',
-  interestRateMin: '4%',
-  interestRateMax: '5.2%',
-  loanTermMin: '10 years',
-  loanTermMax: '35 years',
-};
 type Message = { isAutomated: boolean; isReading?: boolean; fromAgentId: number; content: string };
 
 describe('an agent whose owner negotiates by hand, with a response time', () => {
@@ -71,10 +56,10 @@ describe('an agent whose owner negotiates by hand, with a response time', () => 
         type: 'borrower',
         autoNegotiate: false,
         responseTime: 1,
-        criteria: BORROWER,
+        criteria: BORROWER_CRITERIA,
       })
     ).body;
-    const lender = (await bob.post('/api/agents', { name: `${firstName}'s lender`, type: 'lender', criteria: LENDER })).body;
+    const lender = (await bob.post('/api/agents', { name: `${firstName}'s lender`, type: 'lender', criteria: LENDER_CRITERIA })).body;
     // Her agent may also be matched with the lender of an earlier test: this test's is the one with this lender.
     const withLender = async (): Promise<number | undefined> =>
       (await alice.get('/api/conversations')).body.find((c: { participants: { agentId: number }[] }) =>

@@ -2,23 +2,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { PostgresEventStore, createPool } from '@pf/infra';
-import { rebuildReadModels, REBUILT_TABLES } from '@pf/query-service';
+import { rebuildReadModels } from '@pf/query-service';
 import { startSingleNode, type RunningServer } from './server';
 import { ApiClient } from './testing/api-client';
 import { PNG_BYTES, uploadDocument } from './testing/documents';
 import { testServerEnv } from './testing/server-env';
+import { rebuiltRows } from './testing/rebuilt-rows';
 
 const serverEnv = (databaseUrl: string) => testServerEnv(databaseUrl, { READ_WAIT_TIMEOUT_MS: '1000' });
 
 async function snapshotReadModels(url: string): Promise<Record<string, unknown[]>> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  const snapshot: Record<string, unknown[]> = {};
-  for (const table of REBUILT_TABLES) {
-    snapshot[table] = (await client.query(`select * from ${table} order by 1, 2`)).rows;
+  try {
+    return await rebuiltRows(client);
+  } finally {
+    await client.end();
   }
-  await client.end();
-  return snapshot;
 }
 
 describe('single node: commands become events, projections serve the reads', () => {

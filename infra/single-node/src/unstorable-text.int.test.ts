@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from './testing/api-client';
 import { testSingleNode } from './testing/single-node';
 
-/** Issue 10 "Done when": a NUL in any text field gets a 400 naming it (PostgreSQL cannot store it), over HTTP. */
+/** A NUL in any text field gets a 400 naming it (PostgreSQL cannot store it), over HTTP. */
 describe('text PostgreSQL cannot store', () => {
   const node = testSingleNode();
   let alice: ApiClient;

@@ -21,10 +21,18 @@ export class AccountStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async profile(userId: string): Promise<ProfileView | null> {
-    const result = await this.pool.query(
-      'select first_name, last_name, email, phone, company, role, address, bio, timezone, language from users where id = $1',
-      [userId],
-    );
+    const result = await this.pool.query<{
+      first_name: ProfileView['firstName'];
+      last_name: ProfileView['lastName'];
+      email: ProfileView['email'];
+      phone: ProfileView['phone'];
+      company: ProfileView['company'];
+      role: ProfileView['role'];
+      address: ProfileView['address'];
+      bio: ProfileView['bio'];
+      timezone: ProfileView['timezone'];
+      language: ProfileView['language'];
+    }>('select first_name, last_name, email, phone, company, role, address, bio, timezone, language from users where id = $1', [userId]);
     const row = result.rows[0];
     if (!row) return null;
     return {

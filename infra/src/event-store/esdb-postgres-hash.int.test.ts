@@ -12,7 +12,7 @@ import { eventStoreMigrations } from './postgres-schema';
 import type { NewEvent, RecordedEvent } from './port';
 
 /**
- * Issue 12: "The EventStoreDB adapter computes the same hashes." No EventStoreDB server runs here, so the
+ * The EventStoreDB adapter computes the same hashes (docs/decisions/hash-chain.md). No EventStoreDB server runs here, so the
  * adapter's own append and read paths (appendChained, toEventData, toRecorded) run against an in-memory stand-in
  * for the client that keeps what the server keeps (the JSON it was sent, a revision, a log position, its own
  * `created` time) and answers reads the way the client does. The PostgreSQL adapter runs for real. The same

@@ -52,11 +52,12 @@ export interface DailyAnalytics {
 /** The last `days` days, platform-wide (analytics are about the market, not one operator's agents). */
 export async function readDailyAnalytics(pool: pg.Pool, days: number): Promise<DailyAnalytics> {
   const since = `current_date - ($1::int - 1)`;
-  const events = await pool.query(
+  // bigint columns are numbers here (infra/src/db/pool.ts).
+  const events = await pool.query<DailyAnalytics['events'][number]>(
     `select to_char(day, 'YYYY-MM-DD') as day, type, count from analytics_events_daily where day >= ${since} order by day, type`,
     [days],
   );
-  const deals = await pool.query(
+  const deals = await pool.query<{ day: string; deals: number; total_loan_amount: number }>(
     `select to_char(day, 'YYYY-MM-DD') as day, deals, total_loan_amount from analytics_deals_daily where day >= ${since} order by day`,
     [days],
   );

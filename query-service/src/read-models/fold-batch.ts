@@ -23,7 +23,8 @@ export function keysOf<K>(view: View<K, unknown>, batch: readonly RecordedEvent[
 export function foldBatch<K, S>(
   view: View<K, S>,
   batch: readonly RecordedEvent[],
-  stored: ReadonlyMap<K, S>,
+  // NoInfer: the view alone names K and S, so an empty `new Map()` takes its types rather than making them any.
+  stored: ReadonlyMap<NoInfer<K>, NoInfer<S>>,
   each?: (state: S | null, event: DomainEvent, recorded: RecordedEvent, recordedAt: string) => void,
 ): S[] {
   const entities = new Map(stored);

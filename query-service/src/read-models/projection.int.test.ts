@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import type { DomainEvent } from '@pf/events';
+import { dealAgreed } from '@pf/events/testing';
 import { checkpointMigrations, migrate, type RecordedEvent } from '@pf/infra';
 import { ProjectorMemory } from '../projector/memory';
 import { projectBatch } from '../projector/projector';
@@ -65,19 +66,7 @@ function history(): RecordedEvent[] {
     { type: 'OfferRejected', data: { conversationId: 11, offerId: 'o2', byAgentId: 1 } },
     { type: 'ConversationCompleted', data: { conversationId: 11, outcome: 'no_agreement', reason: 'deadline' } },
     { type: 'OfferAccepted', data: { conversationId: 10, offerId: 'o1', byAgentId: 1, terms } },
-    {
-      type: 'DealAgreed',
-      data: {
-        dealId: 'd1',
-        conversationId: 10,
-        borrowerAgentId: 1,
-        lenderAgentId: 2,
-        brokerAgentId: 3,
-        propertyValue: 350_000,
-        ltv: 71.4,
-        ...terms,
-      },
-    },
+    dealAgreed({ conversationId: 10, ...terms }),
     { type: 'ConversationCompleted', data: { conversationId: 10, outcome: 'agreed', reason: 'deal' } },
     { type: 'AgentDeleted', data: { agentId: 4 } },
     { type: 'AgentUpdated', data: { agentId: 2, name: 'Lender two', description: 'again', criteria: null } },

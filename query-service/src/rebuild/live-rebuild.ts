@@ -372,10 +372,15 @@ function isRetryable(error: unknown): boolean {
   return code === '55P03' || code === '40P01' || code === '40001' || code === '57014';
 }
 
+/** Whether the store keeps its events in this database (EventStoreDB keeps them elsewhere). */
+async function hasEventsTable(client: pg.ClientBase): Promise<boolean> {
+  const exists = await client.query<{ yes: boolean }>(`select to_regclass('public.events') is not null as yes`);
+  return exists.rows[0]!.yes;
+}
+
 /** Events after `from` in the PostgreSQL store (0 when the store keeps them elsewhere). */
 async function countEventsAfter(client: pg.ClientBase, from: Position): Promise<number> {
-  const exists = await client.query(`select to_regclass('public.events') is not null as yes`);
-  if (!exists.rows[0].yes) return 0;
+  if (!(await hasEventsTable(client))) return 0;
   const result = await client.query<{ n: number }>(
     `select count(*)::int as n from events where (transaction_id, position) > ($1::text::xid8, $2::bigint)`,
     [from.commit.toString(), from.prepare.toString()],
@@ -388,8 +393,7 @@ async function countEventsAfter(client: pg.ClientBase, from: Position): Promise<
  * rebuilt facts hold beyond its checkpoint are claimed for it, as its own batches would have claimed them.
  */
 async function markAnalyticsApplied(client: pg.ClientBase, from: Position, to: Position): Promise<void> {
-  const exists = await client.query(`select to_regclass('public.events') is not null as yes`);
-  if (!exists.rows[0].yes) return;
+  if (!(await hasEventsTable(client))) return;
   await client.query(
     `insert into analytics_processed_events (consumer, event_id)
      select $1, event_id from events

@@ -2,7 +2,7 @@
  * Time-dependent concession (Faratin et al. 1998): the share of the way conceded by time t in [0, 1] is
  * t^(1/beta). Boulware (beta < 1) holds firm longer, Conceder (beta > 1) gives ground early, linear in between.
  *
- * Issue 16: the way runs in two stages. Until the aspiration round (ASPIRATION_SHARE of the deadline) a side
+ * The way runs in two stages (docs/behaviour/negotiation.md). Until the aspiration round (ASPIRATION_SHARE of the deadline) a side
  * concedes from its best to its aspiration (its estimate of the Nash point), so agreements land early and fair
  * whatever the strategies; after it, only what is left, down to its floor by the last offer, so that a pair whose
  * estimates disagree still finds the zone of agreement before the deadline.

@@ -3,7 +3,7 @@
  * write them (mixed formats, some left blank), private weights, reservation values and strategies. Lenders
  * name wider ranges than borrowers, as they do; a bit under half of the pairs have a zone of agreement.
  *
- * Issue 16 added, without narrowing any earlier range: most borrowers state their need (a loan amount, a range,
+ * The richer criteria (docs/behaviour/matching.md) were added without narrowing any earlier range: most borrowers state their need (a loan amount, a range,
  * or a deposit) at 50–90% of the price it has in mind, an income of 2.5–5 times it, a property type (a fifth
  * buy-to-let, with a rent covering 100–200% of the stressed interest) and often a region; most lenders state a
  * maximum LTV (60–95%), some the property types and regions they lend in. These draw from the pair's random

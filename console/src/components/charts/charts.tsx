@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Pie } from '@visx/shape';
 import { Group } from '@visx/group';
 import { ParentSize } from '@visx/responsive';
@@ -18,85 +19,22 @@ export interface Series {
 const label = (s: string) => s;
 
 /**
- * A line chart of one or more series over the same categories, with a tooltip naming each series' value.
- * The figure carries an accessible label and description, since the SVG itself says nothing to a screen reader.
+ * The frame both XY charts share: the figure with its accessible label and description (the SVG itself says
+ * nothing to a screen reader), sized to its parent, with the grid and both axes; `children` draws the series
+ * and the tooltip. The value axis spans the values shown (visx's linear scale leaves out zero unless told).
  */
-export function LineChart({
+function XYFrame({
   title,
   description,
-  series,
   format,
-  height = 260,
+  height,
+  children,
 }: {
   title: string;
   description: string;
-  series: Series[];
   format: (value: number) => string;
-  height?: number;
-}) {
-  return (
-    <figure className="pf-chart" role="img" aria-label={title} aria-description={description}>
-      <div style={{ height }}>
-        <ParentSize debounceTime={50}>
-          {({ width }) =>
-            width > 0 ? (
-              <XYChart
-                accessibilityLabel={title}
-                width={width}
-                height={height}
-                xScale={{ type: 'band', paddingInner: 0.3 }}
-                yScale={{ type: 'linear', nice: true, zero: false }}
-                margin={{ top: 10, right: 10, bottom: 40, left: 60 }}
-              >
-                <Grid columns={false} numTicks={4} />
-                <Axis orientation="bottom" numTicks={Math.max(2, Math.floor(width / 90))} />
-                <Axis orientation="left" numTicks={4} tickFormat={(v: number) => format(v)} />
-                {series.map((s, index) => (
-                  <LineSeries
-                    key={s.key}
-                    dataKey={s.key}
-                    data={s.points.filter((p) => p.y !== null)}
-                    xAccessor={(p: Point) => p.x}
-                    yAccessor={(p: Point) => p.y}
-                    stroke={CHART_COLOURS[index % CHART_COLOURS.length]}
-                  />
-                ))}
-                <Tooltip<Point>
-                  showVerticalCrosshair
-                  snapTooltipToDatumX
-                  renderTooltip={({ tooltipData }) => (
-                    <div>
-                      <strong>{tooltipData?.nearestDatum ? label(tooltipData.nearestDatum.datum.x) : ''}</strong>
-                      {Object.entries(tooltipData?.datumByKey ?? {}).map(([key, entry]) => (
-                        <div key={key}>
-                          {key}: {entry.datum.y === null ? '–' : format(entry.datum.y)}
-                        </div>
-                      ))}
-                    </div>
-                  )}
-                />
-              </XYChart>
-            ) : null
-          }
-        </ParentSize>
-      </div>
-      <figcaption className="pf-muted pf-small">{description}</figcaption>
-    </figure>
-  );
-}
-
-export function BarChart({
-  title,
-  description,
-  points,
-  format,
-  height = 260,
-}: {
-  title: string;
-  description: string;
-  points: Point[];
-  format: (value: number) => string;
-  height?: number;
+  height: number;
+  children: ReactNode;
 }) {
   return (
     <figure className="pf-chart" role="img" aria-label={title} aria-description={description}>
@@ -115,23 +53,7 @@ export function BarChart({
                 <Grid columns={false} numTicks={4} />
                 <Axis orientation="bottom" numTicks={Math.max(2, Math.floor(width / 90))} />
                 <Axis orientation="left" numTicks={4} tickFormat={(v: number) => format(v)} />
-                <BarSeries
-                  dataKey={title}
-                  data={points}
-                  xAccessor={(p: Point) => p.x}
-                  yAccessor={(p: Point) => p.y ?? 0}
-                  colorAccessor={() => CHART_COLOURS[0]}
-                />
-                <Tooltip<Point>
-                  renderTooltip={({ tooltipData }) =>
-                    tooltipData?.nearestDatum ? (
-                      <div>
-                        <strong>{tooltipData.nearestDatum.datum.x}</strong>
-                        <div>{format(tooltipData.nearestDatum.datum.y ?? 0)}</div>
-                      </div>
-                    ) : null
-                  }
-                />
+                {children}
               </XYChart>
             ) : null
           }
@@ -139,6 +61,86 @@ export function BarChart({
       </div>
       <figcaption className="pf-muted pf-small">{description}</figcaption>
     </figure>
+  );
+}
+
+/** A line chart of one or more series over the same categories, with a tooltip naming each series' value. */
+export function LineChart({
+  title,
+  description,
+  series,
+  format,
+  height = 260,
+}: {
+  title: string;
+  description: string;
+  series: Series[];
+  format: (value: number) => string;
+  height?: number;
+}) {
+  return (
+    <XYFrame title={title} description={description} format={format} height={height}>
+      {series.map((s, index) => (
+        <LineSeries
+          key={s.key}
+          dataKey={s.key}
+          data={s.points.filter((p) => p.y !== null)}
+          xAccessor={(p: Point) => p.x}
+          yAccessor={(p: Point) => p.y}
+          stroke={CHART_COLOURS[index % CHART_COLOURS.length]}
+        />
+      ))}
+      <Tooltip<Point>
+        showVerticalCrosshair
+        snapTooltipToDatumX
+        renderTooltip={({ tooltipData }) => (
+          <div>
+            <strong>{tooltipData?.nearestDatum ? label(tooltipData.nearestDatum.datum.x) : ''}</strong>
+            {Object.entries(tooltipData?.datumByKey ?? {}).map(([key, entry]) => (
+              <div key={key}>
+                {key}: {entry.datum.y === null ? '–' : format(entry.datum.y)}
+              </div>
+            ))}
+          </div>
+        )}
+      />
+    </XYFrame>
+  );
+}
+
+export function BarChart({
+  title,
+  description,
+  points,
+  format,
+  height = 260,
+}: {
+  title: string;
+  description: string;
+  points: Point[];
+  format: (value: number) => string;
+  height?: number;
+}) {
+  return (
+    <XYFrame title={title} description={description} format={format} height={height}>
+      <BarSeries
+        dataKey={title}
+        data={points}
+        xAccessor={(p: Point) => p.x}
+        yAccessor={(p: Point) => p.y ?? 0}
+        colorAccessor={() => CHART_COLOURS[0]}
+      />
+      <Tooltip<Point>
+        renderTooltip={({ tooltipData }) =>
+          tooltipData?.nearestDatum ? (
+            <div>
+              <strong>{tooltipData.nearestDatum.datum.x}</strong>
+              <div>{format(tooltipData.nearestDatum.datum.y ?? 0)}</div>
+            </div>
+          ) : null
+        }
+      />
+    </XYFrame>
   );
 }
 

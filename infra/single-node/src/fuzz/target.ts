@@ -42,7 +42,8 @@ async function readList(client: ApiClient, path: string): Promise<unknown[]> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     const answer = await client.get(path);
-    if (answer.status === 200 && Array.isArray(answer.body)) return answer.body;
+    // Array.isArray narrows to any[]: the items stay unknown to whoever reads them.
+    if (answer.status === 200 && Array.isArray(answer.body)) return answer.body as unknown[];
     if (answer.status !== 503 || Date.now() > deadline)
       throw new Error(`Fuzz set-up could not read ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));

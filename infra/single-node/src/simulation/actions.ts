@@ -1,4 +1,4 @@
-import type { LoanTerms } from '@pf/events';
+import { agentView, apiError, messageView, offerMadeView, type LoanTerms } from '@pf/events';
 import type { RunningServer } from '../server';
 import type { ApiClient } from '../testing/api-client';
 import { borrowerCriteria, lenderCriteria } from './agents';
@@ -40,7 +40,7 @@ async function call(
   method: string,
   path: string,
   body?: unknown,
-): Promise<{ status: number; body: any; serverError?: string }> {
+): Promise<{ status: number; body: unknown; serverError?: string }> {
   const answer = await client.request(method, path, body);
   return answer.status >= 500
     ? { ...answer, serverError: `${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}` }
@@ -122,7 +122,7 @@ export function chooseAction(random: SimRandom, world: World, operators: Operato
       };
       return act('create agent', `creates ${type} ${name}`, async () => {
         const answer = await call(client, 'POST', '/api/agents', body);
-        if (answer.status === 201) operator.agentIds.push(answer.body.id);
+        if (answer.status === 201) operator.agentIds.push(agentView.parse(answer.body).id);
         return outcomeOf(answer);
       });
     });
@@ -226,8 +226,10 @@ function operatorOffer(random: SimRandom, world: World, operator: Operator, own:
     };
     return act('structured offer', `makes an offer in conversation ${conversation.id}`, async () => {
       const answer = await call(client, 'POST', `/api/conversations/${conversation.id}/offers`, { fromAgentId: agentId, ...terms });
-      if (answer.status === 201) return { check: { kind: 'form', conversationId: conversation.id, offerId: answer.body.offerId, terms } };
-      if (!answer.serverError && !answer.body?.message) return { serverError: `a refused offer (${answer.status}) gave no reason` };
+      if (answer.status === 201)
+        return { check: { kind: 'form', conversationId: conversation.id, offerId: offerMadeView.parse(answer.body).offerId, terms } };
+      if (!answer.serverError && !apiError.safeParse(answer.body).success)
+        return { serverError: `a refused offer (${answer.status}) gave no reason` };
       return outcomeOf(answer);
     });
   }
@@ -247,10 +249,12 @@ function operatorOffer(random: SimRandom, world: World, operator: Operator, own:
       : ('unclear' as const);
   return act('typed message', `types "${text}" in conversation ${conversation.id}`, async () => {
     const answer = await call(client, 'POST', `/api/conversations/${conversation.id}/messages`, { content: text, fromAgentId: agentId });
-    if (answer.status === 201)
+    if (answer.status === 201) {
+      const message = messageView.parse(answer.body);
       return {
-        check: { kind: 'text', conversationId: conversation.id, messageId: answer.body.id, agentId: answer.body.fromAgentId, expect, text },
+        check: { kind: 'text', conversationId: conversation.id, messageId: message.id, agentId: message.fromAgentId, expect, text },
       };
+    }
     return outcomeOf(answer);
   });
 }

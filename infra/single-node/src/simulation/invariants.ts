@@ -1,4 +1,4 @@
-import { evolveAgent, type Agent, type DomainEvent, type LoanTerms, type Participant } from '@pf/events';
+import { evolveAgent, type Agent, type DomainEvent, type EventOf, type LoanTerms, type Participant } from '@pf/events';
 import { canDeal, DEFAULT_LENDING_RULES, describeOffer, negotiationSetup, withinLimits } from '@pf/command-service';
 import type { RecordedEvent } from '@pf/infra';
 
@@ -18,7 +18,7 @@ export interface SimConversation {
   stalledSinceLastMove: boolean;
   /** The agents' criteria when it started: the limits the agreement must respect. */
   criteria: Map<number, Agent['criteria']>;
-  events: { type: string; data: any }[];
+  events: DomainEvent[];
 }
 
 export interface Violation {
@@ -118,7 +118,7 @@ export class World {
     }
     const conversation = this.conversations.get(id);
     if (!conversation) return;
-    conversation.events.push({ type: event.type, data: event.data });
+    conversation.events.push(event);
     switch (event.type) {
       case 'ManualModeChanged': {
         const owners = event.data.ownerId === undefined ? conversation.participants.map((p) => p.ownerId) : [event.data.ownerId];
@@ -233,9 +233,9 @@ export class World {
     const events = conversation.events;
     const wrong = (detail: string): Violation[] => [{ invariant: 'operator offers recorded exactly', detail }];
     if (check.kind === 'form') {
-      const made = events.find((e) => e.type === 'OfferMade' && e.data.offerId === check.offerId);
+      const made = events.find((e): e is EventOf<'OfferMade'> => e.type === 'OfferMade' && e.data.offerId === check.offerId);
       if (!made) return wrong(`the structured offer ${check.offerId} was answered 201 but is not in conversation ${check.conversationId}`);
-      const recorded = made.data.terms as LoanTerms;
+      const recorded = made.data.terms;
       const same = (['loanAmount', 'interestRate', 'termYears', 'arrangementFee'] as const).every(
         (issue) => recorded[issue] === check.terms[issue],
       );
@@ -253,7 +253,8 @@ export class World {
       if (conversation.status === 'completed') return [];
       return wrong(`the operator's message "${check.text}" in conversation ${check.conversationId} was never read (no note in the thread)`);
     }
-    const reading: string = events[readingAt]!.data.content;
+    const readingEvent = events[readingAt]!;
+    const reading = readingEvent.type === 'MessageSent' ? readingEvent.data.content : '';
     if (reading.startsWith('Not recorded as an offer: ')) {
       this.tally.operatorOffersRefused += 1;
       return [];
@@ -270,9 +271,11 @@ export class World {
     }
     if (!reading.startsWith('Read as an offer: '))
       return wrong(`"${check.text}" states ${JSON.stringify(check.expect.offer)} but was read as "${reading}"`);
-    const made = events.find((e, i) => i > readingAt && e.type === 'OfferMade' && e.data.fromAgentId === check.agentId);
+    const made = events.find(
+      (e, i): e is EventOf<'OfferMade'> => i > readingAt && e.type === 'OfferMade' && e.data.fromAgentId === check.agentId,
+    );
     if (!made) return wrong(`"${check.text}" was read as an offer but no offer was recorded`);
-    const terms = made.data.terms as LoanTerms;
+    const terms = made.data.terms;
     for (const [issue, value] of Object.entries(check.expect.offer)) {
       if (terms[issue as keyof LoanTerms] !== value)
         return wrong(

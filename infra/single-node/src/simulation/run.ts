@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { comparePositions, START, type Position } from '@pf/events';
+import { comparePositions, currentUserView, START, type Position } from '@pf/events';
 import { createPool, PostgresEventStore } from '@pf/infra';
 import { startSingleNode, type RunningServer } from '../server';
 import { testServerEnv } from '../testing/server-env';
@@ -84,7 +84,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
       const operator: Operator = {
         name: `operator ${index + 1} (${firm})`,
         firm,
-        userId: me.body.id as string,
+        userId: currentUserView.parse(me.body).id,
         client,
         agentIds: [],
         seeded: false,

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { agentsView, type Agent } from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
 import { foldBatch, json, keysOf, writeRows } from '../fold-batch';
-import { AGENT_COLUMNS, agentFromRow } from './rows';
+import { AGENT_COLUMNS, agentFromRow, type AgentRow } from './rows';
 
 /** Loads the agents the batch touches, folds the batch with the shared evolve, and writes back the changed ones in one statement. */
 export async function projectAgents(client: pg.ClientBase, batch: readonly RecordedEvent[]): Promise<void> {
@@ -16,7 +16,7 @@ async function writeAgents(client: pg.ClientBase, batch: readonly RecordedEvent[
   const ids = keysOf(agentsView, batch);
   if (ids.length === 0) return;
   const stored = new Map<number, Agent>();
-  const loaded = await client.query(`select ${AGENT_COLUMNS} from rm_agents where id = any($1::bigint[])`, [ids]);
+  const loaded = await client.query<AgentRow>(`select ${AGENT_COLUMNS} from rm_agents where id = any($1::bigint[])`, [ids]);
   for (const row of loaded.rows) stored.set(row.id, agentFromRow(row));
   const changed = foldBatch(agentsView, batch, stored).map((a) => [
     a.id,

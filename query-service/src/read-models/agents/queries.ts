@@ -1,13 +1,14 @@
 import type pg from 'pg';
 import { agentViewOf, PAGE_LIMIT_DEFAULT, type AgentPage, type AgentPageQuery, type AgentView } from '@pf/events';
 import { containsPattern, decodeCursor, encodeCursor } from '../paging';
-import { AGENT_COLUMNS, agentFromRow } from './rows';
+import { AGENT_COLUMNS, agentFromRow, type AgentRow } from './rows';
 
 /** A firm's agents (visibility.ts: canSeeAgent), newest first; deleted ones are gone. */
 export async function listAgents(pool: pg.Pool, firmId: string): Promise<AgentView[]> {
-  const result = await pool.query(`select ${AGENT_COLUMNS} from rm_agents where firm_id = $1 and not is_deleted order by id desc`, [
-    firmId,
-  ]);
+  const result = await pool.query<AgentRow>(
+    `select ${AGENT_COLUMNS} from rm_agents where firm_id = $1 and not is_deleted order by id desc`,
+    [firmId],
+  );
   return result.rows.map((row) => agentViewOf(agentFromRow(row))!);
 }
 
@@ -28,12 +29,11 @@ export async function pageAgents(pool: pg.Pool, firmId: string, query: AgentPage
   const filters = `firm_id = $1 and not is_deleted and ($2::text is null or name ilike $2) and ($3::text is null or type = $3)`;
   const values = [firmId, query.q ? containsPattern(query.q) : null, query.type ?? null];
   const [rows, count] = await Promise.all([
-    pool.query(`select ${AGENT_COLUMNS} from rm_agents where ${filters} and ($4::bigint is null or id < $4) order by id desc limit $5`, [
-      ...values,
-      after?.[0] ?? null,
-      limit + 1,
-    ]),
-    pool.query(`select count(*)::int as total from rm_agents where ${filters}`, values),
+    pool.query<AgentRow>(
+      `select ${AGENT_COLUMNS} from rm_agents where ${filters} and ($4::bigint is null or id < $4) order by id desc limit $5`,
+      [...values, after?.[0] ?? null, limit + 1],
+    ),
+    pool.query<{ total: number }>(`select count(*)::int as total from rm_agents where ${filters}`, values),
   ]);
   const items = rows.rows.slice(0, limit).map((row) => agentViewOf(agentFromRow(row))!);
   const more = rows.rows.length > limit;

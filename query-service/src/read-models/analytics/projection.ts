@@ -2,7 +2,20 @@ import type pg from 'pg';
 import type { RecordedEvent } from '@pf/infra';
 import { domainEventOf, json, writeRows } from '../fold-batch';
 import { forgetDeletedOwners } from './account-deleted';
-import { dealOf, iso } from './rows';
+import {
+  agentOf,
+  criteriaVersionOf,
+  dealOf,
+  leadOf,
+  negotiationOf,
+  offerOf,
+  type AgentRow,
+  type CriteriaRow,
+  type DealRow,
+  type LeadRow,
+  type NegotiationRow,
+  type OfferRow,
+} from './rows';
 import type { CriteriaVersion } from './agent-facts';
 import {
   applyFact,
@@ -21,45 +34,26 @@ import {
 async function load(client: pg.ClientBase, keys: BatchKeys): Promise<FactsState> {
   const negotiations = new Map<number, NegotiationFact>();
   if (keys.conversations.length > 0) {
-    const rows = await client.query(`select * from rm_an_negotiations where conversation_id = any($1::bigint[])`, [keys.conversations]);
-    for (const r of rows.rows) {
-      negotiations.set(Number(r.conversation_id), {
-        conversationId: Number(r.conversation_id),
-        startedAt: iso(r.started_at)!,
-        borrowerAgentId: r.borrower_agent_id === null ? null : Number(r.borrower_agent_id),
-        lenderAgentId: r.lender_agent_id === null ? null : Number(r.lender_agent_id),
-        brokerAgentId: r.broker_agent_id === null ? null : Number(r.broker_agent_id),
-        firstOfferAt: iso(r.first_offer_at),
-        completedAt: iso(r.completed_at),
-        outcome: r.outcome,
-      });
-    }
+    const rows = await client.query<NegotiationRow>(`select * from rm_an_negotiations where conversation_id = any($1::bigint[])`, [
+      keys.conversations,
+    ]);
+    for (const fact of rows.rows.map(negotiationOf)) negotiations.set(fact.conversationId, fact);
   }
   const deals = new Map<string, DealFact>();
   if (keys.deals.length + keys.reclassify.length > 0) {
-    const rows = await client.query(`select * from rm_an_deals where deal_id = any($1::text[]) or borrower_agent_id = any($2::bigint[])`, [
-      keys.deals,
-      keys.reclassify,
-    ]);
-    for (const r of rows.rows) deals.set(r.deal_id, dealOf(r));
+    const rows = await client.query<DealRow>(
+      `select * from rm_an_deals where deal_id = any($1::text[]) or borrower_agent_id = any($2::bigint[])`,
+      [keys.deals, keys.reclassify],
+    );
+    for (const fact of rows.rows.map(dealOf)) deals.set(fact.dealId, fact);
   }
   const offers = new Map<string, OfferFact>();
   if (keys.offers.length + keys.reclassify.length > 0) {
-    const rows = await client.query(
+    const rows = await client.query<OfferRow>(
       `select * from rm_an_offers where offer_id = any($1::text[]) or borrower_agent_id = any($2::bigint[])`,
       [keys.offers, keys.reclassify],
     );
-    for (const r of rows.rows) {
-      const borrowerAgentId = r.borrower_agent_id === null ? null : Number(r.borrower_agent_id);
-      offers.set(r.offer_id, {
-        offerId: r.offer_id,
-        conversationId: Number(r.conversation_id),
-        at: iso(r.at)!,
-        interestRate: Number(r.interest_rate),
-        borrowerAgentId,
-        region: r.region,
-      });
-    }
+    for (const fact of rows.rows.map(offerOf)) offers.set(fact.offerId, fact);
   }
   const agentIds = new Set(keys.agents);
   // A deal's completion is its borrower's Completion in the funnel.
@@ -70,25 +64,17 @@ async function load(client: pg.ClientBase, keys: BatchKeys): Promise<FactsState>
   const versions = new Map<number, CriteriaVersion[]>();
   if (agentIds.size > 0) {
     const ids = [...agentIds];
-    const leadRows = await client.query(`select * from rm_an_leads where agent_id = any($1::bigint[])`, [ids]);
-    for (const r of leadRows.rows) {
-      leads.set(Number(r.agent_id), {
-        agentId: Number(r.agent_id),
-        createdAt: iso(r.created_at),
-        qualifiedAt: iso(r.qualified_at),
-        proposedAt: iso(r.proposed_at),
-        agreedAt: iso(r.agreed_at),
-        completedAt: iso(r.completed_at),
-      });
-    }
+    const leadRows = await client.query<LeadRow>(`select * from rm_an_leads where agent_id = any($1::bigint[])`, [ids]);
+    for (const fact of leadRows.rows.map(leadOf)) leads.set(fact.agentId, fact);
     // The criteria as the fold last left them (the fold keeps its own copy: see FactsState).
-    const agentRows = await client.query(`select * from rm_an_agents where agent_id = any($1::bigint[])`, [ids]);
-    for (const r of agentRows.rows)
-      agents.set(Number(r.agent_id), { agentId: Number(r.agent_id), type: r.type, name: r.name, criteria: r.criteria });
-    const versionRows = await client.query(`select * from rm_an_criteria where agent_id = any($1::bigint[]) order by at`, [ids]);
+    const agentRows = await client.query<AgentRow>(`select * from rm_an_agents where agent_id = any($1::bigint[])`, [ids]);
+    for (const fact of agentRows.rows.map(agentOf)) agents.set(fact.agentId, fact);
+    const versionRows = await client.query<CriteriaRow>(`select * from rm_an_criteria where agent_id = any($1::bigint[]) order by at`, [
+      ids,
+    ]);
     for (const r of versionRows.rows) {
       const id = Number(r.agent_id);
-      versions.set(id, [...(versions.get(id) ?? []), { at: iso(r.at)!, criteria: r.criteria }]);
+      versions.set(id, [...(versions.get(id) ?? []), criteriaVersionOf(r)]);
     }
   }
   return { deals, negotiations, leads, offers, agents, versions };

@@ -1,25 +1,122 @@
-import type { DealFact } from './facts';
+import type { AgentFact, CriteriaVersion } from './agent-facts';
+import type { DealFact, LeadFact, NegotiationFact, OfferFact } from './facts';
 
-export const iso = (value: Date | null) => (value ? value.toISOString() : null);
-export const num = (value: unknown) => (value === null ? null : Number(value));
+const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
-export function dealOf(r: Record<string, unknown>): DealFact {
-  return {
-    dealId: r.deal_id as string,
-    conversationId: num(r.conversation_id),
-    agreedAt: iso(r.agreed_at as Date)!,
-    borrowerAgentId: Number(r.borrower_agent_id),
-    lenderAgentId: Number(r.lender_agent_id),
-    brokerAgentId: num(r.broker_agent_id),
-    region: r.region as string | null,
-    loanType: r.loan_type as string,
-    propertyValue: Number(r.property_value),
-    loanAmount: Number(r.loan_amount),
-    interestRate: Number(r.interest_rate),
-    arrangementFee: Number(r.arrangement_fee),
-    status: r.status as string,
-    stage: r.stage as string | null,
-    stageTimes: r.stage_times as Record<string, string>,
-    completedAt: iso(r.completed_at as Date | null),
-  };
+// The analytics tables (schema.ts) as node-postgres returns them: bigint as number (infra/src/db/pool.ts), numeric
+// as string, timestamptz as Date, jsonb parsed.
+
+export interface DealRow {
+  deal_id: string;
+  conversation_id: number | null;
+  agreed_at: Date;
+  borrower_agent_id: number;
+  lender_agent_id: number;
+  broker_agent_id: number | null;
+  region: string | null;
+  loan_type: string;
+  property_value: number;
+  loan_amount: number;
+  interest_rate: string;
+  arrangement_fee: number;
+  status: string;
+  stage: string | null;
+  stage_times: Record<string, string>;
+  completed_at: Date | null;
 }
+
+export interface NegotiationRow {
+  conversation_id: number;
+  started_at: Date;
+  borrower_agent_id: number | null;
+  lender_agent_id: number | null;
+  broker_agent_id: number | null;
+  first_offer_at: Date | null;
+  completed_at: Date | null;
+  outcome: string | null;
+}
+
+export interface LeadRow {
+  agent_id: number;
+  created_at: Date | null;
+  qualified_at: Date | null;
+  proposed_at: Date | null;
+  agreed_at: Date | null;
+  completed_at: Date | null;
+}
+
+export interface OfferRow {
+  offer_id: string;
+  conversation_id: number;
+  at: Date;
+  interest_rate: string;
+  borrower_agent_id: number | null;
+  region: string | null;
+}
+
+export interface AgentRow {
+  agent_id: number;
+  type: string;
+  name: string;
+  criteria: unknown;
+  firm_id: string | null;
+  owner_id: string | null;
+}
+
+export interface CriteriaRow {
+  agent_id: number;
+  at: Date;
+  criteria: unknown;
+}
+
+export const dealOf = (r: DealRow): DealFact => ({
+  dealId: r.deal_id,
+  conversationId: r.conversation_id,
+  agreedAt: r.agreed_at.toISOString(),
+  borrowerAgentId: r.borrower_agent_id,
+  lenderAgentId: r.lender_agent_id,
+  brokerAgentId: r.broker_agent_id,
+  region: r.region,
+  loanType: r.loan_type,
+  propertyValue: r.property_value,
+  loanAmount: r.loan_amount,
+  interestRate: Number(r.interest_rate),
+  arrangementFee: r.arrangement_fee,
+  status: r.status,
+  stage: r.stage,
+  stageTimes: r.stage_times,
+  completedAt: iso(r.completed_at),
+});
+
+export const negotiationOf = (r: NegotiationRow): NegotiationFact => ({
+  conversationId: r.conversation_id,
+  startedAt: r.started_at.toISOString(),
+  borrowerAgentId: r.borrower_agent_id,
+  lenderAgentId: r.lender_agent_id,
+  brokerAgentId: r.broker_agent_id,
+  firstOfferAt: iso(r.first_offer_at),
+  completedAt: iso(r.completed_at),
+  outcome: r.outcome,
+});
+
+export const leadOf = (r: LeadRow): LeadFact => ({
+  agentId: r.agent_id,
+  createdAt: iso(r.created_at),
+  qualifiedAt: iso(r.qualified_at),
+  proposedAt: iso(r.proposed_at),
+  agreedAt: iso(r.agreed_at),
+  completedAt: iso(r.completed_at),
+});
+
+export const offerOf = (r: OfferRow): OfferFact => ({
+  offerId: r.offer_id,
+  conversationId: r.conversation_id,
+  at: r.at.toISOString(),
+  interestRate: Number(r.interest_rate),
+  borrowerAgentId: r.borrower_agent_id,
+  region: r.region,
+});
+
+export const agentOf = (r: AgentRow): AgentFact => ({ agentId: r.agent_id, type: r.type, name: r.name, criteria: r.criteria });
+
+export const criteriaVersionOf = (r: CriteriaRow): CriteriaVersion => ({ at: r.at.toISOString(), criteria: r.criteria });

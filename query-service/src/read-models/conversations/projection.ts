@@ -3,7 +3,7 @@ import { conversationsView, firmOf, messageOf, type Conversation } from '@pf/eve
 import type { RecordedEvent } from '@pf/infra';
 import { foldBatch, keysOf, writeRows } from '../fold-batch';
 import type { ProjectorMemory } from '../../projector/memory';
-import { CONVERSATION_SELECT, conversationFromRow } from './rows';
+import { CONVERSATION_SELECT, conversationFromRow, type ConversationRow } from './rows';
 
 /**
  * Loads the conversations the batch touches (with their participants), folds the batch with the shared
@@ -25,7 +25,10 @@ export async function projectConversations(
     return !known;
   });
   if (unknown.length > 0) {
-    const loaded = await client.query(`select ${CONVERSATION_SELECT} from rm_conversations c where c.id = any($1::bigint[])`, [unknown]);
+    const loaded = await client.query<ConversationRow>(
+      `select ${CONVERSATION_SELECT} from rm_conversations c where c.id = any($1::bigint[])`,
+      [unknown],
+    );
     for (const row of loaded.rows) stored.set(row.id, conversationFromRow(row));
   }
 

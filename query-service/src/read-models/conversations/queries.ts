@@ -12,16 +12,31 @@ import {
 } from '@pf/events';
 import { containsPattern, decodeCursor, encodeCursor } from '../paging';
 import { iso } from '../fold-batch';
-import { CONTROLLERS_COLUMN, controllerNames, CONVERSATION_SELECT, conversationFromRow, MATCH_COLUMN, withMatch } from './rows';
+import {
+  CONTROLLERS_COLUMN,
+  controllerNames,
+  CONVERSATION_SELECT,
+  conversationFromRow,
+  MATCH_COLUMN,
+  withMatch,
+  type ControllersRow,
+  type ConversationRow,
+  type MatchRow,
+} from './rows';
+
+/** A row selected with VIEW_COLUMNS. */
+interface ViewRow extends ConversationRow, MatchRow, ControllersRow {
+  firm_names: [string, string][] | null;
+}
 
 /**
  * The views a user is shown, with the names of the people in control of each side. Names are read from the
  * accounts at read time (CONTROLLERS_COLUMN), never stored in events or read models, so a deleted account's
  * name is gone everywhere.
  */
-function viewOf(row: pg.QueryResultRow, viewer: ViewerOrUser): ConversationView {
+function viewOf(row: ViewRow, viewer: ViewerOrUser): ConversationView {
   const names = controllerNames(row);
-  const firms = new Map<string, string>((row.firm_names ?? []) as [string, string][]);
+  const firms = new Map<string, string>(row.firm_names ?? []);
   return withMatch(
     conversationViewFor(
       conversationFromRow(row),
@@ -42,7 +57,7 @@ const VIEW_COLUMNS = `${CONVERSATION_SELECT}, ${MATCH_COLUMN}, ${CONTROLLERS_COL
 /** Conversations are visible to the firms of their agents (visibility.ts: canSeeConversation); the most recently active first. */
 export async function listConversations(pool: pg.Pool, viewerOrUser: ViewerOrUser): Promise<ConversationView[]> {
   const viewer = asViewer(viewerOrUser);
-  const result = await pool.query(
+  const result = await pool.query<ViewRow>(
     `select ${VIEW_COLUMNS} from rm_conversations c
      where c.id in (select conversation_id from rm_participants where firm_id = $1)
      order by c.updated_at desc, c.id desc`,
@@ -65,7 +80,7 @@ export async function findConversationWithVersion(
   id: number,
 ): Promise<{ view: ConversationView; version: number | null } | null> {
   const viewer = asViewer(viewerOrUser);
-  const result = await pool.query(
+  const result = await pool.query<ViewRow & { stream_version: number | null }>(
     `select ${VIEW_COLUMNS}, (select version from rm_stream_versions where stream = $3) as stream_version from rm_conversations c
      where c.id = $2 and exists (select 1 from rm_participants where conversation_id = c.id and firm_id = $1)`,
     [viewer.firmId, id, streams.conversation(id)],
@@ -75,7 +90,18 @@ export async function findConversationWithVersion(
 }
 
 export async function listMessages(pool: pg.Pool, conversationId: number): Promise<MessageView[]> {
-  const result = await pool.query(
+  const result = await pool.query<{
+    id: number;
+    conversation_id: number;
+    from_agent_id: number;
+    to_agent_id: number | null;
+    from_agent_name: string;
+    from_agent_type: MessageView['fromAgentType'];
+    content: string;
+    is_automated: boolean;
+    is_reading: boolean;
+    created_at: Date;
+  }>(
     `select id, conversation_id, from_agent_id, to_agent_id, from_agent_name, from_agent_type, content, is_automated, is_reading, created_at
      from rm_messages where conversation_id = $1 order by seq`,
     [conversationId],
@@ -122,7 +148,7 @@ export async function pageConversations(
     query.mode ? query.mode === 'manual' : null,
   ];
   const [rows, count] = await Promise.all([
-    pool.query(
+    pool.query<ViewRow & { sort_at: string }>(
       `with page as (
          select c.id, c.updated_at from rm_conversations c
          where ${filters} and ($5::timestamptz is null or (c.updated_at, c.id) < ($5::timestamptz, $6::bigint))
@@ -133,13 +159,13 @@ export async function pageConversations(
        order by c.updated_at desc, c.id desc`,
       [...values, after?.[0] ?? null, after?.[1] ?? null, limit + 1],
     ),
-    pool.query(`select count(*)::int as total from rm_conversations c where ${filters}`, values),
+    pool.query<{ total: number }>(`select count(*)::int as total from rm_conversations c where ${filters}`, values),
   ]);
   const kept = rows.rows.slice(0, limit);
   const last = kept[kept.length - 1];
   return {
     items: kept.map((row) => viewOf(row, viewer)),
-    nextCursor: rows.rows.length > limit && last ? encodeCursor([last.sort_at, Number(last.id)]) : null,
+    nextCursor: rows.rows.length > limit && last ? encodeCursor([last.sort_at, last.id]) : null,
     total: count.rows[0]!.total,
   };
 }

@@ -1,5 +1,4 @@
-import type pg from 'pg';
-import { recordedMatchExplanation, type Conversation, type ConversationView } from '@pf/events';
+import { recordedMatchExplanation, type Conversation, type ConversationView, type ManualSide, type Participant } from '@pf/events';
 import { displayName } from '@pf/infra';
 import { iso } from '../fold-batch';
 
@@ -17,14 +16,32 @@ export const CONTROLLERS_COLUMN = `(select json_agg(json_build_array(u.id, u.fir
      select by_user::uuid from (select side->>'byUserId' as by_user from jsonb_array_elements(c.manual_sides) side) sides
      where by_user ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'))) as controllers`;
 
+/** A row selected with CONVERSATION_SELECT, as node-postgres returns it (bigint as number: infra/src/db/pool.ts). */
+export interface ConversationRow {
+  id: number;
+  title: string;
+  status: Conversation['status'];
+  outcome: Conversation['outcome'];
+  is_manual_mode: boolean;
+  manual_sides: ManualSide[] | null;
+  match_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+  participants: Participant[] | null;
+}
+
+/** A row with CONTROLLERS_COLUMN: the people in control, as `[id, first name, last name]`. */
+export interface ControllersRow {
+  controllers: [string, string | null, string | null][] | null;
+}
+
 /** The names of a row's CONTROLLERS_COLUMN, by user id, as the accounts show them. */
-export function controllerNames(row: pg.QueryResultRow): Map<string, string> {
-  const people = (row.controllers ?? []) as [string, string | null, string | null][];
-  return new Map(people.map(([id, firstName, lastName]) => [id, displayName(firstName, lastName)]));
+export function controllerNames(row: ControllersRow): Map<string, string> {
+  return new Map((row.controllers ?? []).map(([id, firstName, lastName]) => [id, displayName(firstName, lastName)]));
 }
 
 /** A row selected with CONVERSATION_SELECT as the shared conversations view's state. */
-export function conversationFromRow(row: pg.QueryResultRow): Conversation {
+export function conversationFromRow(row: ConversationRow): Conversation {
   return {
     id: row.id,
     title: row.title,
@@ -40,7 +57,7 @@ export function conversationFromRow(row: pg.QueryResultRow): Conversation {
 }
 
 /**
- * Issue 16: the match that opened the conversation, with its per-criterion explanation, for the conversation
+ * The match that opened the conversation, with its per-criterion explanation, for the conversation
  * header. Read at query time from rm_matches (the matches-found read model), so the folded state stays the
  * shared view's; only the queries select it, beside CONVERSATION_SELECT.
  */
@@ -52,7 +69,11 @@ export const MATCH_COLUMN = `(select json_build_object('score', m.score::float8,
  * rm_matches keeps the explanation as recorded, so a match recorded in the old words (meets / near / fails) is read
  * here as pass / warn / fail: the answer's schema speaks only those.
  */
-export function withMatch(view: ConversationView, row: pg.QueryResultRow): ConversationView {
+export interface MatchRow {
+  match: { score: number; explanation: unknown } | null;
+}
+
+export function withMatch(view: ConversationView, row: MatchRow): ConversationView {
   const match = row.match ? { score: row.match.score, explanation: recordedMatchExplanation.parse(row.match.explanation) } : null;
   return { ...view, match };
 }

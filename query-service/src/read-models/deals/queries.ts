@@ -54,7 +54,7 @@ export async function findDeal(pool: pg.Pool, userId: string, dealId: string): P
  * over finished (completed or cancelled), and the mean days from opening to completion.
  */
 export async function dealStats(pool: pg.Pool, userId: string): Promise<DealStatsView> {
-  const result = await pool.query(
+  const result = await pool.query<{ active: number; value: number; completed: number; finished: number; days: number | null }>(
     `select count(*) filter (where doc->>'status' = 'active')::int as active,
             coalesce(sum((doc->>'loanAmount')::numeric) filter (where doc->>'status' <> 'cancelled'), 0)::float8 as value,
             count(*) filter (where doc->>'status' = 'completed')::int as completed,

@@ -63,7 +63,7 @@ export async function pageDocuments(pool: pg.Pool, firmId: string, query: Docume
 
 /** The four figures: documents, pending review, bytes stored, downloads. */
 export async function documentStats(pool: pg.Pool, userId: string): Promise<DocumentStatsView> {
-  const result = await pool.query(
+  const result = await pool.query<{ total: number; pending: number; bytes: number; downloads: number }>(
     `select count(*)::int as total,
             count(*) filter (where doc->>'status' = 'pending')::int as pending,
             coalesce(sum((doc->>'size')::bigint), 0)::float8 as bytes,

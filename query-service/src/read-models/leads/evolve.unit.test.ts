@@ -1,25 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { DomainEvent } from '@pf/events';
+import { agentCreated, matchFound } from '@pf/events/testing';
 import { evolveLead, type LeadDoc } from './evolve';
 import { toLeadView } from './queries';
 
-const created: DomainEvent = {
-  type: 'AgentCreated',
-  data: {
-    agentId: 1,
-    ownerId: 'alice',
-    name: 'Alice Borrower',
-    type: 'borrower',
-    description: '',
-    criteria: { propertyValueMin: '£250k', propertyValueMax: '£400k', interestRateMax: '5%' },
-  },
-};
+const created = agentCreated({ criteria: { propertyValueMin: '£250k', propertyValueMax: '£400k', interestRateMax: '5%' } });
 const fold = (events: DomainEvent[], at = '2025-01-01T10:00:00.000Z') =>
   events.reduce<LeadDoc | null>((doc, event) => evolveLead(doc, event, at), null);
-const match: DomainEvent = {
-  type: 'MatchFound',
-  data: { matchId: 'm1', borrowerAgentId: 1, lenderAgentId: 2, brokerAgentId: null, score: 88, explanation: [] },
-};
+const match = matchFound({ score: 88 });
 const started: DomainEvent = {
   type: 'ConversationStarted',
   data: {

@@ -1,24 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { DomainEvent } from '@pf/events';
-import { dealOpened, SAMPLE_DEAL_ID } from '@pf/events/testing';
+import { dealOpened, matchFound, SAMPLE_DEAL_ID } from '@pf/events/testing';
 import { evolveMatchDoc, type MatchDoc } from './evolve';
 import { toMatchView } from './queries';
 
 const dealId = SAMPLE_DEAL_ID;
-const found: DomainEvent = {
-  type: 'MatchFound',
-  data: {
-    matchId: 'm1',
-    borrowerAgentId: 1,
-    lenderAgentId: 2,
-    brokerAgentId: null,
-    score: 86,
-    explanation: [
-      { criterion: 'Property value', verdict: 'pass', detail: 'Both accept £250,000 to £400,000' },
-      { criterion: 'Interest rate', verdict: 'warn', detail: 'Close: 3% to 4% against 4.2% to 6%' },
-    ],
-  },
-};
+const found = matchFound({
+  explanation: [
+    { criterion: 'Property value', verdict: 'pass', detail: 'Both accept £250,000 to £400,000' },
+    { criterion: 'Interest rate', verdict: 'warn', detail: 'Close: 3% to 4% against 4.2% to 6%' },
+  ],
+});
 const started: DomainEvent = {
   type: 'ConversationStarted',
   data: {

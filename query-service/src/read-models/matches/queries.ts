@@ -65,7 +65,7 @@ export async function pageMatches(pool: pg.Pool, firmId: string, query: MatchPag
  * (terms agreed), the one success rate (events/src/success-rate.ts) and the mean match score.
  */
 export async function matchingStats(pool: pg.Pool, userId: string): Promise<MatchingStatsView> {
-  const result = await pool.query(
+  const result = await pool.query<{ leads: number; agreed: number; finished: number; score: number | null }>(
     `select (select count(*) from rm_lead_board where owners @> array[$1]::text[] and (doc->>'isActive')::boolean)::int as leads,
             count(*) filter (where doc->>'outcome' = 'agreed')::int as agreed,
             count(*) filter (where doc->>'outcome' in ('agreed', 'no_agreement'))::int as finished,

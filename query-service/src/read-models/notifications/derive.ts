@@ -1,6 +1,7 @@
 import {
   firmOf,
   firmsOf,
+  partyAgentIds,
   type DomainEvent,
   type EventMetadata,
   type NotificationPreferences,
@@ -158,25 +159,10 @@ export function notificationsOf(event: DomainEvent, metadata: EventMetadata, loo
 export function namesOf(event: DomainEvent): { agents: number[]; conversations: number[] } {
   switch (event.type) {
     case 'MatchFound':
-      return {
-        agents: [
-          event.data.borrowerAgentId,
-          event.data.lenderAgentId,
-          ...(event.data.brokerAgentId === null ? [] : [event.data.brokerAgentId]),
-        ],
-        conversations: [],
-      };
+    case 'DealAgreed':
+      return { agents: partyAgentIds(event.data), conversations: [] };
     case 'OfferMade':
       return { agents: [event.data.fromAgentId, event.data.toAgentId], conversations: [] };
-    case 'DealAgreed':
-      return {
-        agents: [
-          event.data.borrowerAgentId,
-          event.data.lenderAgentId,
-          ...(event.data.brokerAgentId === null ? [] : [event.data.brokerAgentId]),
-        ],
-        conversations: [],
-      };
     case 'ConversationCompleted':
     case 'ManualModeChanged':
     case 'ConversationStalled':

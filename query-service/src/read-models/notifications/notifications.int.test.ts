@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_NOTIFICATION_PREFERENCES, type DomainEvent } from '@pf/events';
+import { dealOpened } from '@pf/events/testing';
 import { projectReadModels } from '..';
 import { readModelDatabase, recorded } from '../testing';
 import { listNotifications, notificationPreferencesOf, unreadCount } from './queries';
@@ -15,6 +16,21 @@ const agent = (agentId: number, ownerId: string, type: 'borrower' | 'lender'): D
   type: 'AgentCreated',
   data: { ...participant(agentId, ownerId, type), description: '', criteria: null },
 });
+/** An event of the deal and document lifecycle, written loosely (the projection trusts what the deciders validated). */
+const shaped = (type: string, data: Record<string, unknown>) => ({ type, data }) as unknown as DomainEvent;
+/** The terms the deals here are agreed on: £300,000 on a £400,000 property at 4.3% over 25 years. */
+const AGREED_TERMS = { propertyValue: 400_000, loanAmount: 300_000, ltv: 75, interestRate: 4.3, termYears: 25, arrangementFee: 999 };
+/** A deal opened by hand for 12 Elm Street between alice's borrower agent and bob's lender agent. */
+const manualDeal = (dealId: string) =>
+  dealOpened({
+    dealId,
+    source: 'manual',
+    agreedInConversationId: null,
+    borrower: { agentId: 1, ownerId: 'alice', name: 'Harriet Cole', type: 'borrower' },
+    lender: { agentId: 2, ownerId: 'bob', name: 'Wessex BS', type: 'lender' },
+    propertyAddress: '12 Elm Street',
+    ...AGREED_TERMS,
+  });
 const terms = { interestRate: 4.1, termYears: 25, loanAmount: 250_000, arrangementFee: 999 };
 const offer = (conversationId: number, offerId: string, fromAgentId: number, toAgentId: number): DomainEvent => ({
   type: 'OfferMade',
@@ -106,27 +122,10 @@ describe('notifications read model', () => {
 
   it('tells the owners of a deal when it fails or completes, and of a document uploaded by someone else or rejected', async () => {
     await db.reset();
-    const shaped = (type: string, data: Record<string, unknown>) => ({ type, data }) as unknown as DomainEvent;
-    const party = (ownerId: string, name: string) => ({ agentId: 1, ownerId, name, type: 'borrower' });
     const dealId = '11111111-1111-4111-8111-111111111111';
     await project(
       [
-        shaped('DealOpened', {
-          dealId,
-          source: 'manual',
-          agreedInConversationId: null,
-          borrower: party('alice', 'Harriet Cole'),
-          lender: party('bob', 'Wessex BS'),
-          broker: null,
-          propertyAddress: '12 Elm Street',
-          propertyValue: 400_000,
-          loanAmount: 300_000,
-          ltv: 75,
-          interestRate: 4.3,
-          termYears: 25,
-          arrangementFee: 999,
-          targetCompletion: null,
-        }),
+        manualDeal(dealId),
         shaped('DocumentUploaded', {
           documentId: 'doc-1',
           dealId,
@@ -222,25 +221,9 @@ describe('notifications read model', () => {
 
   it('forgets a deleted account in the deals and documents it shared: not an owner, not the uploader', async () => {
     await db.reset();
-    const shaped = (type: string, data: Record<string, unknown>) => ({ type, data }) as unknown as DomainEvent;
     const dealId = '22222222-2222-4222-8222-222222222222';
     await project([
-      shaped('DealOpened', {
-        dealId,
-        source: 'manual',
-        agreedInConversationId: null,
-        borrower: { agentId: 1, ownerId: 'alice', name: 'Harriet Cole', type: 'borrower' },
-        lender: { agentId: 2, ownerId: 'bob', name: 'Wessex BS', type: 'lender' },
-        broker: null,
-        propertyAddress: '12 Elm Street',
-        propertyValue: 400_000,
-        loanAmount: 300_000,
-        ltv: 75,
-        interestRate: 4.3,
-        termYears: 25,
-        arrangementFee: 999,
-        targetCompletion: null,
-      }),
+      manualDeal(dealId),
       shaped('DocumentUploaded', {
         documentId: 'doc-2',
         dealId,
@@ -280,12 +263,7 @@ describe('notifications read model', () => {
           borrowerAgentId: 1,
           lenderAgentId: 2,
           brokerAgentId: null,
-          propertyValue: 400_000,
-          loanAmount: 300_000,
-          ltv: 75,
-          interestRate: 4.3,
-          termYears: 25,
-          arrangementFee: 999,
+          ...AGREED_TERMS,
         },
       },
     ]);

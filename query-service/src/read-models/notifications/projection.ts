@@ -58,8 +58,11 @@ export async function projectNotifications(
   // The agents and conversations read models run first, so these rows include this batch.
   const agents = new Map<number, Party>();
   if (agentIds.size > 0) {
-    const rows = await client.query(`select id, owner_id, firm_id, name from rm_agents where id = any($1::bigint[])`, [[...agentIds]]);
-    for (const r of rows.rows) agents.set(Number(r.id), { agentId: Number(r.id), ownerId: r.owner_id, firmId: r.firm_id, name: r.name });
+    const rows = await client.query<{ id: number; owner_id: string; firm_id: string | null; name: string }>(
+      `select id, owner_id, firm_id, name from rm_agents where id = any($1::bigint[])`,
+      [[...agentIds]],
+    );
+    for (const r of rows.rows) agents.set(r.id, { agentId: r.id, ownerId: r.owner_id, firmId: r.firm_id, name: r.name });
   }
   const conversations = new Map<number, { title: string; parties: Party[] }>();
   // Those the projector knows (the conversations read model ran first, so as this batch leaves them).
@@ -73,23 +76,24 @@ export async function projectNotifications(
     conversationIds.delete(id);
   }
   if (conversationIds.size > 0) {
-    const rows = await client.query(
+    const rows = await client.query<{ id: number; title: string; agent_id: number; owner_id: string; firm_id: string; name: string }>(
       `select c.id, c.title, p.agent_id, p.owner_id, p.firm_id, p.name from rm_conversations c join rm_participants p on p.conversation_id = c.id
        where c.id = any($1::bigint[]) order by p.ordinal`,
       [[...conversationIds]],
     );
     for (const r of rows.rows) {
-      const entry = conversations.get(Number(r.id)) ?? { title: r.title as string, parties: [] as Party[] };
-      entry.parties.push({ agentId: Number(r.agent_id), ownerId: r.owner_id, firmId: r.firm_id, name: r.name });
-      conversations.set(Number(r.id), entry);
+      const entry = conversations.get(r.id) ?? { title: r.title, parties: [] as Party[] };
+      entry.parties.push({ agentId: r.agent_id, ownerId: r.owner_id, firmId: r.firm_id, name: r.name });
+      conversations.set(r.id, entry);
     }
   }
   const look = { agent: (id: number) => agents.get(id) ?? null, conversation: (id: number) => conversations.get(id) ?? null };
   const subjects = new Map<string, Subject>();
   if (subjectIds.size > 0) {
-    const rows = await client.query(`select id, title, owner_ids, uploader_id from rm_notification_subjects where id = any($1::text[])`, [
-      [...subjectIds],
-    ]);
+    const rows = await client.query<{ id: string; title: string; owner_ids: string[]; uploader_id: string | null }>(
+      `select id, title, owner_ids, uploader_id from rm_notification_subjects where id = any($1::text[])`,
+      [[...subjectIds]],
+    );
     for (const r of rows.rows) subjects.set(r.id, { id: r.id, title: r.title, ownerIds: r.owner_ids, uploaderId: r.uploader_id });
   }
   const openedSubjects: Subject[] = [];
@@ -107,9 +111,10 @@ export async function projectNotifications(
 
   const preferences = new Map<string, NotificationPreferences>();
   if (users.size > 0) {
-    const rows = await client.query(`select user_id, preferences from rm_notification_preferences where user_id = any($1::text[])`, [
-      [...users],
-    ]);
+    const rows = await client.query<{ user_id: string; preferences: NotificationPreferences }>(
+      `select user_id, preferences from rm_notification_preferences where user_id = any($1::text[])`,
+      [[...users]],
+    );
     for (const r of rows.rows) preferences.set(r.user_id, r.preferences);
   }
   const changedPreferences = new Set<string>();

@@ -13,7 +13,7 @@ import { successRate, type StatsView } from '@pf/events';
  * Matching & Leads count the same conversations.
  */
 export async function firmSuccessRate(pool: pg.Pool, firmId: string): Promise<number | null> {
-  const result = await pool.query(
+  const result = await pool.query<{ agreed: number; ended: number }>(
     `select count(*) filter (where outcome = 'agreed')::int as agreed, count(*) filter (where outcome in ('agreed', 'no_agreement'))::int as ended
      from rm_conversations where id = any (array(select distinct conversation_id from rm_participants where firm_id = $1))`,
     [firmId],
@@ -22,7 +22,8 @@ export async function firmSuccessRate(pool: pg.Pool, firmId: string): Promise<nu
 }
 
 export async function userStats(pool: pg.Pool, firmId: string): Promise<StatsView> {
-  const result = await pool.query(
+  // count(*) is bigint, a number here (infra/src/db/pool.ts).
+  const result = await pool.query<{ active_agents: number; matches_found: number; active: number; agreed: number; finished: number }>(
     `select
        (select count(*) from rm_agents where firm_id = $1 and is_active and not is_deleted) as active_agents,
        (select count(*) from rm_match_parties where owner_id = $1) as matches_found,
@@ -41,6 +42,6 @@ export async function userStats(pool: pg.Pool, firmId: string): Promise<StatsVie
     activeAgents: row.active_agents,
     activeConversations: row.active,
     matchesFound: row.matches_found,
-    successRate: successRate(Number(row.agreed), Number(row.finished)),
+    successRate: successRate(row.agreed, row.finished),
   };
 }

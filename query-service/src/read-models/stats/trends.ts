@@ -11,7 +11,14 @@ const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 export async function weeklyTrends(pool: pg.Pool, firmId: string, now: Date): Promise<WeeklyTrends> {
   const weekAgo = new Date(now.getTime() - WEEK_MS);
   const twoWeeksAgo = new Date(now.getTime() - 2 * WEEK_MS);
-  const result = await pool.query(
+  const result = await pool.query<{
+    agents_this: number;
+    agents_last: number;
+    conversations_this: number;
+    conversations_last: number;
+    matches_this: number;
+    matches_last: number;
+  }>(
     `with agents as (
        select created_at from rm_agents where firm_id = $1 and not is_deleted
      ), conversations as (

@@ -38,6 +38,6 @@ export const versionsReadModel: ReadModel = {
 
 /** The version of one aggregate's stream as the read models know it; null when they have none. */
 export async function streamVersion(pool: pg.Pool, stream: string): Promise<number | null> {
-  const result = await pool.query('select version from rm_stream_versions where stream = $1', [stream]);
+  const result = await pool.query<{ version: number }>('select version from rm_stream_versions where stream = $1', [stream]);
   return result.rows[0]?.version ?? null;
 }

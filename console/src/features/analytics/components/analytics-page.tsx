@@ -1,7 +1,8 @@
-import { Button, HTMLSelect, Spinner, Tab, Tabs } from '@blueprintjs/core';
+import { Button, Spinner, Tab, Tabs } from '@blueprintjs/core';
 import { Problem } from '../../../components/problem';
 import { ANALYTICS_PERIOD_LABELS, ANALYTICS_PERIODS, type AnalyticsPeriod } from '@pf/events';
 import { useState } from 'react';
+import { ChoiceSelect } from '../../../components/choice-select';
 import { PageHeader } from '../../../components/page-header';
 import { downloadCsv } from '../../../lib/csv';
 import { useAnalyticsReport } from '../api/analytics';
@@ -19,13 +20,13 @@ export function AnalyticsPage() {
   return (
     <>
       <PageHeader title="Analytics & Reports" subtitle="Platform-wide figures from every negotiation and deal">
-        <HTMLSelect aria-label="Period" value={period} onChange={(e) => setPeriod(e.currentTarget.value as AnalyticsPeriod)}>
-          {ANALYTICS_PERIODS.map((p) => (
-            <option key={p} value={p}>
-              {ANALYTICS_PERIOD_LABELS[p]}
-            </option>
-          ))}
-        </HTMLSelect>
+        <ChoiceSelect
+          label="Period"
+          choices={ANALYTICS_PERIODS}
+          value={period}
+          labelOf={(p) => ANALYTICS_PERIOD_LABELS[p]}
+          onChange={setPeriod}
+        />
         <Button
           icon="download"
           text="Export Report"

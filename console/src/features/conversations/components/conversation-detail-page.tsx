@@ -1,18 +1,9 @@
-import { Classes, NonIdealState, Spinner } from '@blueprintjs/core';
-import { Problem } from '../../../components/problem';
-import { parseId, USER_MESSAGES } from '@pf/events';
+import { parseId } from '@pf/events';
 import { useEffect, type ReactNode } from 'react';
-import { Link } from 'wouter';
-import { isNotFound } from '../../../lib/api-client';
+import { ConversationNotShown } from '../../../components/conversation-not-shown';
 import { useFollowConversation } from '../../../lib/live/live-provider';
 import { useConversation, useMessages } from '../api/conversations';
 import { ConversationScreen } from './conversation-screen';
-
-const backLink = (
-  <Link href="/conversations" className={Classes.BUTTON}>
-    Back to Conversations
-  </Link>
-);
 
 /** The page scrolls to top 100 ms after load. */
 const SCROLL_TOP_DELAY_MS = 100;
@@ -27,24 +18,8 @@ export function ConversationDetailPage({ rawId, seedButton }: { rawId: string | 
     return () => clearTimeout(timer);
   }, [id]);
 
-  if (id === null) {
-    return <Problem level={1} icon="error" title={USER_MESSAGES.invalidConversation} action={backLink} />;
-  }
-  if (conversation.isPending) {
-    return <NonIdealState icon={<Spinner />} description="Loading conversation..." />;
-  }
-  if (conversation.isError) {
-    return isNotFound(conversation.error) ? (
-      <Problem
-        level={1}
-        icon="search"
-        title={USER_MESSAGES.conversationNotFound}
-        description={USER_MESSAGES.conversationNotFoundHint}
-        action={backLink}
-      />
-    ) : (
-      <Problem level={1} icon="error" title="Could not load the conversation" description={conversation.error.message} action={backLink} />
-    );
+  if (id === null || !conversation.isSuccess) {
+    return <ConversationNotShown id={id} query={conversation} loading="Loading conversation..." failed="Could not load the conversation" />;
   }
   return <ConversationScreen key={id} conversation={conversation.data} messages={messages.data} seedButton={seedButton} />;
 }

@@ -1,4 +1,4 @@
-import { Button, Callout, Card, H2, HTMLSelect, HTMLTable, Icon, Intent, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
+import { Button, Callout, Card, H2, HTMLTable, Icon, Intent, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
 import { Problem } from '../../../components/problem';
 import {
   compactPounds,
@@ -15,6 +15,7 @@ import {
 } from '@pf/events';
 import { useState } from 'react';
 import { LineChart } from '../../../components/charts/charts';
+import { ChoiceSelect } from '../../../components/choice-select';
 import { PageHeader } from '../../../components/page-header';
 import { downloadCsv } from '../../../lib/csv';
 import { monthLabel, percent } from '../../../lib/format';
@@ -95,20 +96,14 @@ export function MarketPage() {
   return (
     <>
       <PageHeader title="Market Intelligence" subtitle="From the offers and deals agreed on this platform">
-        <HTMLSelect aria-label="Region" value={region} onChange={(e) => setRegion(e.currentTarget.value as MarketRegion)}>
-          {MARKET_REGIONS.map((r) => (
-            <option key={r} value={r}>
-              {capital(r)}
-            </option>
-          ))}
-        </HTMLSelect>
-        <HTMLSelect aria-label="Period" value={period} onChange={(e) => setPeriod(e.currentTarget.value as MarketPeriod)}>
-          {MARKET_PERIODS.map((p) => (
-            <option key={p} value={p}>
-              {MARKET_PERIOD_LABELS[p]}
-            </option>
-          ))}
-        </HTMLSelect>
+        <ChoiceSelect label="Region" choices={MARKET_REGIONS} value={region} labelOf={capital} onChange={setRegion} />
+        <ChoiceSelect
+          label="Period"
+          choices={MARKET_PERIODS}
+          value={period}
+          labelOf={(p) => MARKET_PERIOD_LABELS[p]}
+          onChange={setPeriod}
+        />
         <Button
           icon="download"
           text="Export Report"

@@ -1,15 +1,10 @@
-import { Button, Checkbox, FormGroup, HTMLSelect, Intent, NumericInput, Switch } from '@blueprintjs/core';
-import {
-  agentDefaultsInput,
-  DEFAULT_PROPERTY_TYPES,
-  REGIONS,
-  RESPONSE_TIMES,
-  type AgentDefaults,
-  type AgentDefaultsView,
-} from '@pf/events';
+import { Button, Checkbox, FormGroup, Intent, NumericInput, Switch } from '@blueprintjs/core';
+import { agentDefaultsInput, DEFAULT_PROPERTY_TYPES, REGIONS, type AgentDefaults, type AgentDefaultsView } from '@pf/events';
 import { useState } from 'react';
+import { ResponseTimeSelect } from '../../../components/response-time-select';
 import { useStateFrom } from '../../../lib/use-state-from';
 import { ApiError } from '../../../lib/api-client';
+import { fieldErrors, type FieldErrors } from '../../../lib/form-errors';
 import { toastError, toastSuccess } from '../../../lib/toaster';
 import { useSaveAgentDefaults } from '../api/settings';
 
@@ -31,18 +26,14 @@ function withoutSaved({ saved: _saved, ...defaults }: AgentDefaultsView): AgentD
  */
 export function AgentDefaultsTab({ defaults: view }: { defaults: AgentDefaultsView }) {
   const [values, setValues] = useStateFrom<AgentDefaults>(() => withoutSaved(view), [view]);
-  const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
+  const [errors, setErrors] = useState<FieldErrors>({});
   const save = useSaveAgentDefaults();
   const set = (patch: Partial<AgentDefaults>) => setValues((current) => ({ ...current, ...patch }));
   const toggleIn = <T extends string>(list: T[], item: T) => (list.includes(item) ? list.filter((x) => x !== item) : [...list, item]);
 
   const submit = async () => {
     const parsed = agentDefaultsInput.safeParse(values);
-    if (!parsed.success) {
-      const found: Partial<Record<string, string>> = {};
-      for (const issue of parsed.error.issues) found[String(issue.path[0])] ??= issue.message;
-      return setErrors(found);
-    }
+    if (!parsed.success) return setErrors(fieldErrors(parsed.error));
     setErrors({});
     try {
       await save.mutateAsync(parsed.data);
@@ -93,17 +84,7 @@ export function AgentDefaultsTab({ defaults: view }: { defaults: AgentDefaultsVi
         labelFor="defaults-response"
         helperText="Pre-fills Create Agent: when you negotiate by hand and leave the other side unanswered this long, the agent takes your side back"
       >
-        <HTMLSelect
-          id="defaults-response"
-          value={values.responseTime}
-          onChange={(e) => set({ responseTime: Number(e.currentTarget.value) as AgentDefaults['responseTime'] })}
-        >
-          {RESPONSE_TIMES.map((hours) => (
-            <option key={hours} value={hours}>
-              {hours} {hours === 1 ? 'hour' : 'hours'}
-            </option>
-          ))}
-        </HTMLSelect>
+        <ResponseTimeSelect id="defaults-response" value={values.responseTime} onChange={(responseTime) => set({ responseTime })} />
       </FormGroup>
       <Switch
         checked={values.autoNegotiate}

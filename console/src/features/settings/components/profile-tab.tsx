@@ -3,6 +3,7 @@ import { LANGUAGES, PROFILE_ROLES, profileInput, TIMEZONES, type ProfileView } f
 import { useState, type FormEvent } from 'react';
 import { useStateFrom } from '../../../lib/use-state-from';
 import { ApiError } from '../../../lib/api-client';
+import { fieldErrors, type FieldErrors } from '../../../lib/form-errors';
 import { toastError, toastSuccess } from '../../../lib/toaster';
 import { useSaveProfile } from '../api/settings';
 
@@ -22,7 +23,7 @@ const toValues = (profile: ProfileView): Values =>
 /** Settings → Profile (docs/behaviour/settings.md): validated with the shared schema, saved as an event; the sidebar follows. */
 export function ProfileTab({ profile }: { profile: ProfileView }) {
   const [values, setValues] = useStateFrom<Values>(() => toValues(profile), [profile]);
-  const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
+  const [errors, setErrors] = useState<FieldErrors>({});
   const save = useSaveProfile();
   const set = (key: keyof ProfileView, value: string) => setValues((current) => ({ ...current, [key]: value }));
 
@@ -30,11 +31,7 @@ export function ProfileTab({ profile }: { profile: ProfileView }) {
     event.preventDefault();
     const input = { ...values, role: values.role || null };
     const parsed = profileInput.safeParse(input);
-    if (!parsed.success) {
-      const found: Partial<Record<string, string>> = {};
-      for (const issue of parsed.error.issues) found[String(issue.path[0])] ??= issue.message;
-      return setErrors(found);
-    }
+    if (!parsed.success) return setErrors(fieldErrors(parsed.error));
     setErrors({});
     try {
       await save.mutateAsync(input as Parameters<typeof save.mutateAsync>[0]);
