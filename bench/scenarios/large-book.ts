@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { chromium } from 'playwright-core';
+import { chromiumLaunchOptions } from '@pf/infra/chromium';
 import { streams, type DomainEvent, type EventMetadata } from '@pf/events';
 import type { EventStore, NewEvent } from '@pf/infra';
 import type { BenchUser } from '../lib/session';
@@ -113,18 +114,7 @@ export async function measureLargeBook(options: {
   routes: string[];
   onScreen?: (screen: LargeBookScreen) => void;
 }): Promise<LargeBookScreen[]> {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions);
   const screens: LargeBookScreen[] = [];
   try {
     const [name, value] = options.user.cookie.split('=') as [string, string];

@@ -43,12 +43,12 @@ export interface BoardPageSpec {
   readonly tie: string;
 }
 
-export async function readBoardPage(
+export async function readBoardPage<Row extends pg.QueryResultRow>(
   pool: pg.Pool,
   spec: BoardPageSpec,
   cursor: string | undefined,
   limit: number,
-): Promise<{ rows: pg.QueryResultRow[]; nextCursor: string | null; total: number }> {
+): Promise<{ rows: Row[]; nextCursor: string | null; total: number }> {
   const sortKey = (value: unknown) => (spec.sortType === 'text' ? typeof value === 'string' : Number.isSafeInteger(value));
   const after = decodeCursor<[string | number, string]>(
     cursor,
@@ -57,18 +57,18 @@ export async function readBoardPage(
   const n = spec.values.length;
   const from = `from ${spec.from} where (${spec.where})`;
   const [rows, count] = await Promise.all([
-    pool.query(
+    pool.query<Row & { sort_key: string | number; tie_key: string }>(
       `select ${spec.columns}, ${spec.sort} as sort_key, ${spec.tie} as tie_key ${from}
        and ($${n + 1}::${spec.sortType} is null or ${spec.sort} < $${n + 1}::${spec.sortType}
                   or (${spec.sort} = $${n + 1}::${spec.sortType} and ${spec.tie} > $${n + 2}::text))
        order by ${spec.sort} desc, ${spec.tie} limit $${n + 3}`,
       [...spec.values, after?.[0] ?? null, after?.[1] ?? null, limit + 1],
     ),
-    pool.query(`select count(*)::int as total ${from}`, [...spec.values]),
+    pool.query<{ total: number }>(`select count(*)::int as total ${from}`, [...spec.values]),
   ]);
   const kept = rows.rows.slice(0, limit);
   const last = kept[kept.length - 1];
-  const sortValue = (row: pg.QueryResultRow) => (spec.sortType === 'bigint' ? Number(row.sort_key) : row.sort_key);
+  const sortValue = (row: { sort_key: string | number }) => (spec.sortType === 'bigint' ? Number(row.sort_key) : row.sort_key);
   return {
     rows: kept,
     nextCursor: rows.rows.length > limit && last ? encodeCursor([sortValue(last), last.tie_key]) : null,

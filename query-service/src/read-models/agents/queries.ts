@@ -14,7 +14,10 @@ export async function listAgents(pool: pg.Pool, firmId: string): Promise<AgentVi
 
 /** One of a firm's agents, or null (another firm's, deleted, or none). */
 export async function findAgent(pool: pg.Pool, firmId: string, id: number): Promise<AgentView | null> {
-  const result = await pool.query(`select ${AGENT_COLUMNS} from rm_agents where id = $1 and firm_id = $2 and not is_deleted`, [id, firmId]);
+  const result = await pool.query<AgentRow>(`select ${AGENT_COLUMNS} from rm_agents where id = $1 and firm_id = $2 and not is_deleted`, [
+    id,
+    firmId,
+  ]);
   const row = result.rows[0];
   return row ? agentViewOf(agentFromRow(row)) : null;
 }

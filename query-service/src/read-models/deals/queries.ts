@@ -22,7 +22,7 @@ export async function listDeals(pool: pg.Pool, userId: string): Promise<DealView
  * name (any part, any case) and filtered by status on the server (events/src/paging.ts).
  */
 export async function pageDeals(pool: pg.Pool, firmId: string, query: DealPageQuery): Promise<DealPage> {
-  const page = await readBoardPage(
+  const page = await readBoardPage<{ doc: DealDoc }>(
     pool,
     {
       columns: 'b.doc',
@@ -37,7 +37,7 @@ export async function pageDeals(pool: pg.Pool, firmId: string, query: DealPageQu
     query.cursor,
     query.limit ?? PAGE_LIMIT_DEFAULT,
   );
-  return { items: page.rows.map((row) => toView(row.doc as DealDoc)), nextCursor: page.nextCursor, total: page.total };
+  return { items: page.rows.map((row) => toView(row.doc)), nextCursor: page.nextCursor, total: page.total };
 }
 
 export async function findDeal(pool: pg.Pool, userId: string, dealId: string): Promise<DealDetailView | null> {

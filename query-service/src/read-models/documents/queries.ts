@@ -11,8 +11,12 @@ const DELETED_UPLOADER = 'Deleted user';
  * Documents as the firm is shown them: each with its deal's address as it stands now and its uploader's name
  * as their account gives it now (personal data is not kept in the events or the row).
  */
-async function documentViews(pool: pg.Pool, rows: readonly pg.QueryResultRow[]): Promise<DocumentView[]> {
-  const docs = rows as readonly { doc: DocumentDoc; address: string | null }[];
+interface DocumentRow {
+  doc: DocumentDoc;
+  address: string | null;
+}
+
+async function documentViews(pool: pg.Pool, docs: readonly DocumentRow[]): Promise<DocumentView[]> {
   const uploaders = [...new Set(docs.flatMap(({ doc }) => (doc.uploaderId ? [doc.uploaderId] : [])))];
   const names = await new AccountStore(pool).displayNames(uploaders);
   return docs.map(({ doc, address }) => {
@@ -28,7 +32,7 @@ const WITH_ADDRESS = `rm_document_board b left join rm_deal_board deal on deal.i
 
 /** The firm's documents, newest first. */
 export async function listDocuments(pool: pg.Pool, firmId: string): Promise<DocumentView[]> {
-  const result = await pool.query(
+  const result = await pool.query<DocumentRow>(
     `select b.doc, deal.doc->>'propertyAddress' as address from ${WITH_ADDRESS}
      where b.owners @> array[$1]::text[]
      order by b.doc->>'uploadDate' desc, b.id`,
@@ -42,7 +46,7 @@ export async function listDocuments(pool: pg.Pool, firmId: string): Promise<Docu
  * address (any part, any case) and filtered by type on the server (events/src/paging.ts).
  */
 export async function pageDocuments(pool: pg.Pool, firmId: string, query: DocumentPageQuery): Promise<DocumentPage> {
-  const page = await readBoardPage(
+  const page = await readBoardPage<DocumentRow>(
     pool,
     {
       columns: "b.doc, deal.doc->>'propertyAddress' as address",

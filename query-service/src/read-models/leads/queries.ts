@@ -36,7 +36,7 @@ export async function listLeads(pool: pg.Pool, userId: string): Promise<LeadView
  * part, any case) and filtered by type on the server (events/src/paging.ts).
  */
 export async function pageLeads(pool: pg.Pool, firmId: string, query: LeadPageQuery): Promise<LeadPage> {
-  const page = await readBoardPage(
+  const page = await readBoardPage<{ doc: LeadDoc }>(
     pool,
     {
       columns: 'b.doc',
@@ -51,5 +51,5 @@ export async function pageLeads(pool: pg.Pool, firmId: string, query: LeadPageQu
     query.cursor,
     query.limit ?? PAGE_LIMIT_DEFAULT,
   );
-  return { items: page.rows.map((row) => toLeadView(row.doc as LeadDoc)), nextCursor: page.nextCursor, total: page.total };
+  return { items: page.rows.map((row) => toLeadView(row.doc)), nextCursor: page.nextCursor, total: page.total };
 }

@@ -43,7 +43,7 @@ export async function listMatches(pool: pg.Pool, userId: string): Promise<MatchV
 
 /** One page of the matches the firm's agents are in, in the list's order (newest first; events/src/paging.ts). */
 export async function pageMatches(pool: pg.Pool, firmId: string, query: MatchPageQuery): Promise<MatchPage> {
-  const page = await readBoardPage(
+  const page = await readBoardPage<{ doc: MatchDoc }>(
     pool,
     {
       columns: 'b.doc',
@@ -57,7 +57,7 @@ export async function pageMatches(pool: pg.Pool, firmId: string, query: MatchPag
     query.cursor,
     query.limit ?? PAGE_LIMIT_DEFAULT,
   );
-  return { items: page.rows.map((row) => toMatchView(row.doc as MatchDoc)), nextCursor: page.nextCursor, total: page.total };
+  return { items: page.rows.map((row) => toMatchView(row.doc)), nextCursor: page.nextCursor, total: page.total };
 }
 
 /**

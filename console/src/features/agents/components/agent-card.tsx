@@ -15,7 +15,7 @@ export function AgentCard({ agent }: { agent: AgentView }) {
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const criteria = CRITERIA_KEYS.filter((key) => agent.criteria?.[key]);
-  // Issue 16: what the agents cannot read is said back here, never silently ignored.
+  // What the agents cannot read is said back here as "not understood", never silently ignored (docs/behaviour/agents.md).
   const notUnderstood = new Set(unreadableCriteria(agent.criteria));
 
   const toggle = () =>

@@ -1,16 +1,4 @@
-import {
-  Button,
-  Classes,
-  Dialog,
-  DialogBody,
-  DialogFooter,
-  FormGroup,
-  HTMLSelect,
-  InputGroup,
-  Intent,
-  Switch,
-  TextArea,
-} from '@blueprintjs/core';
+import { Classes, Dialog, DialogBody, FormGroup, HTMLSelect, InputGroup, Intent, Switch, TextArea } from '@blueprintjs/core';
 import {
   AGENT_TYPES,
   CRITERIA_PLACEHOLDERS,
@@ -27,6 +15,7 @@ import { useStateFrom } from '../../../lib/use-state-from';
 import { toastError, toastSuccess } from '../../../lib/toaster';
 import { useAgentDefaults, useCreateAgent, useUpdateAgent } from '../api/agents';
 import { CRITERIA_LABELS, fieldErrors, formFromAgent, formFromDefaults, toInput, type AgentFormValues } from './agent-form';
+import { SubmitFooter } from '../../../components/submit-footer';
 
 interface Props {
   isOpen: boolean;
@@ -151,14 +140,7 @@ export function AgentFormDialog({ isOpen, onClose, agent }: Props) {
             />
           )}
         </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button text="Cancel" onClick={onClose} />
-              <Button type="submit" intent={Intent.PRIMARY} loading={pending} text={agent ? 'Save Agent' : 'Create Agent'} />
-            </>
-          }
-        />
+        <SubmitFooter submitText={agent ? 'Save Agent' : 'Create Agent'} busy={pending} onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -1,10 +1,11 @@
-import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, Intent } from '@blueprintjs/core';
+import { Callout, Dialog, DialogBody, FormGroup, InputGroup, Intent } from '@blueprintjs/core';
 import { DEAL_STAGES, DEAL_STATUSES, type ChangeDealInput, type DealStage, type DealStatus, type DealView } from '@pf/events';
 import { useState, type FormEvent } from 'react';
 import { ChoiceField } from '../../../components/choice-field';
 import { failureReason } from '../../../lib/api-client';
 import { toastSuccess } from '../../../lib/toaster';
 import { useChangeDeal } from '../api/deals';
+import { SubmitFooter } from '../../../components/submit-footer';
 
 /** Edit: status, stage, address and target date; the server's rules answer in words (no completion before underwriting). */
 export function DealEditDialog({ deal, onClose }: { deal: DealView; onClose: () => void }) {
@@ -48,14 +49,7 @@ export function DealEditDialog({ deal, onClose }: { deal: DealView; onClose: () 
           </FormGroup>
           {error ? <Callout intent={Intent.DANGER}>{error}</Callout> : null}
         </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button text="Cancel" onClick={onClose} />
-              <Button type="submit" intent={Intent.PRIMARY} text="Save" loading={change.isPending} />
-            </>
-          }
-        />
+        <SubmitFooter submitText="Save" busy={change.isPending} onCancel={onClose} />
       </form>
     </Dialog>
   );

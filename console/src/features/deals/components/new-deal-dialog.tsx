@@ -1,4 +1,4 @@
-import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, Intent } from '@blueprintjs/core';
+import { Callout, Dialog, DialogBody, FormGroup, InputGroup, Intent } from '@blueprintjs/core';
 import { agentPage, newDealInput, PAGE_LIMIT_DEFAULT, type AgentType } from '@pf/events';
 import { useState, type FormEvent } from 'react';
 import { SearchedSelect } from '../../../components/searched-select';
@@ -7,6 +7,7 @@ import { queryKeys } from '../../../lib/query-keys';
 import { searchParams } from '../../../lib/use-cursor-pages';
 import { toastSuccess } from '../../../lib/toaster';
 import { useCreateDeal } from '../api/deals';
+import { SubmitFooter } from '../../../components/submit-footer';
 
 const FIELDS = [
   'propertyAddress',
@@ -120,14 +121,7 @@ export function NewDealDialog({ isOpen, onClose }: { isOpen: boolean; onClose: (
           ))}
           {failure ? <Callout intent={Intent.DANGER}>{failure}</Callout> : null}
         </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button text="Cancel" onClick={onClose} />
-              <Button type="submit" intent={Intent.PRIMARY} text="Create Deal" loading={create.isPending} />
-            </>
-          }
-        />
+        <SubmitFooter submitText="Create Deal" busy={create.isPending} onCancel={onClose} />
       </form>
     </Dialog>
   );

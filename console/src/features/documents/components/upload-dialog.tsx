@@ -1,4 +1,4 @@
-import { Button, Callout, Dialog, DialogBody, DialogFooter, FileInput, FormGroup, InputGroup, Intent } from '@blueprintjs/core';
+import { Callout, Dialog, DialogBody, FileInput, FormGroup, InputGroup, Intent } from '@blueprintjs/core';
 import { DOCUMENT_TYPES, MAX_DOCUMENT_BYTES, type DocumentType } from '@pf/events';
 import { useState, type FormEvent } from 'react';
 import { ChoiceField } from '../../../components/choice-field';
@@ -6,6 +6,7 @@ import { SearchedSelect } from '../../../components/searched-select';
 import { failureReason } from '../../../lib/api-client';
 import { toastSuccess } from '../../../lib/toaster';
 import { dealChoices, dealChoicesKey, useUpload } from '../api/documents';
+import { SubmitFooter } from '../../../components/submit-footer';
 
 /** Upload Document: a PDF, JPEG or PNG of at most 10 MB for one of the user's deals (the server judges the bytes). */
 export function UploadDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => void }) {
@@ -67,14 +68,7 @@ export function UploadDialog({ isOpen, onClose }: { isOpen: boolean; onClose: ()
           </FormGroup>
           {error ? <Callout intent={Intent.DANGER}>{error}</Callout> : null}
         </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button text="Cancel" onClick={onClose} />
-              <Button type="submit" intent={Intent.PRIMARY} text="Upload" loading={upload.isPending} />
-            </>
-          }
-        />
+        <SubmitFooter submitText="Upload" busy={upload.isPending} onCancel={onClose} />
       </form>
     </Dialog>
   );

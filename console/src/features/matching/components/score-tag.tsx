@@ -13,7 +13,7 @@ export function ScoreTag({ score }: { score: number }) {
   );
 }
 
-/** Issue 16's verdicts, as broker sourcing tools show them: pass, pass with a warning, fail. */
+/** The matcher's verdicts per criterion (docs/behaviour/matching.md, "How agents are matched"), as broker sourcing tools show them: pass, pass with a warning, fail. */
 const VERDICT_INTENT: Record<CriterionVerdict, Intent> = { pass: Intent.SUCCESS, warn: Intent.WARNING, fail: Intent.DANGER };
 
 export function VerdictTag({ verdict }: { verdict: CriterionVerdict }) {
