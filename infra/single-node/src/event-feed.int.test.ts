@@ -255,5 +255,19 @@ describe("the event feed within a firm: its admin's tokens, a member who leaves"
     expect(after.data).toMatchObject({ agentId: agent.body.id, type: 'borrower', name: '', description: '', criteria: null });
     expect(after.redacted).toEqual(['data.name', 'data.description', 'data.criteria', 'metadata.actor.sessionId']);
     expect(JSON.stringify(all.events)).not.toContain('Carol Smith');
+
+    // From the moment the deletion was answered, not once the read model has seen it: with the read model's
+    // record of the deletion taken away (as before it applies AccountDeleted), the feed still redacts.
+    const db = new pg.Client({ connectionString: node.database.url });
+    await db.connect();
+    try {
+      const carolId = (before.data as { ownerId: string }).ownerId;
+      expect((await db.query('delete from rm_feed_deleted_people where user_id = $1', [carolId])).rowCount).toBe(1);
+      const again = (await readFeedPage(url, token, 'types=AgentCreated')).events.find((e) => e.id === before.id)!;
+      expect(again.data).toMatchObject({ name: '', description: '' });
+      expect(again.redacted).toEqual(['data.name', 'data.description', 'data.criteria', 'metadata.actor.sessionId']);
+    } finally {
+      await db.end();
+    }
   });
 });

@@ -49,9 +49,14 @@ export async function feedBatch(
       people.add(row.owner_id);
     }
   }
-  const deleted = await pool.query<{ user_id: string }>('select user_id from rm_feed_deleted_people where user_id = any($1::text[])', [
-    [...people],
-  ]);
+  // Deleted: recorded by the read model (AccountDeleted), or already without an account row. Account deletion
+  // removes the row before it answers, while its AccountDeleted may not be readable yet (an older transaction
+  // still open holds the log's visible end back), so the row is what makes "from then on" hold at once.
+  const deleted = await pool.query<{ user_id: string }>(
+    `select person as user_id from unnest($1::text[]) as person
+     where person in (select user_id from rm_feed_deleted_people) or person not in (select id::text from users)`,
+    [[...people]],
+  );
   const gone = { deleted: new Set(deleted.rows.map((row) => row.user_id)), ownerOf: (agentId: number) => owners.get(agentId) };
   return events.map((event) => redactDeleted(toEnvelope(event), gone));
 }
