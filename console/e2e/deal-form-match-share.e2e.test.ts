@@ -5,6 +5,7 @@ import { signLink } from '@pf/command-service/signed-link';
 import { createPool } from '@pf/infra';
 import { PostgresEventStore } from '@pf/infra';
 import { startE2eServer, type E2eServer } from './server';
+import type { ApiError } from '@pf/events';
 
 /**
  * On a server of its own with the automated agents off (its database is needed to sign an expired link): the New Deal form (its messages name the field, then a valid
@@ -121,7 +122,7 @@ test('Share: the signed link works with no session; tampered, expired or cut sho
   const refused = async (url: URL, message: string) => {
     const answer = await stranger.get(url.toString());
     expect(answer.status(), url.search).toBe(403);
-    expect((await answer.json()).message).toBe(message);
+    expect(((await answer.json()) as ApiError).message).toBe(message);
   };
   const tampered = new URL(link);
   const signature = tampered.searchParams.get('s')!;

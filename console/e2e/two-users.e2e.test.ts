@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import type { ConversationView, MessageView } from '@pf/events';
+import type { ConversationView, MessageView, ApiError } from '@pf/events';
 import { startE2eServer, type E2eServer } from './server';
 import { HARRIET_COLE, WESSEX_BUILDING_SOCIETY } from '@pf/events/testing';
 
@@ -73,7 +73,7 @@ test('two users whose agents are matched: per-side control, presence and typing 
     data: { isManualMode: false, agentId: borrower.id },
   });
   expect(refused.status()).toBe(403);
-  expect((await refused.json()).message).toBe(
+  expect(((await refused.json()) as ApiError).message).toBe(
     "Harriet Cole belongs to another firm: you can take over or hand back only your own firm's agents",
   );
   await expect(bobsView.filter({ hasText: 'Their side' })).toContainText('Taken over by Alice Borrowes');

@@ -105,13 +105,13 @@ describe("a Match request's outcome, and New Deal's target completion", () => {
       0,
     );
     const answered = await call('alice', 'GET', path);
-    expect(answered.body).toMatchObject({ status: 'answered', newMatches: 0, note, answeredAt: expect.any(String) });
+    expect(answered.body).toMatchObject({ status: 'answered', newMatches: 0, note, answeredAt: expect.any(String) as unknown });
 
     expect(await call('mallory', 'GET', path)).toMatchObject({ status: 404, body: { message: `Match request ${requestId} not found` } });
     expect((await call('alice', 'GET', `/api/leads/${lender}/match/${requestId}`)).status).toBe(404);
     expect((await call('alice', 'GET', `/api/leads/${borrower}/match/${randomUUID()}`)).status).toBe(404);
     const bad = await call('alice', 'GET', `/api/leads/${borrower}/match/not-an-id`);
-    expect(bad).toMatchObject({ status: 400, body: { message: expect.stringContaining('requestId') } });
+    expect(bad).toMatchObject({ status: 400, body: { message: expect.stringContaining('requestId') as unknown } });
   });
 
   it('refuses New Deal with an impossible target completion, naming the field, and takes a real one', async () => {
@@ -131,7 +131,7 @@ describe("a Match request's outcome, and New Deal's target completion", () => {
     expect((await call('alice', 'POST', '/api/deals', { ...deal, targetCompletion: '2026-02-29' })).status).toBe(400);
     expect(await call('alice', 'POST', '/api/deals', { ...deal, targetCompletion: '2028-02-29' })).toMatchObject({
       status: 201,
-      body: { id: expect.any(String) },
+      body: { id: expect.any(String) as unknown },
     });
   });
 });

@@ -82,7 +82,7 @@ describe('matcher: a pair that has negotiated is not matched again with the same
 
     // Match pressed again and again: nothing new, and the answer says why.
     for (let press = 0; press < 3; press += 1)
-      expect(await db.pressMatch(1)).toEqual({ requestId: expect.any(String), agentId: 1, matchIds: [], note: alreadyNote });
+      expect(await db.pressMatch(1)).toEqual({ requestId: expect.any(String) as unknown, agentId: 1, matchIds: [], note: alreadyNote });
     // An edit that leaves the criteria as they were (the description) is no reason either; nor is a resume.
     await db.agentEvent(1, 'AgentUpdated', { name: 'Beatrice Cole', description: 'First-time buyer', criteria });
     await db.agentEvent(2, 'AgentUpdated', { name: 'Wessex Bank', description: 'Regional lender', criteria: { ...criteria } });

@@ -72,7 +72,7 @@ describe('npm run audit', () => {
   it('explains its usage and exits 2 on wrong input', async () => {
     expect(await audit('verify')).toMatchObject({
       status: 2,
-      out: expect.stringContaining('verify needs either --conversation N, --all or --file FILE'),
+      out: expect.stringContaining('verify needs either --conversation N, --all or --file FILE') as unknown,
     });
     expect((await audit('verify', '--conversation', 'x')).out).toContain('--conversation must be a positive whole number, not "x"');
     expect((await audit('frobnicate')).status).toBe(2);
@@ -84,7 +84,7 @@ describe('npm run audit', () => {
     expect(one.status).toBe(0);
     expect(one.out).toContain(`intact  ${stream}: 4 events, head 3`);
     const all = await audit('verify', '--all');
-    expect(all).toMatchObject({ status: 0, out: expect.stringContaining('Verified 2 streams: every chain is intact.') });
+    expect(all).toMatchObject({ status: 0, out: expect.stringContaining('Verified 2 streams: every chain is intact.') as unknown });
   });
 
   it('exports a conversation (JSON with hashes, CSV) and a time range (JSON lines)', async () => {
@@ -116,7 +116,7 @@ describe('npm run audit', () => {
     expect((await audit('keygen', '--out-dir', dir)).status).toBe(0);
     const checkpointFile = path.join(dir, 'checkpoint.json');
     const signed = await audit('checkpoint', '--key', path.join(dir, 'audit-signing.key'), '--out', checkpointFile);
-    expect(signed).toMatchObject({ status: 0, out: expect.stringContaining('Signed the heads of 2 streams') });
+    expect(signed).toMatchObject({ status: 0, out: expect.stringContaining('Signed the heads of 2 streams') as unknown });
     const withCheckpoint = ['verify', '--all', '--checkpoint', checkpointFile, '--public-key', path.join(dir, 'audit-signing.pub')];
     expect((await audit(...withCheckpoint)).out).toContain('The store still holds the 2 heads signed at 2026-03-01T12:00:00.000Z');
 
@@ -154,7 +154,10 @@ describe('npm run audit', () => {
     const forgedFile = path.join(dir, 'forged.json');
     await import('node:fs/promises').then((fs) => fs.writeFile(forgedFile, JSON.stringify(forged)));
     const refused = await audit('verify', '--all', '--checkpoint', forgedFile, '--public-key', path.join(dir, 'audit-signing.pub'));
-    expect(refused).toMatchObject({ status: 1, out: expect.stringContaining('is not signed by this key, or was changed after signing') });
+    expect(refused).toMatchObject({
+      status: 1,
+      out: expect.stringContaining('is not signed by this key, or was changed after signing') as unknown,
+    });
   });
 
   it('names a hand-altered event and exits 1', async () => {

@@ -406,7 +406,11 @@ describe("history API: from the event store, paged, as it stood ?at=, for the co
     const started = events.find((e) => e.type === 'MessageSent')!;
     expect(started.metadata).toEqual({ actor: { kind: 'agent', agentId: conversationId * 10 + 1 }, correlationId: 'c', causationId: null });
     const theirs = events.find((e) => e.redacted)!;
-    expect(theirs).toMatchObject({ type: 'AgentCreated', metadata: null, contentDigest: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(theirs).toMatchObject({
+      type: 'AgentCreated',
+      metadata: null,
+      contentDigest: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown,
+    });
     expect(JSON.stringify(theirs)).not.toContain('interestRateMin');
 
     const dir = await mkdtemp(path.join(os.tmpdir(), 'pf-export-'));
@@ -468,7 +472,7 @@ describe("history API: from the event store, paged, as it stood ?at=, for the co
     const json = await alice.get(`/api/conversations/${conversationId}/history/export?format=json`);
     expect(json.headers.get('content-disposition')).toBe(`attachment; filename="conversation-${conversationId}-history.json"`);
     expect(json.body.events).toHaveLength(16);
-    expect(json.body.events[5]).toMatchObject({ type: 'OfferMade', hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(json.body.events[5]).toMatchObject({ type: 'OfferMade', hash: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown });
     expect(json.body.verification.intact).toBe(false);
     const csv = await alice.get(`/api/conversations/${conversationId}/history/export?format=csv`);
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
