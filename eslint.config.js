@@ -70,21 +70,15 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
     },
   },
-  // Not yet typed: these tests are being changed on another branch (the event store and the live rebuild), or have
-  // not been reached yet; each comes off this list when its reads name their types.
+  // Not yet typed: the event store's and the live rebuild's tests (being changed on another branch), the query
+  // service's tests and the browser tests. Each comes off this list when its reads name their types.
   {
     files: [
       'infra/src/event-store/**/*.test.ts',
       'infra/single-node/src/live-rebuild.int.test.ts',
-      '**/*.{unit,int,e2e,fault}.test.{ts,tsx}',
-      '**/testing/**/*.ts',
-      'faults/**/*.ts',
+      'query-service/src/**/*.test.ts',
+      'query-service/src/**/testing/**/*.ts',
       'console/e2e/**/*.ts',
-    ],
-    ignores: [
-      'infra/single-node/src/**/!(live-rebuild).int.test.ts',
-      'infra/single-node/src/**/*.unit.test.ts',
-      'infra/single-node/src/testing/**',
     ],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',
