@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { streams, type DomainEvent, type EventMetadata } from '@pf/events';
+import { streams, type DomainEvent, type EventMetadata, type HistoryExport } from '@pf/events';
 import { createLogger, linkEvents, openServiceContext, parseConfig, type OpenedContext } from '@pf/infra';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { runAudit } from './audit';
@@ -88,16 +88,10 @@ describe('npm run audit', () => {
   });
 
   it('exports a conversation (JSON with hashes, CSV) and a time range (JSON lines)', async () => {
-    const json = JSON.parse((await audit('export', '--conversation', String(conversationId))).out);
+    const json = JSON.parse((await audit('export', '--conversation', String(conversationId))).out) as HistoryExport;
     // The conversation is still under way, so its agents' events so far belong to its history.
-    expect(json.events.map((e: { type: string }) => e.type)).toEqual([
-      'ConversationStarted',
-      'MessageSent',
-      'OfferMade',
-      'MessageSent',
-      'AgentPaused',
-    ]);
-    expect(json.events.every((e: { hash: string }) => /^[0-9a-f]{64}$/.test(e.hash))).toBe(true);
+    expect(json.events.map((e) => e.type)).toEqual(['ConversationStarted', 'MessageSent', 'OfferMade', 'MessageSent', 'AgentPaused']);
+    expect(json.events.every((e) => /^[0-9a-f]{64}$/.test(String(e.hash)))).toBe(true);
     expect(json.verification.intact).toBe(true);
     const csv = (await audit('export', '--conversation', String(conversationId), '--format', 'csv')).out.split('\r\n');
     expect(csv).toHaveLength(4);
@@ -107,7 +101,7 @@ describe('npm run audit', () => {
     const lines = (await readFile(file, 'utf8'))
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line));
+      .map((line) => JSON.parse(line) as { stream: string });
     expect(lines.map((e) => e.stream)).toEqual([stream, stream, stream, stream, 'agent-1']);
     expect((await audit('export', '--from', '2000-01-01T00:00:00Z', '--to', '2000-01-02T00:00:00Z')).out).toBe('');
   });
@@ -149,8 +143,8 @@ describe('npm run audit', () => {
     );
 
     // A checkpoint edited after signing is refused.
-    const forged = JSON.parse(await readFile(checkpointFile, 'utf8'));
-    forged.heads[0].hash = relinked[relinked.length - 1]!.hash;
+    const forged = JSON.parse(await readFile(checkpointFile, 'utf8')) as { heads: { hash: string }[] };
+    forged.heads[0]!.hash = relinked[relinked.length - 1]!.hash;
     const forgedFile = path.join(dir, 'forged.json');
     await import('node:fs/promises').then((fs) => fs.writeFile(forgedFile, JSON.stringify(forged)));
     const refused = await audit('verify', '--all', '--checkpoint', forgedFile, '--public-key', path.join(dir, 'audit-signing.pub'));
