@@ -55,12 +55,29 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
-  // Source reads a row through its declared type (pool.query<Row>(...) and a typed mapper, as in the read models'
-  // rows.ts) and an HTTP answer through the contract's zod schema, so the no-unsafe-* rules stand there. Tests, test
-  // helpers, benchmarks, fault drills and browser tests read JSON answers and rows (any) to assert on them: the
-  // assertion is their check, and typing each one would restate the contract by hand for no gain.
+  // Source and tests alike read a row through its declared type (pool.query<Row>(...)), an HTTP answer through the
+  // contract's types (ApiClient's get<AgentView>(...), `as ApiError` on a parsed body) and a socket message as the
+  // contract's ServerMessage, so the no-unsafe-* rules stand everywhere but in the folders below.
+  // The benchmarks keep the exemption while they are reworked on their own branch.
   {
-    files: ['**/*.{unit,int,e2e,fault}.test.{ts,tsx}', '**/testing/**/*.ts', 'bench/**/*.ts', 'faults/**/*.ts', 'console/e2e/**/*.ts'],
+    files: ['bench/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-explicit-any': 'off',
+    },
+  },
+  // Not yet typed: the event store's and the live rebuild's tests (being changed on another branch) and one browser
+  // test (analytics-figures). Each comes off this list when its reads name their types.
+  {
+    files: [
+      'infra/src/event-store/**/*.test.ts',
+      'infra/single-node/src/live-rebuild.int.test.ts',
+      'console/e2e/analytics-figures.e2e.test.ts',
+    ],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',

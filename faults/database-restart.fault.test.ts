@@ -8,6 +8,7 @@ import { LiveSocket } from './lib/live-socket';
 import { startPrivateDatabase, type PrivateDatabase } from './lib/private-database';
 import { ENTRIES, startService, type ServiceProcess } from './lib/processes';
 import { singleNodeEnv } from './lib/env';
+import type { AgentView } from '@pf/events';
 
 let db: PrivateDatabase;
 let node: ServiceProcess;
@@ -28,12 +29,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function measureRecovery(client: ApiClient, since: number): Promise<number> {
   let last = '';
   for (let i = 0; ; i++) {
-    const created = await client.post('/api/agents', { name: `recovery probe ${i}`, type: 'borrower' }).catch(String);
+    const created = await client.post<AgentView>('/api/agents', { name: `recovery probe ${i}`, type: 'borrower' }).catch(String);
     last = JSON.stringify(created);
     if (typeof created === 'object' && created.status === 201) {
-      const read = await client.get('/api/agents').catch(String);
+      const read = await client.get<AgentView[]>('/api/agents').catch(String);
       last = JSON.stringify(read);
-      if (typeof read === 'object' && read.status === 200 && read.body.some((agent: { id: number }) => agent.id === created.body.id)) {
+      if (typeof read === 'object' && read.status === 200 && read.body.some((agent) => agent.id === created.body.id)) {
         return Date.now() - since;
       }
     }

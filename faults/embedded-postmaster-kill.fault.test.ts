@@ -8,6 +8,7 @@ import { embeddedDataDir, embeddedNodeEnv, postmasterPid } from './lib/env';
 import { CommandLoad, ReadinessWatch, untilCaughtUp, untilReady } from './lib/load';
 import { LiveSocket } from './lib/live-socket';
 import { ENTRIES, startService, type ServiceProcess } from './lib/processes';
+import type { AgentView } from '@pf/events';
 
 /**
  * The single node on its embedded PostgreSQL (no DATABASE_URL), in a data directory of this test's own: the
@@ -43,10 +44,10 @@ async function until<T>(what: string, check: () => Promise<T | null>, timeoutMs 
 async function untilWriteReadBack(client: ApiClient, since: number): Promise<number> {
   let i = 0;
   return until('a fresh write read back', async () => {
-    const created = await client.post('/api/agents', { name: `recovery probe ${i++}`, type: 'borrower' }).catch(() => null);
+    const created = await client.post<AgentView>('/api/agents', { name: `recovery probe ${i++}`, type: 'borrower' }).catch(() => null);
     if (created?.status !== 201) return null;
-    const read = await client.get('/api/agents').catch(() => null);
-    return read?.status === 200 && read.body.some((agent: { id: number }) => agent.id === created.body.id) ? Date.now() - since : null;
+    const read = await client.get<AgentView[]>('/api/agents').catch(() => null);
+    return read?.status === 200 && read.body.some((agent) => agent.id === created.body.id) ? Date.now() - since : null;
   });
 }
 

@@ -4,6 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { writeNegotiation, type Negotiation } from './negotiation-fixture';
 import { consoleDir } from './server';
+import type { ConversationView, CurrentUserView } from '@pf/events';
 
 /**
  * Accessibility and layout as tests, on the shared server, signed in with demo data: axe-core (every rule it
@@ -74,10 +75,10 @@ test.beforeAll(async ({ browser }: { browser: Browser }) => {
   await page.goto('/dashboard');
   await page.getByRole('button', { name: 'Seed Demo Data' }).click();
   await expect(page.getByText('Demo data created successfully')).toBeVisible();
-  const me = await (await page.request.get('/api/auth/user')).json();
+  const me = (await (await page.request.get('/api/auth/user')).json()) as CurrentUserView;
   negotiation = await writeNegotiation(process.env.E2E_DATABASE_URL!, me.id, 2_600_000 + Math.floor(Math.random() * 1000) * 10);
-  const list = await (await page.request.get('/api/conversations')).json();
-  seededConversation = list.find((c: { id: number }) => c.id !== negotiation.conversationId).id;
+  const list = (await (await page.request.get('/api/conversations')).json()) as ConversationView[];
+  seededConversation = list.find((c) => c.id !== negotiation.conversationId)!.id;
   await expect.poll(async () => (await page.request.get(`/api/conversations/${negotiation.conversationId}`)).status()).toBe(200);
 });
 
@@ -204,7 +205,7 @@ test('the timeline an auditor can use: unique ticks, values at points and on foc
     await middle.focus();
     await expect(middle.getByTestId('offer-value')).toHaveText('4.9%');
 
-    const me = await (await page.request.get('/api/auth/user')).json();
+    const me = (await (await page.request.get('/api/auth/user')).json()) as CurrentUserView;
     const takeover = chart.getByTestId('takeover-span');
     await expect(takeover).toHaveCount(1);
     await expect(takeover).toContainText('Taken over by');

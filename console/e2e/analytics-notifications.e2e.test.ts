@@ -1,6 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { compactPounds, type AnalyticsReportView, type NotificationsView } from '@pf/events';
+import {
+  compactPounds,
+  type AnalyticsReportView,
+  type NotificationsView,
+  type ConversationView,
+  type DealView,
+  type UnreadCountView,
+} from '@pf/events';
 import { startE2eServer, type E2eServer } from './server';
 import { HARRIET_COLE, WESSEX_BUILDING_SOCIETY } from '@pf/events/testing';
 
@@ -62,7 +69,7 @@ test('an offer from another user’s agent appears live, Mark All Read clears th
   // Then, Alice still on the page, Bob's lender makes an offer to her borrower: the bell counts it as it arrives.
   await expect(alice.getByTestId('bell-count')).toHaveText('2', { timeout: 20_000 });
   await expect(alice.getByTestId('bell')).toHaveAttribute('aria-label', /^Notifications: 2 unread/);
-  const served: NotificationsView = await (await alice.request.get('/api/notifications')).json();
+  const served = (await (await alice.request.get('/api/notifications')).json()) as NotificationsView;
   const newest = [...served.notifications].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   expect(newest.map((n) => n.title).slice(-2)).toEqual(['Offer received', 'New match found']);
   expect(newest.at(-2)!.message).toMatch(/^Wessex Building Society offered Harriet Cole £[\d,]+ at [\d.]+% over \d+ years/);
@@ -70,9 +77,11 @@ test('an offer from another user’s agent appears live, Mark All Read clears th
   await fitsWidth(alice);
   // The negotiation runs to its end; the bell follows every notification live, to the count the server holds.
   await expect
-    .poll(async () => (await (await alice.request.get('/api/conversations')).json())[0]?.status, { timeout: 60_000 })
+    .poll(async () => ((await (await alice.request.get('/api/conversations')).json()) as ConversationView[])[0]?.status, {
+      timeout: 60_000,
+    })
     .toBe('completed');
-  const { unread } = await (await alice.request.get('/api/notifications/unread-count')).json();
+  const { unread } = (await (await alice.request.get('/api/notifications/unread-count')).json()) as UnreadCountView;
   expect(unread).toBeGreaterThanOrEqual(3); // the match, at least one offer, and the deal agreed or failed
   await expect(alice.getByTestId('bell-count')).toHaveText(String(unread));
 
@@ -86,11 +95,11 @@ test('an offer from another user’s agent appears live, Mark All Read clears th
     'Harriet Cole and Wessex Building Society matched with a score of',
   );
   // Bob sees no offer from his own lender, only the match and Alice's borrower's answers.
-  const bobs: NotificationsView = await (await bob.request.get('/api/notifications')).json();
+  const bobs = (await (await bob.request.get('/api/notifications')).json()) as NotificationsView;
   expect(bobs.notifications.every((n) => !n.message.startsWith('Wessex Building Society offered'))).toBe(true);
 
   // The summary cards and the Unread tab agree with the list as served.
-  const listed: NotificationsView = await (await alice.request.get('/api/notifications')).json();
+  const listed = (await (await alice.request.get('/api/notifications')).json()) as NotificationsView;
   await expect(alice.getByTestId('summary-unread')).toContainText(String(listed.summary.unread));
   await expect(alice.getByRole('tab', { name: /^Unread \(\d+\)$/ })).toBeVisible();
   await fitsWidth(alice);
@@ -108,7 +117,7 @@ test('an offer from another user’s agent appears live, Mark All Read clears th
 
   // Analytics: the cards and the funnel show the report built from these events.
   await alice.goto('/analytics');
-  const report: AnalyticsReportView = await (await alice.request.get('/api/analytics/report?period=last30')).json();
+  const report = (await (await alice.request.get('/api/analytics/report?period=last30')).json()) as AnalyticsReportView;
   expect(report.funnel.map((f) => f.count).slice(0, 3)).toEqual([1, 1, 1]);
   const rate = report.headline.conversionRate.value;
   await expect(alice.getByTestId('headline-conversionRate')).toContainText(rate === null ? '–' : `${rate.toFixed(1)}%`);
@@ -122,7 +131,7 @@ test('an offer from another user’s agent appears live, Mark All Read clears th
 
   // Live: the agreed deal goes through its stages to completion; Completions, Deals Closed and revenue move without a reload.
   expect(negotiations).toBe(1);
-  const [deal] = await (await alice.request.get('/api/deals')).json();
+  const deal = ((await (await alice.request.get('/api/deals')).json()) as DealView[])[0]!;
   for (const stage of ['valuation', 'underwriting', 'completed']) {
     expect((await alice.request.patch(`/api/deals/${deal.id}`, { data: { stage } })).status()).toBe(200);
   }
@@ -156,7 +165,7 @@ test('an offer from another user’s agent appears live, Mark All Read clears th
   // The period changes the report asked for (and its buckets).
   await alice.getByRole('combobox', { name: 'Period' }).selectOption('last7');
   await alice.getByRole('tab', { name: 'Overview' }).click();
-  const week: AnalyticsReportView = await (await alice.request.get('/api/analytics/report?period=last7')).json();
+  const week = (await (await alice.request.get('/api/analytics/report?period=last7')).json()) as AnalyticsReportView;
   expect(week.dealVolume).toHaveLength(7);
   // The line is drawn (an SVG path of the series), not only its frame.
   if (negotiations > 0) await expect(alice.getByRole('img', { name: 'Deal volume' }).locator('svg path').first()).toBeVisible();

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import type { AgentView, DealCreatedAnswer } from '@pf/events';
 
 /**
  * A book of more than one page on Deals, Documents and Leads (docs/behaviour/console-layout.md): each screen
@@ -11,7 +12,7 @@ const BOOK = 31;
 async function agent(page: Page, name: string, type: 'borrower' | 'lender'): Promise<number> {
   const answer = await page.request.post('/api/agents', { data: { name, type, criteria: { propertyValueMax: '£400k' } } });
   expect(answer.status()).toBe(201);
-  return (await answer.json()).id;
+  return ((await answer.json()) as AgentView).id;
 }
 
 test('deals, documents and leads a page at a time: the 31st on the next page, searched on the server', async ({ page }) => {
@@ -35,7 +36,7 @@ test('deals, documents and leads a page at a time: the 31st on the next page, se
       },
     });
     expect(answer.status()).toBe(201);
-    dealIds.push((await answer.json()).id);
+    dealIds.push(((await answer.json()) as DealCreatedAnswer).id);
   }
   for (let n = 1; n <= BOOK; n++) {
     const answer = await page.request.post('/api/documents', {

@@ -5,6 +5,7 @@ import { signLink } from '@pf/command-service/signed-link';
 import { createPool } from '@pf/infra';
 import { PostgresEventStore } from '@pf/infra';
 import { startE2eServer, type E2eServer } from './server';
+import type { ApiError, AgentView, MatchRequestAnswer } from '@pf/events';
 
 /**
  * On a server of its own with the automated agents off (its database is needed to sign an expired link): the New Deal form (its messages name the field, then a valid
@@ -83,7 +84,7 @@ test('Share: the signed link works with no session; tampered, expired or cut sho
 }) => {
   await seeded(page);
   const [borrower, lender] = await (async () => {
-    const agents: { id: number; type: string }[] = await (await page.request.get(`${server.url}/api/agents`)).json();
+    const agents = (await (await page.request.get(`${server.url}/api/agents`)).json()) as AgentView[];
     return [agents.find((a) => a.type === 'borrower')!.id, agents.find((a) => a.type === 'lender')!.id];
   })();
   const created = await page.request.post(`${server.url}/api/deals`, {
@@ -121,7 +122,7 @@ test('Share: the signed link works with no session; tampered, expired or cut sho
   const refused = async (url: URL, message: string) => {
     const answer = await stranger.get(url.toString());
     expect(answer.status(), url.search).toBe(403);
-    expect((await answer.json()).message).toBe(message);
+    expect(((await answer.json()) as ApiError).message).toBe(message);
   };
   const tampered = new URL(link);
   const signature = tampered.searchParams.get('s')!;
@@ -161,7 +162,7 @@ test('Match shows the matcher’s note when it finds none, and says so when no m
     const asked = page.waitForResponse((r) => /\/api\/leads\/\d+\/match$/.test(r.url()) && r.request().method() === 'POST');
     await card.getByRole('button', { name: 'Match' }).click();
     const answer = await asked;
-    return { requestId: (await answer.json()).requestId as string, agentId: Number(answer.url().split('/').at(-2)) };
+    return { requestId: ((await answer.json()) as MatchRequestAnswer).requestId, agentId: Number(answer.url().split('/').at(-2)) };
   };
 
   // No automation here, so this test answers as the matcher does: its event on the run's stream, with a note.

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startE2eServer, type E2eServer } from './server';
+import type { ConversationView, DealView, LeadView, MatchRequestAnswer, MatchRunView, MatchView } from '@pf/events';
 
 /**
  * Deals & Transactions, Documents and Matching & Leads with the automated agents running (their own server:
@@ -32,9 +33,9 @@ async function seededUserWithDeals(page: Page) {
   // Then wait for every negotiation to finish, and load the screen once more: a deal opened while this page
   // was loading, before its socket was open, is neither in the first read nor pushed (a gap of the live layer).
   const finished = async () => {
-    const conversations: { status: string }[] = await (await page.request.get(`${server.url}/api/conversations`)).json();
-    const deals: unknown[] = await (await page.request.get(`${server.url}/api/deals`)).json();
-    const agreed = conversations.filter((c: any) => c.outcome === 'agreed').length;
+    const conversations = (await (await page.request.get(`${server.url}/api/conversations`)).json()) as ConversationView[];
+    const deals = (await (await page.request.get(`${server.url}/api/deals`)).json()) as DealView[];
+    const agreed = conversations.filter((c) => c.outcome === 'agreed').length;
     return conversations.every((c) => c.status === 'completed') && deals.length === agreed;
   };
   await expect.poll(finished, { timeout: 40_000, intervals: [250] }).toBe(true);
@@ -48,11 +49,11 @@ test('deals from agreed negotiations: terms, a filter, editing and the stage adv
   await expect(page.getByText('Deals appear when your agents agree terms')).toBeVisible();
   await seededUserWithDeals(page);
 
-  const deals: any[] = await (await page.request.get(`${server.url}/api/deals`)).json();
-  const conversations: any[] = await (await page.request.get(`${server.url}/api/conversations`)).json();
+  const deals = (await (await page.request.get(`${server.url}/api/deals`)).json()) as DealView[];
+  const conversations = (await (await page.request.get(`${server.url}/api/conversations`)).json()) as ConversationView[];
   const agreed = conversations.filter((c) => c.outcome === 'agreed');
   expect(deals.length).toBe(agreed.length);
-  const deal = deals[0];
+  const deal = deals[0]!;
   const row = page
     .getByTestId('deal-row')
     .filter({ hasText: `${pounds(deal.loanAmount)} at ${deal.interestRate}% over ${deal.term} years` });
@@ -75,7 +76,7 @@ test('deals from agreed negotiations: terms, a filter, editing and the stage adv
   await search.fill('HARBOUR');
   await expect(page.getByTestId('deal-row')).toHaveCount(1);
   await expect(page.getByTestId('deal-row')).toContainText('14 Harbour Row, Bristol BS1 5TT');
-  const someone = deals.find((d) => d.id !== deal.id)!.borrowerName as string;
+  const someone = deals.find((d) => d.id !== deal.id)!.borrowerName;
   const theirs = deals.filter((d) => d.borrowerName.toLowerCase().includes(someone.toLowerCase()));
   await search.fill(someone.toUpperCase());
   await expect(page.getByTestId('deal-row')).toHaveCount(theirs.length);
@@ -125,7 +126,7 @@ test('deals from agreed negotiations: terms, a filter, editing and the stage adv
 test('documents: a fake refused by content, an upload previewed, downloaded (counted) and approved', async ({ page }) => {
   test.setTimeout(120_000);
   await seededUserWithDeals(page);
-  const [deal] = await (await page.request.get(`${server.url}/api/deals`)).json();
+  const deal = ((await (await page.request.get(`${server.url}/api/deals`)).json()) as DealView[])[0]!;
   await page.request.patch(`${server.url}/api/deals/${deal.id}`, {
     data: { propertyAddress: '7 Mill Lane, Leeds LS1 4AB' },
     headers: { origin: server.url },
@@ -198,49 +199,49 @@ test('documents: a fake refused by content, an upload previewed, downloaded (cou
 test('matching: leads with their need, and each match with the matcher’s reasons per criterion', async ({ page }) => {
   test.setTimeout(120_000);
   await seededUserWithDeals(page);
-  const leads: any[] = await (await page.request.get(`${server.url}/api/leads`)).json();
+  const leads = (await (await page.request.get(`${server.url}/api/leads`)).json()) as LeadView[];
   await page.goto(`${server.url}/matching`);
   await expect(page.getByTestId('lead-card')).toHaveCount(leads.length);
-  const lender = leads.find((l) => l.type === 'lender');
+  const lender = leads.find((l) => l.type === 'lender')!;
   await expect(page.getByTestId('lead-card').filter({ hasText: lender.name })).toContainText(lender.requirement);
   await page.getByLabel('Type filter').selectOption('lender');
   await expect(page.getByTestId('lead-card')).toHaveCount(leads.filter((l) => l.type === 'lender').length);
 
   // Match runs the matcher for this lead now and shows its answer: how many new matches, or its note why none.
   const card = page.getByTestId('lead-card').filter({ hasText: lender.name });
-  const matchesBefore = (await (await page.request.get(`${server.url}/api/matches`)).json()).length;
+  const matchesBefore = ((await (await page.request.get(`${server.url}/api/matches`)).json()) as MatchView[]).length;
   const runMatch = async () => {
     const asked = page.waitForResponse((r) => r.url().endsWith(`/api/leads/${lender.id}/match`) && r.request().method() === 'POST');
     await card.getByRole('button', { name: 'Match' }).click();
-    const { requestId } = await (await asked).json();
-    let answer: any = null;
+    const { requestId } = (await (await asked).json()) as MatchRequestAnswer;
+    let answer = null as MatchRunView | null;
     await expect
       .poll(
         async () => {
-          answer = await (await page.request.get(`${server.url}/api/leads/${lender.id}/match/${requestId}`)).json();
+          answer = (await (await page.request.get(`${server.url}/api/leads/${lender.id}/match/${requestId}`)).json()) as MatchRunView;
           return answer.status;
         },
         { timeout: 20_000 },
       )
       .toBe('answered');
-    const expected =
-      answer.newMatches > 0 ? `Found ${answer.newMatches} new ${answer.newMatches === 1 ? 'match' : 'matches'}` : answer.note;
+    const run = answer!;
+    const expected = run.newMatches! > 0 ? `Found ${run.newMatches} new ${run.newMatches === 1 ? 'match' : 'matches'}` : run.note!;
     await expect(card.getByTestId('match-run')).toHaveText(expected);
-    return answer;
+    return run;
   };
   const { newMatches } = await runMatch();
 
   // Read once Match's new matches have reached the read model.
-  let matches: any[] = [];
+  let matches: MatchView[] = [];
   await expect
     .poll(async () => {
-      matches = await (await page.request.get(`${server.url}/api/matches`)).json();
+      matches = (await (await page.request.get(`${server.url}/api/matches`)).json()) as MatchView[];
       return matches.length;
     })
-    .toBe(matchesBefore + newMatches);
+    .toBe(matchesBefore + newMatches!);
   await page.getByRole('tab', { name: 'Active Matches' }).click();
   await expect(page.getByTestId('match-row')).toHaveCount(matches.length);
-  const match = matches[0];
+  const match = matches[0]!;
   const row = page
     .getByTestId('match-row')
     .filter({ hasText: `${match.borrower} ↔ ${match.lender}` })
@@ -250,7 +251,7 @@ test('matching: leads with their need, and each match with the matcher’s reaso
   for (const criterion of match.explanation) {
     await expect(row.getByTestId('match-explanation')).toContainText(`${criterion.criterion}: ${criterion.detail}`);
   }
-  await expect(row.getByTestId('verdict').first()).toHaveText(match.explanation[0].verdict);
+  await expect(row.getByTestId('verdict').first()).toHaveText(match.explanation[0]!.verdict);
   await row.getByRole('button', { name: 'Track' }).click();
   await expect(page).toHaveURL(new RegExp(`/conversations/${match.conversationId}$`));
 

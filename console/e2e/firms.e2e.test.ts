@@ -2,6 +2,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { DEMO_AGENTS } from '../../command-service/src/seed-demo/demo-data';
 import { startE2eServer, type E2eServer } from './server';
 import { BORROWER_CRITERIA, LENDER_CRITERIA } from '@pf/events/testing';
+import type { AgentView } from '@pf/events';
 
 /**
  * Two firms on one market (docs/decisions/firms-and-visibility.md), the real automated agents running: firm A
@@ -29,7 +30,7 @@ async function signIn(browser: Browser, firstName: string, firm: string): Promis
 async function agent(page: Page, name: string, type: 'borrower' | 'lender', criteria: Record<string, string>): Promise<number> {
   const answer = await page.request.post('/api/agents', { data: { name, type, criteria } });
   expect(answer.status()).toBe(201);
-  return (await answer.json()).id;
+  return ((await answer.json()) as AgentView).id;
 }
 
 /** New Deals between a firm's own London agents (each a deal of that firm only). */

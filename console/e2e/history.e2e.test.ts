@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import pg from 'pg';
 import { startE2eServer, type E2eServer } from './server';
+import type { ConversationView, HistoryEvent, HistoryExport, HistoryPage, LoanTerms } from '@pf/events';
 
 /**
  * The issue's "Done when", as a new user would try it: seed demo data, let a negotiation run with one manual
@@ -19,17 +20,13 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-interface Event {
-  type: string;
-  position: string;
-  summary: string;
-  data: any;
-}
+/** A history event, its data read as the three kinds this test looks at (MessageSent, ManualModeChanged, OfferMade). */
+type Event = Omit<HistoryEvent, 'data'> & { data: { content: string; isManualMode: boolean; terms: LoanTerms } };
 
 async function historyOf(page: Page, id: number): Promise<Event[]> {
   const answer = await page.request.get(`${server.url}/api/conversations/${id}/history?limit=500`);
   expect(answer.status()).toBe(200);
-  return (await answer.json()).events;
+  return ((await answer.json()) as HistoryPage).events as Event[];
 }
 
 const rows = (page: Page) => page.getByTestId('history-event');
@@ -47,8 +44,8 @@ test('history of a negotiation with a manual takeover: live, scrub, filter, repl
   // The matcher opens conversations and the negotiator starts at once: take the first one still under way.
   let id = 0;
   await expect(async () => {
-    const list = await (await page.request.get(`${server.url}/api/conversations`)).json();
-    id = list.find((c: { status: string }) => c.status === 'active')?.id ?? 0;
+    const list = (await (await page.request.get(`${server.url}/api/conversations`)).json()) as ConversationView[];
+    id = list.find((c) => c.status === 'active')?.id ?? 0;
     expect(id).toBeGreaterThan(0);
   }).toPass({ timeout: 30_000 });
   await page.goto(`${server.url}/conversations/${id}`);
@@ -168,9 +165,9 @@ test('history of a negotiation with a manual takeover: live, scrub, filter, repl
     page.getByRole('button', { name: 'Export history (JSON)' }).click(),
   ]);
   expect(download.suggestedFilename()).toBe(`conversation-${id}-history.json`);
-  const exported = JSON.parse(await readFile(await download.path(), 'utf8'));
+  const exported = JSON.parse(await readFile(await download.path(), 'utf8')) as HistoryExport;
   expect(exported.events).toHaveLength(events.length);
-  expect(exported.events.every((e: { hash: string }) => /^[0-9a-f]{64}$/.test(e.hash))).toBe(true);
+  expect(exported.events.every((e) => /^[0-9a-f]{64}$/.test(String(e.hash)))).toBe(true);
   expect(exported.verification.intact).toBe(true);
 
   // Verify: intact; then a row altered by hand in PostgreSQL, and the verifier names it.
@@ -178,13 +175,13 @@ test('history of a negotiation with a manual takeover: live, scrub, filter, repl
   await expect(page.getByTestId('verify-result')).toContainText('Chain intact');
   const client = new pg.Client({ connectionString: server.databaseUrl });
   await client.connect();
-  const altered = await client.query(
+  const altered = await client.query<{ stream_version: number }>(
     `update events set data = jsonb_set(data, '{content}', '"We can do 2.1% over 25 years"')
      where stream_name = $1 and type = 'MessageSent' and data->>'content' = $2 returning stream_version`,
     [`conversation-${id}`, said],
   );
   await client.end();
-  const version = altered.rows[0].stream_version;
+  const version = altered.rows[0]!.stream_version;
   await page.getByRole('button', { name: 'Verify chain' }).click();
   const verdict = page.getByTestId('verify-result');
   await expect(verdict).toContainText('Tampering found');

@@ -1,6 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { holdSignInUntilToast, openSeededConversation } from './steps';
+import type { HistoryExport, ConversationView, MessageView } from '@pf/events';
+
+/** What Export writes (quick-actions.tsx): the conversation as the console has it, its messages and when. */
+type ConversationExport = ConversationView & { messages: MessageView[]; exportedAt: string };
 
 test('a visitor without a session is told so and signed in again', async ({ page }) => {
   const want = 'Unauthorized: You are logged out. Logging in again...';
@@ -19,7 +23,7 @@ test('Export downloads the conversation with its real messages', async ({ page }
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export', exact: true }).click()]);
   expect(download.suggestedFilename()).toBe(`conversation-${id}.json`);
-  const body = JSON.parse(await readFile(await download.path(), 'utf8'));
+  const body = JSON.parse(await readFile(await download.path(), 'utf8')) as ConversationExport;
   expect(body.id).toBe(id);
   expect(typeof body.title).toBe('string');
   expect(body.messages).toHaveLength(shown);
@@ -29,10 +33,10 @@ test('Export downloads the conversation with its real messages', async ({ page }
   // The full history, for an auditor: every event from the event store with its hash, the messages among them.
   const [full] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export full history' }).click()]);
   expect(full.suggestedFilename()).toBe(`conversation-${id}-history.json`);
-  const history = JSON.parse(await readFile(await full.path(), 'utf8'));
-  const sent = history.events.filter((event: { type: string }) => event.type === 'MessageSent');
+  const history = JSON.parse(await readFile(await full.path(), 'utf8')) as HistoryExport;
+  const sent = history.events.filter((event) => event.type === 'MessageSent');
   expect(sent.length).toBeGreaterThanOrEqual(shown);
-  expect(history.events.every((event: { hash: string | null }) => /^[0-9a-f]{64}$/.test(event.hash ?? ''))).toBe(true);
+  expect(history.events.every((event) => /^[0-9a-f]{64}$/.test(event.hash ?? ''))).toBe(true);
 });
 
 test('Send Message asks for manual mode first when there is no input', async ({ page }) => {

@@ -2,6 +2,7 @@ import { expect, test, type BrowserContext } from '@playwright/test';
 import pg from 'pg';
 import { startE2eServer, type E2eServer } from './server';
 import { holdSignInUntilToast } from './steps';
+import type { CurrentUserView, SessionView } from '@pf/events';
 
 /** A second browser window of the same person: the device identity copied over, then a sign-in of its own. */
 async function sameAccountElsewhere(from: BrowserContext, browser: import('@playwright/test').Browser) {
@@ -36,7 +37,7 @@ test('Settings: the profile is validated, saved, shown in the sidebar and still 
   await expect(page.locator('.pf-user-name')).toHaveText('Ada Lovelace');
 
   // Times across the console are shown in the chosen zone: this session's start, in Paris (never London's).
-  const [session] = await (await page.request.get('/api/auth/sessions')).json();
+  const session = ((await (await page.request.get('/api/auth/sessions')).json()) as SessionView[])[0]!;
   const inZone = (timeZone: string) =>
     new Date(session.createdAt).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone });
   expect(inZone('Europe/Paris')).not.toBe(inZone('Europe/London'));
@@ -152,7 +153,7 @@ test('Security: sessions listed with their device; a revoked one is refused at o
   expect((await page.request.get('/api/auth/user')).status()).toBe(401);
   // The device identity went with the account: signing in again makes a new one.
   await page.goto('/api/login');
-  expect((await (await page.request.get('/api/auth/user')).json()).firstName).toBe('Guest');
+  expect(((await (await page.request.get('/api/auth/user')).json()) as CurrentUserView).firstName).toBe('Guest');
 });
 
 test.describe('the session timeout, on a server of its own (its database is changed by hand)', () => {
@@ -174,8 +175,8 @@ test.describe('the session timeout, on a server of its own (its database is chan
     await page.getByLabel('Session timeout').selectOption('15');
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await expect(page.getByText('Preferences updated: Your preferences have been saved')).toBeVisible();
-    const me = await (await page.request.get(`${server.url}/api/auth/user`)).json();
-    const [before] = await (await page.request.get(`${server.url}/api/auth/sessions`)).json();
+    const me = (await (await page.request.get(`${server.url}/api/auth/user`)).json()) as CurrentUserView;
+    const before = ((await (await page.request.get(`${server.url}/api/auth/sessions`)).json()) as SessionView[])[0]!;
 
     // Its last use moved back 16 minutes, as if the person had left the console alone that long.
     const client = new pg.Client({ connectionString: server.databaseUrl });
@@ -195,8 +196,8 @@ test.describe('the session timeout, on a server of its own (its database is chan
     await expect(page).toHaveURL(/\/auth$/);
     await expect(page.getByRole('heading', { name: 'Welcome to the product' })).toBeVisible();
     // Signed in again (this browser's device brings it back to its account) with a new session: the idle one is gone.
-    const [after] = await (await page.request.get(`${server.url}/api/auth/sessions`)).json();
-    expect((await (await page.request.get(`${server.url}/api/auth/user`)).json()).id).toBe(me.id);
+    const after = ((await (await page.request.get(`${server.url}/api/auth/sessions`)).json()) as SessionView[])[0]!;
+    expect(((await (await page.request.get(`${server.url}/api/auth/user`)).json()) as CurrentUserView).id).toBe(me.id);
     expect(after.id).not.toBe(before.id);
   });
 });

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import type { ConversationView, MessageView } from '@pf/events';
+import type { ConversationView, MessageView, ApiError, AgentView } from '@pf/events';
 import { startE2eServer, type E2eServer } from './server';
 import { HARRIET_COLE, WESSEX_BUILDING_SOCIETY } from '@pf/events/testing';
 
@@ -30,20 +30,20 @@ test('two users whose agents are matched: per-side control, presence and typing 
   test.setTimeout(120_000);
   const alice = await signIn(browser, 'Alice', 'Borrowes');
   const bob = await signIn(browser, 'Bob', 'Lendell');
-  const borrower = await (
+  const borrower = (await (
     await alice.request.post('/api/agents', {
       data: {
         ...HARRIET_COLE,
       },
     })
-  ).json();
+  ).json()) as AgentView;
   const lender = await bob.request.post('/api/agents', {
     data: {
       ...WESSEX_BUILDING_SOCIETY,
     },
   });
   expect(lender.status()).toBe(201);
-  const conversations = async (page: Page): Promise<ConversationView[]> => (await page.request.get('/api/conversations')).json();
+  const conversations = async (page: Page) => (await (await page.request.get('/api/conversations')).json()) as ConversationView[];
   await expect.poll(async () => (await conversations(bob)).length, { timeout: 20_000 }).toBe(1);
   const [conversation] = await conversations(bob);
 
@@ -73,7 +73,7 @@ test('two users whose agents are matched: per-side control, presence and typing 
     data: { isManualMode: false, agentId: borrower.id },
   });
   expect(refused.status()).toBe(403);
-  expect((await refused.json()).message).toBe(
+  expect(((await refused.json()) as ApiError).message).toBe(
     "Harriet Cole belongs to another firm: you can take over or hand back only your own firm's agents",
   );
   await expect(bobsView.filter({ hasText: 'Their side' })).toContainText('Taken over by Alice Borrowes');
@@ -94,7 +94,7 @@ test('two users whose agents are matched: per-side control, presence and typing 
   // message is only the platform's note on how that message was read (docs/decisions/one-commitment-per-need.md:
   // a reading, not the agent speaking), once, and marked as a reading.
   const sinceHerMessage = async (): Promise<MessageView[]> => {
-    const messages: MessageView[] = await (await alice.request.get(`/api/conversations/${conversation!.id}/messages`)).json();
+    const messages = (await (await alice.request.get(`/api/conversations/${conversation!.id}/messages`)).json()) as MessageView[];
     const from = messages.findIndex((m) => m.content === 'We could accept 4.6% over 25 years');
     expect(from).toBeGreaterThanOrEqual(0);
     return messages.slice(from + 1).filter((m) => m.fromAgentId === borrower.id);

@@ -202,4 +202,5 @@ export function uuidParams(what: string) {
 
 /** The answer to New Deal and to a change: the deal's id, and where it stands after the change. */
 export const dealCreatedAnswer = z.object({ id: z.string() });
+export type DealCreatedAnswer = z.infer<typeof dealCreatedAnswer>;
 export const dealChangedAnswer = z.object({ id: z.string(), status: dealStatus, stage: dealStage });

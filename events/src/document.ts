@@ -60,6 +60,7 @@ export const uploadDocumentFields = z.strictObject({
 
 export const changeDocumentInput = z.strictObject({ status: documentStatus });
 export const documentUploadedAnswer = z.object({ id: z.string(), sha256: z.string(), contentType: documentContentType });
+export type DocumentUploadedAnswer = z.infer<typeof documentUploadedAnswer>;
 export const documentChangedAnswer = z.object({ id: z.string(), status: documentStatus });
 
 /** An answer to Download or Share: a signed link that works without a session until it expires. */

@@ -78,6 +78,7 @@ export type MatchingStatsView = z.infer<typeof matchingStatsView>;
 
 /** The answer to Match: the request is recorded; the matcher answers on the lead (lastMatchRun). */
 export const matchRequestAnswer = z.object({ requestId: z.string() });
+export type MatchRequestAnswer = z.infer<typeof matchRequestAnswer>;
 
 /** GET /api/leads/:id/match/:requestId: where one Match stands (the 202's outcome), with the matcher's note when it found none. */
 export const matchRunView = z.object({

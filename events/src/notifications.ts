@@ -45,6 +45,7 @@ export type NotificationsView = z.infer<typeof notificationsView>;
 
 /** GET /api/notifications/unread-count: the bell. */
 export const unreadCountView = z.object({ unread: z.number().int() });
+export type UnreadCountView = z.infer<typeof unreadCountView>;
 
 export const notificationPreferencesView = notificationPreferences;
 export const notificationReadAnswer = z.object({ id: z.string() });

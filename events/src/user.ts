@@ -119,6 +119,7 @@ export const preferencesInput = z.strictObject({
 export type PreferencesInput = z.infer<typeof preferencesInput>;
 /** The same fields as answered: not strict, so a console keeps working when the server adds one. */
 export const preferencesView = z.object(preferencesInput.shape);
+export type PreferencesView = z.infer<typeof preferencesView>;
 
 /** Agent response times offered, in hours. */
 export const RESPONSE_TIMES = [1, 4, 24, 48] as const;

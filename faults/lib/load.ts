@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { comparePositions, parsePosition } from '@pf/events';
+import { comparePositions, parsePosition, type AgentView } from '@pf/events';
 import { ApiClient } from '@pf/single-node/testing/api-client';
 
 /**
@@ -55,7 +55,7 @@ export class CommandLoad implements Sent {
       this.sent.add(name);
       let status: string;
       try {
-        const answer = await client.post('/api/agents', { name, type: 'borrower' });
+        const answer = await client.post<AgentView>('/api/agents', { name, type: 'borrower' });
         status = String(answer.status);
         if (answer.status === 201) this.acknowledged.set(name, answer.body.id);
         if (answer.status === 503 && !answer.headers.get('retry-after')) status = '503 without Retry-After';
@@ -173,7 +173,7 @@ export async function untilReady(url: string, timeoutMs = 60_000): Promise<Readi
   for (;;) {
     try {
       const response = await fetch(`${url}/readyz`);
-      const body = await response.json();
+      const body = (await response.json()) as Readiness;
       if (response.status === 200) return body;
       last = JSON.stringify(body);
     } catch (error) {

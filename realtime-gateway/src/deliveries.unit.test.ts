@@ -92,7 +92,7 @@ describe('deliveries', () => {
     const index = given(agent(1, 'alice'), agent(2, 'bob', 'lender'), started);
     const mode = summary(when(index, { type: 'ManualModeChanged', data: { conversationId: 7, isManualMode: true } }));
     expect(mode.map(({ body }) => body)).toContainEqual(
-      expect.objectContaining({ conversation: expect.objectContaining({ isManualMode: true, updatedAt: LATER }) }),
+      expect.objectContaining({ conversation: expect.objectContaining({ isManualMode: true, updatedAt: LATER }) as unknown }) as unknown,
     );
     const message = summary(
       when(index, {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { streams, type EventMetadata } from '@pf/events';
+import { streams, type EventMetadata, type ApiError, type MatchRequestAnswer } from '@pf/events';
 import {
   createHttpServer,
   createLogger,
@@ -29,13 +29,13 @@ describe("a Match request's outcome, and New Deal's target completion", () => {
   const ids: Record<'alice' | 'mallory', string> = { alice: '', mallory: '' };
   const [borrower, lender] = [901, 902];
 
-  const call = async (who: 'alice' | 'mallory', method: string, path: string, body?: unknown) => {
+  const call = async <T = unknown>(who: 'alice' | 'mallory', method: string, path: string, body?: unknown) => {
     const response = await fetch(`${base}${path}`, {
       method,
       headers: { cookie: cookies[who], ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
     });
-    return { status: response.status, body: await response.json() };
+    return { status: response.status, body: (await response.json()) as T };
   };
 
   beforeAll(async () => {
@@ -81,7 +81,7 @@ describe("a Match request's outcome, and New Deal's target completion", () => {
   });
 
   it('answers waiting, then the matcher’s answer with its note; to its asker only', async () => {
-    const asked = await call('alice', 'POST', `/api/leads/${borrower}/match`);
+    const asked = await call<MatchRequestAnswer>('alice', 'POST', `/api/leads/${borrower}/match`);
     expect(asked.status).toBe(202);
     const { requestId } = asked.body;
     const path = `/api/leads/${borrower}/match/${requestId}`;
@@ -105,13 +105,13 @@ describe("a Match request's outcome, and New Deal's target completion", () => {
       0,
     );
     const answered = await call('alice', 'GET', path);
-    expect(answered.body).toMatchObject({ status: 'answered', newMatches: 0, note, answeredAt: expect.any(String) });
+    expect(answered.body).toMatchObject({ status: 'answered', newMatches: 0, note, answeredAt: expect.any(String) as unknown });
 
     expect(await call('mallory', 'GET', path)).toMatchObject({ status: 404, body: { message: `Match request ${requestId} not found` } });
     expect((await call('alice', 'GET', `/api/leads/${lender}/match/${requestId}`)).status).toBe(404);
     expect((await call('alice', 'GET', `/api/leads/${borrower}/match/${randomUUID()}`)).status).toBe(404);
     const bad = await call('alice', 'GET', `/api/leads/${borrower}/match/not-an-id`);
-    expect(bad).toMatchObject({ status: 400, body: { message: expect.stringContaining('requestId') } });
+    expect(bad).toMatchObject({ status: 400, body: { message: expect.stringContaining('requestId') as unknown } });
   });
 
   it('refuses New Deal with an impossible target completion, naming the field, and takes a real one', async () => {
@@ -124,14 +124,14 @@ describe("a Match request's outcome, and New Deal's target completion", () => {
       interestRate: 4.3,
       termYears: 25,
     };
-    const refused = await call('alice', 'POST', '/api/deals', { ...deal, targetCompletion: '2026-13-45' });
+    const refused = await call<ApiError>('alice', 'POST', '/api/deals', { ...deal, targetCompletion: '2026-13-45' });
     expect(refused.status).toBe(400);
     expect(refused.body.message).toContain('targetCompletion');
     expect(refused.body.message).toContain('Target completion must be a real calendar date; 2026-13-45 is not one');
     expect((await call('alice', 'POST', '/api/deals', { ...deal, targetCompletion: '2026-02-29' })).status).toBe(400);
     expect(await call('alice', 'POST', '/api/deals', { ...deal, targetCompletion: '2028-02-29' })).toMatchObject({
       status: 201,
-      body: { id: expect.any(String) },
+      body: { id: expect.any(String) as unknown },
     });
   });
 });

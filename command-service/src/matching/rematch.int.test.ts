@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { START, streams, type Criteria, type EventMetadata } from '@pf/events';
+import { START, streams, type Criteria, type DomainEvent, type EventMetadata } from '@pf/events';
 import { createLogger, openServiceContext, parseConfig, type OpenedContext } from '@pf/infra';
 import { createTestDatabase } from '@pf/infra/testing';
 import { commandMigrations } from '..';
@@ -41,7 +41,7 @@ function automationDatabase(replyDelayMs: number) {
     );
   };
   const count = async (type: string) =>
-    Number((await context.pool.query('select count(*) as n from events where type = $1', [type])).rows[0].n);
+    Number((await context.pool.query<{ n: string }>('select count(*) as n from events where type = $1', [type])).rows[0]!.n);
   /** Presses Match for a lead and waits for the matcher's answer (which also means all before it was handled). */
   const pressMatch = async (agentId: number) => {
     const requestId = randomUUID();
@@ -52,9 +52,10 @@ function automationDatabase(replyDelayMs: number) {
     );
     let answer: { matchIds: string[]; note: string | null } | undefined;
     await until(async () => {
-      const found = await context.pool.query("select data from events where type = 'MatchRunCompleted' and data->>'requestId' = $1", [
-        requestId,
-      ]);
+      const found = await context.pool.query<{ data: { matchIds: string[]; note: string | null } }>(
+        "select data from events where type = 'MatchRunCompleted' and data->>'requestId' = $1",
+        [requestId],
+      );
       answer = found.rows[0]?.data;
       return answer !== undefined;
     }, 'the matcher to answer Match');
@@ -82,7 +83,7 @@ describe('matcher: a pair that has negotiated is not matched again with the same
 
     // Match pressed again and again: nothing new, and the answer says why.
     for (let press = 0; press < 3; press += 1)
-      expect(await db.pressMatch(1)).toEqual({ requestId: expect.any(String), agentId: 1, matchIds: [], note: alreadyNote });
+      expect(await db.pressMatch(1)).toEqual({ requestId: expect.any(String) as unknown, agentId: 1, matchIds: [], note: alreadyNote });
     // An edit that leaves the criteria as they were (the description) is no reason either; nor is a resume.
     await db.agentEvent(1, 'AgentUpdated', { name: 'Beatrice Cole', description: 'First-time buyer', criteria });
     await db.agentEvent(2, 'AgentUpdated', { name: 'Wessex Bank', description: 'Regional lender', criteria: { ...criteria } });
@@ -111,8 +112,12 @@ describe('matcher: a pair that has negotiated is not matched again with the same
     });
     await until(async () => (await db.count('ConversationStarted')) === 2, 'the pair to be matched again');
     await second.close();
-    const started = await db.context().pool.query("select data from events where type = 'ConversationStarted' order by position");
-    expect(started.rows.map((row) => row.data.participants.map((p: { agentId: number }) => p.agentId).sort())).toEqual([
+    const started = await db
+      .context()
+      .pool.query<{ data: Extract<DomainEvent, { type: 'ConversationStarted' }>['data'] }>(
+        "select data from events where type = 'ConversationStarted' order by position",
+      );
+    expect(started.rows.map((row) => row.data.participants.map((p) => p.agentId).sort())).toEqual([
       [1, 2],
       [1, 2],
     ]);
@@ -131,8 +136,8 @@ describe('matcher: a negotiation a pause stopped is taken up again on resume', (
     expect((await db.pressMatch(1)).note).toMatch(/^No new match at 70 or more/);
     await db.agentEvent(2, 'AgentPaused', {});
     await until(async () => (await db.count('ConversationCompleted')) === 1, 'the conversation to stop');
-    const stopped = await db.context().pool.query("select data from events where type = 'ConversationCompleted'");
-    expect(stopped.rows[0].data).toMatchObject({ outcome: 'stopped', reason: 'Wessex Bank was paused' });
+    const stopped = await db.context().pool.query<{ data: unknown }>("select data from events where type = 'ConversationCompleted'");
+    expect(stopped.rows[0]!.data).toMatchObject({ outcome: 'stopped', reason: 'Wessex Bank was paused' });
     await db.agentEvent(2, 'AgentResumed', {});
     await until(async () => (await db.count('ConversationStarted')) === 2, 'the pair to be matched again on resume');
     // And the new conversation is remembered in turn: no third one on Match.

@@ -38,7 +38,7 @@ describe('automation: completed conversations leave memory; the saved state is t
       'no_stream',
     );
   const count = async (type: string) =>
-    Number((await context.pool.query('select count(*) as n from events where type = $1', [type])).rows[0].n);
+    Number((await context.pool.query<{ n: string }>('select count(*) as n from events where type = $1', [type])).rows[0]!.n);
 
   it('negotiates to the end, keeps no finished conversation, and a new leader carries on from the snapshot', async () => {
     const first = startAutomation(context);

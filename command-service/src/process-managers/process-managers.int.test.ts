@@ -44,7 +44,7 @@ describe('matcher (process manager) on real PostgreSQL', () => {
   }
 
   const conversationsStarted = async () =>
-    (await context.pool.query("select count(*) as n from events where type = 'ConversationStarted'")).rows[0].n as number;
+    (await context.pool.query<{ n: number }>("select count(*) as n from events where type = 'ConversationStarted'")).rows[0]!.n;
 
   it('opens one conversation for a match however often the causing event is delivered, and stops it when an agent is paused', async () => {
     const state = new AutomationState();
@@ -61,7 +61,7 @@ describe('matcher (process manager) on real PostgreSQL', () => {
     }
     await matchAgent(context, afterRestart, 9002, lenderCreated, settings);
     expect(await conversationsStarted()).toBe(1);
-    expect((await context.pool.query("select count(*) as n from events where type = 'MatchFound'")).rows[0].n).toBe(1);
+    expect((await context.pool.query<{ n: number }>("select count(*) as n from events where type = 'MatchFound'")).rows[0]!.n).toBe(1);
 
     const [started] = (await store.readAll({ commit: 0n, prepare: 0n }, 1000)).filter((e) => e.type === 'ConversationStarted');
     state.observe(started!);

@@ -7,13 +7,20 @@ import {
   MARKET_REGIONS,
   readCriteria,
   type AnalyticsReportView,
+  type ConversationView,
+  type DealView,
+  type DomainEvent,
+  type MarketView,
+  type ApiError,
 } from '@pf/events';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { startSingleNode, type RunningServer } from './server';
 import { ApiClient } from './testing/api-client';
 import { testServerEnv } from './testing/server-env';
 
-type Stored = { type: string; data: any; recorded_at: Date };
+type Stored = { type: string; data: unknown; recorded_at: Date };
+/** The data of one type of event, as the contract declares it. */
+type DataOf<K extends DomainEvent['type']> = Extract<DomainEvent, { type: K }>['data'];
 
 /**
  * After Seed Demo Data and finished negotiations, every card and chart shows figures that
@@ -38,20 +45,20 @@ describe('analytics after Seed Demo Data, recomputed from the events table', () 
     const operator = await ApiClient.signIn(server.url);
     expect((await operator.post('/api/seed-demo')).status).toBe(201);
     const unfinished = async () => {
-      const list: { status: string }[] = (await operator.get('/api/conversations')).body;
+      const list = (await operator.get<ConversationView[]>('/api/conversations')).body;
       return list.length === 0 ? -1 : list.filter((c) => c.status !== 'completed').length;
     };
     await expect.poll(unfinished, { timeout: 60_000, interval: 200 }).toBe(0);
     // One agreed deal taken to completion, so revenue and Completions have something to count.
-    await expect.poll(async () => (await operator.get('/api/deals')).body.length, { timeout: 10_000 }).toBeGreaterThan(0);
-    const [deal] = (await operator.get('/api/deals')).body;
+    await expect.poll(async () => (await operator.get<DealView[]>('/api/deals')).body.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    const [deal] = (await operator.get<DealView[]>('/api/deals')).body;
     for (const stage of ['valuation', 'underwriting', 'completed'])
-      expect((await operator.patch(`/api/deals/${deal.id}`, { stage })).status).toBe(200);
+      expect((await operator.patch(`/api/deals/${deal!.id}`, { stage })).status).toBe(200);
 
-    const report: AnalyticsReportView = (await operator.get('/api/analytics/report?period=last30')).body;
-    const events: Stored[] = (await pool.query(`select type, data, recorded_at from events order by transaction_id, position`)).rows;
-    // The events' data as stored (JSON), read loosely: this test trusts nothing but the table.
-    const of = (type: string): any[] => events.filter((e) => e.type === type).map((e) => e.data);
+    const report = (await operator.get<AnalyticsReportView>('/api/analytics/report?period=last30')).body;
+    const events = (await pool.query<Stored>(`select type, data, recorded_at from events order by transaction_id, position`)).rows;
+    // The events' data as stored (JSON), typed by the contract but not parsed by it: this test trusts nothing but the table.
+    const of = <K extends DomainEvent['type']>(type: K) => events.filter((e) => e.type === type).map((e) => e.data as DataOf<K>);
 
     const finished = of('ConversationCompleted');
     const agreed = of('DealAgreed');
@@ -85,13 +92,10 @@ describe('analytics after Seed Demo Data, recomputed from the events table', () 
     // The funnel: the borrower agents created, and how far each came.
     const borrowers = of('AgentCreated')
       .filter((a) => a.type === 'borrower')
-      .map((a) => a.agentId as number);
+      .map((a) => a.agentId);
     const matched = new Set(of('MatchFound').map((m) => m.borrowerAgentId));
-    const conversationBorrower = new Map<number, number>(
-      of('ConversationStarted').map((c) => [
-        c.conversationId,
-        c.participants.find((p: { type: string }) => p.type === 'borrower')?.agentId,
-      ]),
+    const conversationBorrower = new Map<number, number | undefined>(
+      of('ConversationStarted').map((c) => [c.conversationId, c.participants.find((p) => p.type === 'borrower')?.agentId]),
     );
     const offered = new Set(of('OfferMade').map((o) => conversationBorrower.get(o.conversationId)));
     const agreedBorrowers = new Set(agreed.map((d) => d.borrowerAgentId));
@@ -126,12 +130,12 @@ describe('analytics after Seed Demo Data, recomputed from the events table', () 
     expect(MARKET_MIN_FIRMS).toBeGreaterThan(1);
     for (const region of MARKET_REGIONS) {
       const here = agreed.filter((d) => borrowerRegion.get(d.borrowerAgentId) === region);
-      const market = (await operator.get(`/api/market?region=${region}&period=last12`)).body;
+      const market = (await operator.get<MarketView>(`/api/market?region=${region}&period=last12`)).body;
       expect(market, `${region}: ${here.length} of the firm's own deals`).toMatchObject({ deals: null, enoughData: false });
       expect(market.headline).toMatchObject({ marketVolume: null, mortgageApprovals: null, avgInterestRate: null, avgPropertyPrice: null });
-      expect(market.regions.find((r: { region: string }) => r.region === region).count).toBeNull();
+      expect(market.regions.find((r) => r.region === region)!.count).toBeNull();
     }
-    expect((await operator.get('/api/market?region=paris')).body.message).toBe(
+    expect((await operator.get<ApiError>('/api/market?region=paris')).body.message).toBe(
       'region: region must be one of london, manchester, birmingham, bristol, leeds',
     );
     expect((await operator.get('/api/analytics/report?period=last5')).status).toBe(400);

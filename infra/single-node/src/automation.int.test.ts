@@ -2,11 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiClient } from './testing/api-client';
 import { testSingleNode } from './testing/single-node';
 import { HARRIET_COLE, WESSEX_BUILDING_SOCIETY } from '@pf/events/testing';
-
-interface Message {
-  isAutomated: boolean;
-  content: string;
-}
+import type { ConversationView, MessageView, StatsView } from '@pf/events';
 
 /** A single node of its own, with the agents on, for the tests of one describe block. */
 const serverWithAutomation = (replyDelayMs: number) => {
@@ -21,23 +17,23 @@ describe('automated agents on the single node (AGENT_REPLY_DELAY_MS=0)', () => {
     const operator = await ApiClient.signIn(server().url);
     expect((await operator.post('/api/seed-demo')).status).toBe(201);
     const unfinished = async () => {
-      const list: { status: string }[] = (await operator.get('/api/conversations')).body;
+      const list = (await operator.get<ConversationView[]>('/api/conversations')).body;
       return list.length === 0 ? -1 : list.filter((c) => c.status !== 'completed').length;
     };
     await expect.poll(unfinished, { timeout: 30_000, interval: 200 }).toBe(0);
-    const conversations = (await operator.get('/api/conversations')).body;
-    const outcomes = conversations.map((c: { outcome: string | null }) => c.outcome);
+    const conversations = (await operator.get<ConversationView[]>('/api/conversations')).body;
+    const outcomes = conversations.map((c) => c.outcome);
     expect(conversations.length).toBeGreaterThanOrEqual(4);
     expect(outcomes).toContain('agreed');
     // A pair whose limits leave nothing in common is no longer opened (docs/decisions/one-commitment-per-need.md);
     // a borrower that agreed with one lender leaves its other negotiations, which end as stopped.
     expect(outcomes).toContain('stopped');
-    const agreed = conversations.find((c: { outcome: string }) => c.outcome === 'agreed');
-    const thread: Message[] = (await operator.get(`/api/conversations/${agreed.id}/messages`)).body;
+    const agreed = conversations.find((c) => c.outcome === 'agreed')!;
+    const thread = (await operator.get<MessageView[]>(`/api/conversations/${agreed.id}/messages`)).body;
     expect(thread.length).toBeGreaterThan(2);
     expect(thread.every((m) => m.isAutomated)).toBe(true);
     expect(thread.at(-1)!.content).toMatch(/£[\d,]+/);
-    const stats = (await operator.get('/api/stats')).body;
+    const stats = (await operator.get<StatsView>('/api/stats')).body;
     expect(stats.matchesFound).toBeGreaterThanOrEqual(conversations.length);
     expect(stats.successRate).toBeGreaterThan(0);
   });
@@ -54,12 +50,15 @@ describe('manual override stops and resumes the automated agents', () => {
     await operator.post('/api/agents', {
       ...WESSEX_BUILDING_SOCIETY,
     });
-    await expect.poll(async () => (await operator.get('/api/conversations')).body.length, { timeout: 10_000, interval: 50 }).toBe(1);
-    const [conversation] = (await operator.get('/api/conversations')).body;
+    await expect
+      .poll(async () => (await operator.get<ConversationView[]>('/api/conversations')).body.length, { timeout: 10_000, interval: 50 })
+      .toBe(1);
+    const conversation = (await operator.get<ConversationView[]>('/api/conversations')).body[0]!;
     expect(conversation.title).toContain('Harriet Cole ↔ Wessex Building Society');
 
     await operator.patch(`/api/conversations/${conversation.id}`, { isManualMode: true });
-    const messages = async (): Promise<Message[]> => (await operator.get(`/api/conversations/${conversation.id}/messages`)).body;
+    const messages = async (): Promise<MessageView[]> =>
+      (await operator.get<MessageView[]>(`/api/conversations/${conversation.id}/messages`)).body;
     const atSwitch = (await messages()).length;
     // Several reply delays pass: an agent that was typing finds the conversation in manual mode and says nothing.
     await new Promise((resolve) => setTimeout(resolve, 2000));

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from './testing/api-client';
 import { testSingleNode } from './testing/single-node';
+import type { AgentView, ApiError } from '@pf/events';
 
 /** Optimistic concurrency at the HTTP edge: ETag carries an aggregate's version, If-Match sets the expected one. */
 describe('ETag and If-Match', () => {
@@ -14,10 +15,10 @@ describe('ETag and If-Match', () => {
   const ifMatch = (tag: string) => ({ 'if-match': tag });
 
   it('gives an agent version 0 on creation, the same in a read of it, and a new one per change', async () => {
-    const created = await alice.post('/api/agents', { name: 'Amelia Hart', type: 'borrower' });
+    const created = await alice.post<AgentView>('/api/agents', { name: 'Amelia Hart', type: 'borrower' });
     expect(created.status).toBe(201);
     expect(created.headers.get('etag')).toBe('W/"0"');
-    const id = created.body.id as number;
+    const id = created.body.id;
 
     const read = await alice.get(`/api/agents/${id}`);
     expect(read.status).toBe(200);
@@ -30,12 +31,12 @@ describe('ETag and If-Match', () => {
     expect((await alice.get(`/api/agents/${id}`)).headers.get('etag')).toBe('W/"1"');
 
     // A second writer still holding version 0 is refused, and nothing changes.
-    const stale = await alice.request('PUT', `/api/agents/${id}`, { name: 'Overwritten' }, ifMatch('W/"0"'));
+    const stale = await alice.request<ApiError>('PUT', `/api/agents/${id}`, { name: 'Overwritten' }, ifMatch('W/"0"'));
     expect(stale.status).toBe(412);
     expect(stale.body.message).toBe(
       `If-Match names version 0 of agent-${id}, but it is now at version 1; fetch it again (its ETag has the current version) and retry`,
     );
-    expect((await alice.get(`/api/agents/${id}`)).body.name).toBe('Amelia Hart');
+    expect((await alice.get<AgentView>(`/api/agents/${id}`)).body.name).toBe('Amelia Hart');
 
     expect((await alice.request('DELETE', `/api/agents/${id}`, undefined, ifMatch('"0"'))).status).toBe(412);
     const deleted = await alice.request('DELETE', `/api/agents/${id}`, undefined, ifMatch('"1"'));
@@ -44,7 +45,7 @@ describe('ETag and If-Match', () => {
   });
 
   it('decides as before without If-Match, and names the header and the rule when it is malformed', async () => {
-    const { body } = await alice.post('/api/agents', { name: 'Oakfield Lending', type: 'lender' });
+    const { body } = await alice.post<AgentView>('/api/agents', { name: 'Oakfield Lending', type: 'lender' });
     const changed = await alice.put(`/api/agents/${body.id}`, { description: 'Buy to let' });
     expect(changed.status).toBe(200);
     expect(changed.headers.get('etag')).toBe('W/"1"');

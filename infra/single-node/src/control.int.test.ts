@@ -2,13 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiClient } from './testing/api-client';
 import { testSingleNode } from './testing/single-node';
 import { HARRIET_COLE, WESSEX_BUILDING_SOCIETY } from '@pf/events/testing';
-
-interface Message {
-  isAutomated: boolean;
-  isReading?: boolean;
-  fromAgentId: number;
-  content: string;
-}
+import type { AgentView, ApiError, ConversationView, CurrentUserView, MessageView } from '@pf/events';
 
 describe('control per side: two users whose agents are matched', () => {
   const node = testSingleNode({ AUTOMATION: 'on', AGENT_REPLY_DELAY_MS: '150' });
@@ -19,36 +13,38 @@ describe('control per side: two users whose agents are matched', () => {
     await alice.put('/api/auth/profile', { firstName: 'Alice', lastName: 'Borrowes' });
     await bob.put('/api/auth/profile', { firstName: 'Bob', lastName: 'Lendell' });
     const borrower = (
-      await alice.post('/api/agents', {
+      await alice.post<AgentView>('/api/agents', {
         ...HARRIET_COLE,
       })
     ).body;
     const lender = (
-      await bob.post('/api/agents', {
+      await bob.post<AgentView>('/api/agents', {
         ...WESSEX_BUILDING_SOCIETY,
       })
     ).body;
-    await expect.poll(async () => (await bob.get('/api/conversations')).body.length, { timeout: 10_000, interval: 50 }).toBe(1);
-    const [conversation] = (await alice.get('/api/conversations')).body;
-    expect((await bob.get(`/api/conversations/${conversation.id}`)).body.title).toBe(conversation.title);
+    await expect
+      .poll(async () => (await bob.get<ConversationView[]>('/api/conversations')).body.length, { timeout: 10_000, interval: 50 })
+      .toBe(1);
+    const conversation = (await alice.get<ConversationView[]>('/api/conversations')).body[0]!;
+    expect((await bob.get<ConversationView>(`/api/conversations/${conversation.id}`)).body.title).toBe(conversation.title);
 
     // Alice cannot switch Bob's side: 403 naming the rule; she can take over her own.
-    const refused = await alice.patch(`/api/conversations/${conversation.id}`, { isManualMode: true, agentId: lender.id });
+    const refused = await alice.patch<ApiError>(`/api/conversations/${conversation.id}`, { isManualMode: true, agentId: lender.id });
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe(
       "Wessex Building Society belongs to another firm: you can take over or hand back only your own firm's agents",
     );
-    const taken = await alice.patch(`/api/conversations/${conversation.id}`, { isManualMode: true });
+    const taken = await alice.patch<ConversationView>(`/api/conversations/${conversation.id}`, { isManualMode: true });
     expect(taken.status).toBe(200);
     expect(taken.body.isManualMode).toBe(true);
-    expect(taken.body.control.find((c: { isMine: boolean }) => c.isMine)).toMatchObject({
+    expect(taken.body.control.find((c) => c.isMine)).toMatchObject({
       agentIds: [borrower.id],
       isManual: true,
       controllerName: 'Alice Borrowes',
     });
 
     bob.lastPosition = alice.lastPosition; // Bob reads after Alice's switch (his console would be pushed it)
-    const asBob = (await bob.get(`/api/conversations/${conversation.id}`)).body;
+    const asBob = (await bob.get<ConversationView>(`/api/conversations/${conversation.id}`)).body;
     expect(asBob.isManualMode).toBe(false);
     expect(asBob.control).toEqual([
       {
@@ -57,15 +53,15 @@ describe('control per side: two users whose agents are matched', () => {
         isManual: true,
         controllerName: 'Alice Borrowes',
         sessionId: null,
-        since: expect.any(String),
+        since: expect.any(String) as unknown,
       },
       { agentIds: [lender.id], isMine: true, isManual: false, controllerName: null, sessionId: null, since: null },
     ]);
     // The command's answer (folded without reading back its own event) and the read side agree on the time.
-    expect(asBob.control[0].since).toBe(taken.body.control.find((c: { isMine: boolean }) => c.isMine).since);
+    expect(asBob.control[0]!.since).toBe(taken.body.control.find((c) => c.isMine)!.since);
 
     // Alice states terms as her side; Bob's agent (still automatic) answers; Alice's agent says nothing.
-    const messages = async (): Promise<Message[]> => (await bob.get(`/api/conversations/${conversation.id}/messages`)).body;
+    const messages = async () => (await bob.get<MessageView[]>(`/api/conversations/${conversation.id}/messages`)).body;
     const before = (await messages()).length;
     expect(
       (await alice.post(`/api/conversations/${conversation.id}/messages`, { content: 'We could accept 4.6% over 25 years.' })).status,
@@ -80,13 +76,15 @@ describe('control per side: two users whose agents are matched', () => {
     // Bob cannot speak before taking over his side; once both sides are manual, two people talk through their agents.
     expect((await bob.post(`/api/conversations/${conversation.id}/messages`, { content: 'Hello' })).status).toBe(400);
     expect((await bob.patch(`/api/conversations/${conversation.id}`, { isManualMode: true })).status).toBe(200);
-    const bobSays = await bob.post(`/api/conversations/${conversation.id}/messages`, { content: 'Hello Alice, 4.8% is our best.' });
+    const bobSays = await bob.post<MessageView>(`/api/conversations/${conversation.id}/messages`, {
+      content: 'Hello Alice, 4.8% is our best.',
+    });
     expect(bobSays.body).toMatchObject({ fromAgentId: lender.id, isAutomated: false });
 
     // Alice deletes her account: Bob keeps the conversation and its history; her name is gone from it.
     expect((await alice.request('DELETE', '/api/auth/account', { confirm: 'DELETE' })).status).toBe(200);
     bob.lastPosition = alice.lastPosition;
-    const kept = (await bob.get(`/api/conversations/${conversation.id}`)).body;
+    const kept = (await bob.get<ConversationView>(`/api/conversations/${conversation.id}`)).body;
     expect(kept.control[0]).toMatchObject({ isManual: true, controllerName: null });
     expect((await messages()).some((m) => m.content === 'We could accept 4.6% over 25 years.')).toBe(true);
   });
@@ -96,17 +94,23 @@ describe('control per side: two users whose agents are matched', () => {
     await first.post('/api/seed-demo');
     // With automation on, the matcher opens the demo conversations after the seed returns.
     await expect
-      .poll(async () => (await first.get('/api/conversations')).body.length, { timeout: 10_000, interval: 50 })
+      .poll(async () => (await first.get<ConversationView[]>('/api/conversations')).body.length, { timeout: 10_000, interval: 50 })
       .toBeGreaterThan(0);
-    const [conversation] = (await first.get('/api/conversations')).body;
+    const conversation = (await first.get<ConversationView[]>('/api/conversations')).body[0]!;
     // A second session of the same account: the same browser signing in again with its device identity.
     const { client: second } = await signIn(node.server.url, device);
-    expect((await second.get('/api/auth/user')).body.id).toBe((await first.get('/api/auth/user')).body.id);
-    const answers = await Promise.all([first, second].map((c) => c.patch(`/api/conversations/${conversation.id}`, { isManualMode: true })));
+    expect((await second.get<CurrentUserView>('/api/auth/user')).body.id).toBe(
+      (await first.get<CurrentUserView>('/api/auth/user')).body.id,
+    );
+    const answers = await Promise.all(
+      [first, second].map((c) => c.patch<ApiError>(`/api/conversations/${conversation.id}`, { isManualMode: true })),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
     const loser = answers.find((a) => a.status === 409)!;
     expect(loser.body.message).toMatch(/changed by someone else|another session/);
-    const again = await [first, second][answers.indexOf(loser)]!.patch(`/api/conversations/${conversation.id}`, { isManualMode: true });
+    const again = await [first, second][answers.indexOf(loser)]!.patch<ApiError>(`/api/conversations/${conversation.id}`, {
+      isManualMode: true,
+    });
     expect(again.status).toBe(409);
     expect(again.body.message).toBe('You already have control of your side in another session; hand it back there, or ask for control');
   });

@@ -8,6 +8,21 @@ import { startSingleNode, type RunningServer } from './server';
 import { ApiClient } from './testing/api-client';
 import { PDF_BYTES, PNG_BYTES, uploadDocument } from './testing/documents';
 import { testServerEnv } from './testing/server-env';
+import type {
+  AgentView,
+  ApiError,
+  ConversationView,
+  DealCreatedAnswer,
+  DealDetailView,
+  DealStatsView,
+  DealView,
+  DocumentLink,
+  DocumentView,
+  LeadView,
+  MatchingStatsView,
+  MatchView,
+  MessageView,
+} from '@pf/events';
 
 /**
  * Deals, documents and matching through the single node's HTTP API with the automated agents running
@@ -18,7 +33,7 @@ describe('deals, documents and matching from what the agents do', () => {
   let server: RunningServer;
   let alice: ApiClient;
   let mallory: ApiClient;
-  let deal: any;
+  let deal: DealView;
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -29,10 +44,10 @@ describe('deals, documents and matching from what the agents do', () => {
     // Every negotiation over, and a deal for each one agreed: deals are opened by a process manager after the
     // agreement, so they can arrive after the last conversation is completed.
     const finished = async () => {
-      const list: { status: string; outcome: string | null }[] = (await alice.get('/api/conversations')).body;
+      const list = (await alice.get<ConversationView[]>('/api/conversations')).body;
       if (list.length === 0 || list.some((c) => c.status !== 'completed')) return false;
       const agreed = list.filter((c) => c.outcome === 'agreed').length;
-      return agreed > 0 && (await alice.get('/api/deals')).body.length === agreed;
+      return agreed > 0 && (await alice.get<DealView[]>('/api/deals')).body.length === agreed;
     };
     const deadline = Date.now() + 40_000;
     while (!(await finished())) {
@@ -46,50 +61,54 @@ describe('deals, documents and matching from what the agents do', () => {
   });
 
   it('opens a deal for each agreed negotiation, with the terms agreed in it', async () => {
-    const conversations: { id: number; outcome: string | null }[] = (await alice.get('/api/conversations')).body;
+    const conversations = (await alice.get<ConversationView[]>('/api/conversations')).body;
     const agreed = conversations
       .filter((c) => c.outcome === 'agreed')
       .map((c) => c.id)
       .sort();
-    const deals: any[] = (await alice.get('/api/deals')).body;
+    const deals = (await alice.get<DealView[]>('/api/deals')).body;
     expect(deals.map((d) => d.conversationId).sort()).toEqual(agreed);
-    deal = deals[0];
+    deal = deals[0]!;
     expect(deal).toMatchObject({
       source: 'negotiation',
       status: 'active',
       stage: 'application',
-      propertyAddress: expect.stringMatching(/^(Leeds|Manchester|London|Bristol|Birmingham) \(region; full address to be given\)$/),
+      propertyAddress: expect.stringMatching(
+        /^(Leeds|Manchester|London|Bristol|Birmingham) \(region; full address to be given\)$/,
+      ) as unknown,
     });
     expect(deal.ltv).toBeCloseTo((100 * deal.loanAmount) / deal.propertyValue, 1);
     // The agreed loan amount is the one the agents' last messages state.
-    const thread: { content: string }[] = (await alice.get(`/api/conversations/${deal.conversationId}/messages`)).body;
+    const thread = (await alice.get<MessageView[]>(`/api/conversations/${deal.conversationId}/messages`)).body;
     expect(thread.map((m) => m.content).join(' ')).toContain(`£${deal.loanAmount.toLocaleString('en-GB')}`);
-    const detail = (await alice.get(`/api/deals/${deal.id}`)).body;
-    expect(detail.timeline[0].text).toContain(`conversation #${deal.conversationId}`);
+    const detail = (await alice.get<DealDetailView>(`/api/deals/${deal.id}`)).body;
+    expect(detail.timeline[0]!.text).toContain(`conversation #${deal.conversationId}`);
   });
 
   it('advances the stage to completion only through underwriting; cancelled is final', async () => {
-    const early = await alice.patch(`/api/deals/${deal.id}`, { status: 'completed' });
+    const early = await alice.patch<ApiError>(`/api/deals/${deal.id}`, { status: 'completed' });
     expect(early.status).toBe(400);
     expect(early.body.message).toBe('status: A deal cannot complete before underwriting; this one is at application');
-    expect((await alice.patch(`/api/deals/${deal.id}`, { stage: 'completed' })).body.message).toMatch(/^stage: .*only from underwriting/);
-    expect((await alice.patch(`/api/deals/${deal.id}`, { stage: 'nowhere' })).body.message).toBe(
+    expect((await alice.patch<ApiError>(`/api/deals/${deal.id}`, { stage: 'completed' })).body.message).toMatch(
+      /^stage: .*only from underwriting/,
+    );
+    expect((await alice.patch<ApiError>(`/api/deals/${deal.id}`, { stage: 'nowhere' })).body.message).toBe(
       'stage: stage must be one of application, valuation, underwriting, completed',
     );
     for (const stage of ['valuation', 'underwriting', 'completed']) {
       expect((await alice.patch(`/api/deals/${deal.id}`, { stage })).status).toBe(200);
     }
-    const done = (await alice.get(`/api/deals/${deal.id}`)).body;
+    const done = (await alice.get<DealDetailView>(`/api/deals/${deal.id}`)).body;
     expect(done).toMatchObject({ stage: 'completed', status: 'completed' });
     expect(done.timeline.map((t: { text: string }) => t.text)).toContain('Stage moved from underwriting to completed');
-    const stats = (await alice.get('/api/deals/stats')).body;
+    const stats = (await alice.get<DealStatsView>('/api/deals/stats')).body;
     expect(stats.completionRate).toBe(100);
     expect(stats.averageDaysToComplete).toBeGreaterThanOrEqual(0);
 
-    const other = (await alice.get('/api/deals')).body.find((d: any) => d.id !== deal.id);
+    const other = (await alice.get<DealView[]>('/api/deals')).body.find((d) => d.id !== deal.id);
     if (other) {
       expect((await alice.patch(`/api/deals/${other.id}`, { status: 'cancelled' })).status).toBe(200);
-      const again = await alice.patch(`/api/deals/${other.id}`, { status: 'active' });
+      const again = await alice.patch<ApiError>(`/api/deals/${other.id}`, { status: 'active' });
       expect(again.status).toBe(400);
       expect(again.body.message).toContain('cancelled deal is final');
     }
@@ -103,31 +122,31 @@ describe('deals, documents and matching from what the agents do', () => {
   });
 
   it('follows a match from its conversation to its deal, with the matcher’s reasons', async () => {
-    const matches: any[] = (await alice.get('/api/matches')).body;
-    const ofDeal = matches.find((m) => m.conversationId === deal.conversationId);
+    const matches = (await alice.get<MatchView[]>('/api/matches')).body;
+    const ofDeal = matches.find((m) => m.conversationId === deal.conversationId)!;
     expect(ofDeal).toMatchObject({ stage: 'completed', status: 'completed', dealId: deal.id, loanAmount: deal.loanAmount });
     expect(ofDeal.explanation.length).toBeGreaterThan(0);
-    expect(ofDeal.explanation.every((c: any) => ['pass', 'warn', 'fail'].includes(c.verdict) && c.detail)).toBe(true);
-    const leads: any[] = (await alice.get('/api/leads')).body;
-    const borrower = leads.find((l) => l.id === ofDeal.borrowerAgentId);
+    expect(ofDeal.explanation.every((c) => ['pass', 'warn', 'fail'].includes(c.verdict) && c.detail)).toBe(true);
+    const leads = (await alice.get<LeadView[]>('/api/leads')).body;
+    const borrower = leads.find((l) => l.id === ofDeal.borrowerAgentId)!;
     expect(borrower).toMatchObject({ status: 'matched', urgency: 'low', type: 'borrower' });
     expect(borrower.matchScore).toBeGreaterThanOrEqual(ofDeal.matchScore);
-    const stats = (await alice.get('/api/matches/stats')).body;
-    expect(stats.successfulMatches).toBe((await alice.get('/api/deals')).body.length);
+    const stats = (await alice.get<MatchingStatsView>('/api/matches/stats')).body;
+    expect(stats.successfulMatches).toBe((await alice.get<DealView[]>('/api/deals')).body.length);
     expect(stats.averageMatchScore).toBeGreaterThanOrEqual(70);
   });
 
   it('takes PDF, JPEG and PNG by their content, at most 10 MB, and counts downloads of signed links', async () => {
-    const editable = (await alice.get('/api/deals')).body.find((d: any) => d.status !== 'cancelled');
+    const editable = (await alice.get<DealView[]>('/api/deals')).body.find((d) => d.status !== 'cancelled')!;
     await alice.patch(`/api/deals/${editable.id}`, { propertyAddress: '14 Harbour Row, Bristol BS1 5TT' });
-    const fake = await uploadDocument(
+    const fake = await uploadDocument<ApiError>(
       alice,
       { dealId: editable.id, type: 'valuation' },
       { name: 'valuation.pdf', bytes: Buffer.from('not a pdf at all'), type: 'application/pdf' },
     );
     expect(fake.status).toBe(400);
     expect(fake.body.message).toContain('only PDF, JPEG and PNG');
-    const huge = await uploadDocument(
+    const huge = await uploadDocument<ApiError>(
       alice,
       { dealId: editable.id, type: 'valuation' },
       { name: 'big.pdf', bytes: Buffer.concat([PDF_BYTES, Buffer.alloc(10 * 1024 * 1024)]) },
@@ -135,7 +154,7 @@ describe('deals, documents and matching from what the agents do', () => {
     expect(huge.status).toBe(413);
     expect(huge.body.message).toContain('larger than 10 MB');
     expect(
-      (await uploadDocument(alice, { dealId: editable.id, type: 'passport' }, { name: 'a.png', bytes: PNG_BYTES })).body.message,
+      (await uploadDocument<ApiError>(alice, { dealId: editable.id, type: 'passport' }, { name: 'a.png', bytes: PNG_BYTES })).body.message,
     ).toMatch(/^type: /);
     expect((await uploadDocument(mallory, { dealId: editable.id, type: 'legal' }, { name: 'a.png', bytes: PNG_BYTES })).status).toBe(404);
 
@@ -150,7 +169,7 @@ describe('deals, documents and matching from what the agents do', () => {
       (await uploadDocument(alice, { dealId: editable.id, type: 'valuation' }, { name: 'valuation.pdf', bytes: PDF_BYTES })).status,
     ).toBe(201);
 
-    const documents: any[] = (await alice.get('/api/documents')).body;
+    const documents = (await alice.get<DocumentView[]>('/api/documents')).body;
     const listed = documents.find((d) => d.id === photo.body.id);
     expect(listed).toMatchObject({
       name: 'buildings-cover.dat',
@@ -161,7 +180,7 @@ describe('deals, documents and matching from what the agents do', () => {
       size: PNG_BYTES.length,
     });
 
-    const link = await alice.post(`/api/documents/${photo.body.id}/downloads`);
+    const link = await alice.post<DocumentLink>(`/api/documents/${photo.body.id}/downloads`);
     expect(link.status).toBe(201);
     const file = await fetch(`${server.url}${link.body.url}`);
     expect(file.status).toBe(200);
@@ -175,7 +194,7 @@ describe('deals, documents and matching from what the agents do', () => {
 
     expect((await alice.patch(`/api/documents/${photo.body.id}`, { status: 'approved' })).status).toBe(200);
     expect((await alice.patch(`/api/documents/${photo.body.id}`, { status: 'lost' })).status).toBe(400);
-    const after = (await alice.get('/api/documents')).body.find((d: any) => d.id === photo.body.id);
+    const after = (await alice.get<DocumentView[]>('/api/documents')).body.find((d) => d.id === photo.body.id);
     expect(after).toMatchObject({ status: 'approved', downloadCount: 1 });
     expect((await alice.get('/api/documents/stats')).body).toEqual({
       totalDocuments: 2,
@@ -187,13 +206,13 @@ describe('deals, documents and matching from what the agents do', () => {
   });
 
   it('validates New Deal field by field and opens a deal between the user’s own agents', async () => {
-    const empty = await alice.post('/api/deals', {});
+    const empty = await alice.post<ApiError>('/api/deals', {});
     expect(empty.status).toBe(400);
     expect(empty.body.message).toContain('propertyAddress: Property address is required');
     expect(empty.body.message).toContain('borrowerAgentId: Choose the borrower agent');
-    const agents: any[] = (await alice.get('/api/agents')).body;
-    const borrower = agents.find((a) => a.type === 'borrower');
-    const lender = agents.find((a) => a.type === 'lender');
+    const agents = (await alice.get<AgentView[]>('/api/agents')).body;
+    const borrower = agents.find((a) => a.type === 'borrower')!;
+    const lender = agents.find((a) => a.type === 'lender')!;
     const base = {
       propertyAddress: '3 Mill Lane, Leeds LS1 4AB',
       borrowerAgentId: borrower.id,
@@ -203,15 +222,15 @@ describe('deals, documents and matching from what the agents do', () => {
       interestRate: 4.2,
       termYears: 25,
     };
-    const tooMuch = await alice.post('/api/deals', { ...base, loanAmount: 400000 });
+    const tooMuch = await alice.post<ApiError>('/api/deals', { ...base, loanAmount: 400000 });
     expect(tooMuch.body.message).toBe('loanAmount: Loan amount cannot be more than the property value');
-    const swapped = await alice.post('/api/deals', { ...base, borrowerAgentId: lender.id });
+    const swapped = await alice.post<ApiError>('/api/deals', { ...base, borrowerAgentId: lender.id });
     expect(swapped.body.message).toBe(`borrowerAgentId: ${lender.name} is a lender agent, not a borrower`);
-    const created = await alice.post('/api/deals', base);
+    const created = await alice.post<DealCreatedAnswer>('/api/deals', base);
     expect(created.status).toBe(201);
-    const opened = (await alice.get(`/api/deals/${created.body.id}`)).body;
+    const opened = (await alice.get<DealDetailView>(`/api/deals/${created.body.id}`)).body;
     expect(opened).toMatchObject({ source: 'manual', ltv: 80, borrowerName: borrower.name, lenderName: lender.name, arrangementFee: 0 });
-    expect((await mallory.post('/api/deals', base)).body.message).toBe(
+    expect((await mallory.post<ApiError>('/api/deals', base)).body.message).toBe(
       `borrowerAgentId: agent ${borrower.id} is not one of your firm's agents`,
     );
   });
@@ -222,7 +241,11 @@ describe('deals, documents and matching from what the agents do', () => {
       const client = new pg.Client({ connectionString: database.url });
       await client.connect();
       const rows = Object.fromEntries(
-        await Promise.all(tables.map(async (table) => [table, (await client.query(`select * from ${table} order by id`)).rows] as const)),
+        await Promise.all(
+          tables.map(
+            async (table) => [table, (await client.query<Record<string, unknown>>(`select * from ${table} order by id`)).rows] as const,
+          ),
+        ),
       );
       await client.end();
       return rows;
@@ -240,20 +263,20 @@ describe('deals, documents and matching from what the agents do', () => {
 
   // After the rebuild: a new agent starts new negotiations, and the rebuild wants a quiet store.
   it('runs the matcher for a lead when Match is pressed, and shows its answer on the lead', async () => {
-    const lead = (await alice.get('/api/leads')).body.find((l: any) => l.type === 'borrower' && l.status !== 'cancelled');
+    const lead = (await alice.get<LeadView[]>('/api/leads')).body.find((l) => l.type === 'borrower' && l.status !== 'cancelled')!;
     expect((await mallory.post(`/api/leads/${lead.id}/match`)).status).toBe(404);
     const asked = await alice.post(`/api/leads/${lead.id}/match`);
     expect(asked.status).toBe(202);
-    let answered: any = null;
+    let answered: LeadView | undefined;
     for (let i = 0; i < 50 && !answered?.lastMatchRun?.finishedAt; i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      answered = (await alice.get('/api/leads')).body.find((l: any) => l.id === lead.id);
+      answered = (await alice.get<LeadView[]>('/api/leads')).body.find((l) => l.id === lead.id);
     }
-    expect(answered.lastMatchRun).toMatchObject({ newMatches: expect.any(Number) });
-    expect(answered.lastMatchRun.finishedAt >= answered.lastMatchRun.requestedAt).toBe(true);
-    const paused = (await alice.post('/api/agents', { name: 'Resting Lender', type: 'lender' })).body;
+    expect(answered?.lastMatchRun).toMatchObject({ newMatches: expect.any(Number) as unknown });
+    expect(answered!.lastMatchRun!.finishedAt! >= answered!.lastMatchRun!.requestedAt).toBe(true);
+    const paused = (await alice.post<AgentView>('/api/agents', { name: 'Resting Lender', type: 'lender' })).body;
     await alice.put(`/api/agents/${paused.id}`, { isActive: false });
-    const refused = await alice.post(`/api/leads/${paused.id}/match`);
+    const refused = await alice.post<ApiError>(`/api/leads/${paused.id}/match`);
     expect(refused.status).toBe(400);
     expect(refused.body.message).toBe('Resting Lender is paused; resume it before matching');
   });

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { DEMO_AGENTS } from '../../../command-service/src/seed-demo/demo-data';
 import { ApiClient } from './testing/api-client';
 import { testSingleNode } from './testing/single-node';
+import type { ConversationView } from '@pf/events';
 
 /**
  * Demo data is a sandbox (docs/decisions/firms-and-visibility.md): two people seed demo data at the same moment
@@ -30,7 +31,7 @@ describe('Seed Demo Data by two firms at once', () => {
     // Each of the three has conversations of their own: the matcher has seen every agent by then.
     for (const client of [ada, bea, rex]) {
       await expect
-        .poll(async () => (await client.get('/api/conversations')).body.length, { timeout: 20_000, interval: 100 })
+        .poll(async () => (await client.get<ConversationView[]>('/api/conversations')).body.length, { timeout: 20_000, interval: 100 })
         .toBeGreaterThan(0);
     }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { parse as parseYaml } from 'yaml';
-import { compareTokens, type FeedEnvelope } from '@pf/events';
+import { compareTokens, type FeedEnvelope, type AgentView, type ApiError, type CreatedApiTokenView, type InviteView } from '@pf/events';
 import { ApiClient } from './testing/api-client';
 import { openFeed, readFeedPage } from './testing/event-feed';
 import { testSingleNode } from './testing/single-node';
@@ -15,9 +15,9 @@ describe('the event feed, read with API tokens', () => {
   const node = testSingleNode();
 
   const createToken = async (client: ApiClient, name: string, scopes = ['events:read']) => {
-    const created = await client.post('/api/auth/tokens', { name, scopes });
+    const created = await client.post<CreatedApiTokenView>('/api/auth/tokens', { name, scopes });
     expect(created.status).toBe(201);
-    return created.body as { id: string; token: string; name: string; scopes: string[] };
+    return created.body;
   };
   const agentIdsOf = (events: readonly FeedEnvelope[]) =>
     new Set(events.filter((event) => event.type === 'AgentCreated').map((event) => (event.data as { agentId: number }).agentId));
@@ -94,7 +94,7 @@ describe('the event feed, read with API tokens', () => {
     const { url } = node.server;
     const alice = await ApiClient.signIn(url);
     const { token } = await createToken(alice, 'Live job');
-    const first = await alice.post('/api/agents', { name: 'Feed Lender One', type: 'lender' });
+    const first = await alice.post<AgentView>('/api/agents', { name: 'Feed Lender One', type: 'lender' });
     expect(first.status).toBe(201);
     const page = await readFeedPage(url, token);
     const last = page.events[page.events.length - 1]!;
@@ -102,7 +102,7 @@ describe('the event feed, read with API tokens', () => {
 
     const feed = await openFeed(url, token, `after=${last.position}`);
     expect(feed.response.headers.get('content-type')).toContain('application/x-ndjson');
-    const second = await alice.post('/api/agents', { name: 'Feed Lender Two', type: 'lender' });
+    const second = await alice.post<AgentView>('/api/agents', { name: 'Feed Lender Two', type: 'lender' });
     const arrived = await feed.next((event) => event.type === 'AgentCreated');
     expect(arrived.data).toMatchObject({ agentId: second.body.id, name: 'Feed Lender Two' });
     expect((await alice.put(`/api/agents/${second.body.id}`, { isActive: false })).status).toBe(200);
@@ -118,16 +118,16 @@ describe('the event feed, read with API tokens', () => {
     const { token } = await createToken(alice, 'Checked job');
     const unknown = await readFeedPage(url, token, 'types=AgentCreated,AgentExploded');
     expect(unknown.status).toBe(400);
-    expect(JSON.parse(unknown.text).message).toContain('unknown event type AgentExploded');
+    expect((JSON.parse(unknown.text) as ApiError).message).toContain('unknown event type AgentExploded');
     const badAfter = await readFeedPage(url, token, 'after=yesterday');
     expect(badAfter.status).toBe(400);
-    expect(JSON.parse(badAfter.text).message).toMatch(/^after: /);
+    expect((JSON.parse(badAfter.text) as ApiError).message).toMatch(/^after: /);
     expect((await alice.get('/api/events?follow=false')).status).toBe(401);
     expect((await readFeedPage(url, `pf_${'x'.repeat(43)}`)).status).toBe(401);
     const analyticsOnly = await createToken(alice, 'Analytics only', ['analytics:read']);
     const lacking = await readFeedPage(url, analyticsOnly.token);
     expect(lacking.status).toBe(403);
-    expect(JSON.parse(lacking.text).message).toContain('events:read');
+    expect((JSON.parse(lacking.text) as ApiError).message).toContain('events:read');
   });
 
   it('lets a token with analytics:read read the analytics a signed-in person reads, and nothing else', async () => {
@@ -140,7 +140,7 @@ describe('the event feed, read with API tokens', () => {
     const asToken = (path: string, token: string) =>
       fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}`, 'x-after-position': alice.lastPosition! } });
     for (const path of ['/api/analytics/report?period=last30', '/api/analytics/daily?days=7']) {
-      const bySession = await alice.get(path);
+      const bySession = await alice.get<Record<string, unknown>>(path);
       expect(bySession.status, path).toBe(200);
       const read = await asToken(path, analytics.token);
       expect(read.status, path).toBe(200);
@@ -160,14 +160,17 @@ describe('the event feed, read with API tokens', () => {
     const created = await createToken(alice, 'Short-lived job');
     expect((await readFeedPage(url, created.token)).status).toBe(200);
     const listed = (await alice.get('/api/auth/tokens')).body as { id: string; name: string; lastUsedAt: string | null }[];
-    expect(listed.find((token) => token.id === created.id)).toMatchObject({ name: 'Short-lived job', lastUsedAt: expect.any(String) });
+    expect(listed.find((token) => token.id === created.id)).toMatchObject({
+      name: 'Short-lived job',
+      lastUsedAt: expect.any(String) as unknown,
+    });
     expect(JSON.stringify(listed)).not.toContain(created.token);
 
     const feed = await openFeed(url, created.token);
     expect((await alice.delete(`/api/auth/tokens/${created.id}`)).status).toBe(200);
     const refused = await readFeedPage(url, created.token);
     expect(refused.status).toBe(401);
-    expect(JSON.parse(refused.text).message).toContain('revoked');
+    expect((JSON.parse(refused.text) as ApiError).message).toContain('revoked');
     // The open answer ends at the next batch, before it carries anything new.
     const after = await alice.post('/api/agents', { name: 'After Revocation', type: 'lender' });
     expect(after.status).toBe(201);
@@ -227,17 +230,17 @@ describe("the event feed within a firm: its admin's tokens, a member who leaves"
   it("refuses token management to an operator, and empties a deleted member's personal data in the feed", async () => {
     const { url } = node.server;
     const admin = await ApiClient.signIn(url);
-    const invite = await admin.post('/api/firm/invites', { role: 'operator' });
+    const invite = await admin.post<InviteView>('/api/firm/invites', { role: 'operator' });
     expect(invite.status).toBe(201);
     const carol = await ApiClient.signIn(url);
     expect((await carol.post('/api/firm/join', { token: invite.body.token })).status).toBeLessThan(300);
-    const refused = await carol.post('/api/auth/tokens', { name: 'Not mine to make', scopes: ['events:read'] });
+    const refused = await carol.post<ApiError>('/api/auth/tokens', { name: 'Not mine to make', scopes: ['events:read'] });
     expect(refused.status).toBe(403);
     expect(refused.body.message).toContain('Operator');
     expect((await carol.get('/api/auth/tokens')).status).toBe(403);
 
     const { token } = (await admin.post('/api/auth/tokens', { name: 'Firm job', scopes: ['events:read'] })).body as { token: string };
-    const agent = await carol.post('/api/agents', {
+    const agent = await carol.post<AgentView>('/api/agents', {
       name: 'Carol Smith Borrower',
       type: 'borrower',
       description: 'Carol Smith, 12 Acacia Avenue',

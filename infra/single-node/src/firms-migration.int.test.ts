@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, PostgresEventStore } from '@pf/infra';
-import { formatPosition } from '@pf/events';
+import { formatPosition, type AgentView, type CurrentUserView } from '@pf/events';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { liveRebuild } from '@pf/query-service';
 import { generateEvents } from '../../../bench/lib/generate';
@@ -48,7 +48,7 @@ describe('the migration to firms', () => {
     await generateEvents(pool, store, 1_500);
     const people = await Promise.all([ApiClient.signIn(server!.url), ApiClient.signIn(server!.url)]);
     await people[0].post('/api/seed-demo');
-    const ids = await Promise.all(people.map(async (person) => (await person.get('/api/auth/user')).body.id as string));
+    const ids = await Promise.all(people.map(async (person) => (await person.get<CurrentUserView>('/api/auth/user')).body.id));
     // Events of that time carried no firm: take it out of those the seed just wrote too.
     await pool.query(`update events set data = data - 'firmId' - 'isDemo' where type = 'AgentCreated'`);
     await pool.query(`update events set data = data - 'firmId' where type in ('NotificationRead', 'AllNotificationsRead')`);
@@ -62,7 +62,7 @@ describe('the migration to firms', () => {
     );
     // The deal opener has opened a deal for every agreement (else it would go on after the restart, mid-comparison).
     const count = async (type: string) =>
-      (await pool.query('select count(*)::int as n from events where type = $1', [type])).rows[0].n as number;
+      (await pool.query<{ n: number }>('select count(*)::int as n from events where type = $1', [type])).rows[0]!.n;
     await expect
       .poll(async () => (await count('DealOpened')) - (await count('DealAgreed')), { timeout: 30_000, interval: 100 })
       .toBeGreaterThanOrEqual(0);
@@ -100,16 +100,16 @@ describe('the migration to firms', () => {
     );
     const migrated = await snapshot();
     expect(migrated.rm_agents!.length).toBeGreaterThan(100);
-    expect(migrated.rm_agents!.every((row: any) => row.firm_id === row.owner_id)).toBe(true);
+    expect(migrated.rm_agents!.every((row) => row.firm_id === row.owner_id)).toBe(true);
     // Notifications kept under a person's id are their firm of one's: every one is addressed to an agent owner's id.
-    const owners = new Set(migrated.rm_agents!.map((row: any) => row.owner_id as string));
+    const owners = new Set(migrated.rm_agents!.map((row) => row.owner_id as string));
     expect(migrated.rm_notifications!.length).toBeGreaterThan(0);
-    expect([...new Set(migrated.rm_notifications!.map((row: any) => row.firm_id as string))].filter((id) => !owners.has(id))).toEqual([]);
+    expect([...new Set(migrated.rm_notifications!.map((row) => row.firm_id as string))].filter((id) => !owners.has(id))).toEqual([]);
 
     await liveRebuild(pool, store);
     expect(await snapshot()).toEqual(migrated);
 
     // Each person still sees what was theirs, now their firm's.
-    expect((await again.get('/api/agents')).body.length).toBeGreaterThan(0);
+    expect((await again.get<AgentView[]>('/api/agents')).body.length).toBeGreaterThan(0);
   });
 });

@@ -3,17 +3,31 @@ import pg from 'pg';
 import WebSocket from 'ws';
 import { ApiClient } from './testing/api-client';
 import { testSingleNode } from './testing/single-node';
+import type {
+  AgentView,
+  ApiError,
+  ConversationVerification,
+  ConversationView,
+  CurrentUserView,
+  DealView,
+  FirmView,
+  HistoryPage,
+  InviteView,
+  NotificationsView,
+  ServerMessage,
+  UnreadCountView,
+} from '@pf/events';
 
 /** A socket of a signed-in client, with every message it was sent, and a bounded wait for one. */
 async function openSocket(url: string, client: ApiClient) {
   const ws = new WebSocket(`${url.replace('http', 'ws')}/ws`, { headers: { cookie: client.cookie, origin: url } });
-  const received: any[] = [];
-  ws.on('message', (data) => received.push(JSON.parse((data as Buffer).toString())));
+  const received: ServerMessage[] = [];
+  ws.on('message', (data) => received.push(JSON.parse((data as Buffer).toString()) as ServerMessage));
   await new Promise((resolve, reject) => {
     ws.once('open', resolve);
     ws.once('error', reject);
   });
-  const waitFor = async (match: (message: any) => boolean) => {
+  const waitFor = async (match: (message: ServerMessage) => boolean) => {
     await expect.poll(() => received.some(match), { timeout: 10_000, interval: 25 }).toBe(true);
     return received.find(match);
   };
@@ -38,47 +52,47 @@ describe('a firm: invitations, roles on the API and the socket, removal', () => 
     await ada.put('/api/auth/profile', { firstName: 'Ada', lastName: 'Admin' });
     expect((await ada.put('/api/firm', { name: 'Harbour Mortgages' })).status).toBe(200);
     expect((await ada.post('/api/seed-demo')).status).toBe(201);
-    const adaAgents = (await ada.get('/api/agents')).body;
-    const adaConversations = (await ada.get('/api/conversations')).body;
+    const adaAgents = (await ada.get<AgentView[]>('/api/agents')).body;
+    const adaConversations = (await ada.get<ConversationView[]>('/api/conversations')).body;
     expect(adaConversations.length).toBeGreaterThan(0);
 
     // Someone outside the firm sees none of it.
     const stranger = await ApiClient.signIn(url);
-    expect((await stranger.get('/api/agents')).body).toEqual([]);
-    expect((await stranger.get(`/api/conversations/${adaConversations[0].id}`)).status).toBe(404);
+    expect((await stranger.get<AgentView[]>('/api/agents')).body).toEqual([]);
+    expect((await stranger.get(`/api/conversations/${adaConversations[0]!.id}`)).status).toBe(404);
 
     // Only an admin invites; the link works once.
-    const invite = await ada.post('/api/firm/invites', { role: 'operator' });
+    const invite = await ada.post<InviteView>('/api/firm/invites', { role: 'operator' });
     expect(invite.status).toBe(201);
     expect(invite.body.link).toBe(`/join/${invite.body.token}`);
     const carol = await ApiClient.signIn(url);
     await carol.put('/api/auth/profile', { firstName: 'Carol', lastName: 'Colleague' });
-    const joined = await carol.post('/api/firm/join', { token: invite.body.token });
+    const joined = await carol.post<FirmView>('/api/firm/join', { token: invite.body.token });
     expect(joined.status).toBe(200);
     expect(joined.body).toMatchObject({ name: 'Harbour Mortgages', role: 'operator' });
-    expect(joined.body.members.map((m: { name: string; role: string }) => [m.name, m.role])).toEqual([
+    expect(joined.body.members.map((m) => [m.name, m.role])).toEqual([
       ['Ada Admin', 'admin'],
       ['Carol Colleague', 'operator'],
     ]);
-    expect((await stranger.post('/api/firm/join', { token: invite.body.token })).body.message).toBe(
+    expect((await stranger.post<ApiError>('/api/firm/join', { token: invite.body.token })).body.message).toBe(
       'This invitation link has already been used; ask for a new one',
     );
-    expect((await carol.get('/api/auth/user')).body).toMatchObject({ firmName: 'Harbour Mortgages', role: 'operator' });
+    expect((await carol.get<CurrentUserView>('/api/auth/user')).body).toMatchObject({ firmName: 'Harbour Mortgages', role: 'operator' });
 
     // Carol sees the firm's agents and conversations as her own, and live.
-    expect(ids((await carol.get('/api/agents')).body)).toEqual(ids(adaAgents));
-    expect(ids((await carol.get('/api/conversations')).body)).toEqual(ids(adaConversations));
+    expect(ids((await carol.get<AgentView[]>('/api/agents')).body)).toEqual(ids(adaAgents));
+    expect(ids((await carol.get<ConversationView[]>('/api/conversations')).body)).toEqual(ids(adaConversations));
     const carolSocket = await openSocket(url, carol);
     try {
-      const created = await ada.post('/api/agents', { name: 'Priya Shah', type: 'borrower' });
+      const created = await ada.post<AgentView>('/api/agents', { name: 'Priya Shah', type: 'borrower' });
       expect(created.status).toBe(201);
       await carolSocket.waitFor((m) => m.type === 'agent_updated' && m.agentId === created.body.id);
 
       // Carol, an operator, takes over the firm's side of a conversation; Ada's console sees their side taken by Carol.
-      const conversationId = adaConversations[0].id;
-      const taken = await carol.patch(`/api/conversations/${conversationId}`, { isManualMode: true });
+      const conversationId = adaConversations[0]!.id;
+      const taken = await carol.patch<ConversationView>(`/api/conversations/${conversationId}`, { isManualMode: true });
       expect(taken.status).toBe(200);
-      expect(taken.body.control.find((c: { isMine: boolean }) => c.isMine)).toMatchObject({
+      expect(taken.body.control.find((c) => c.isMine)).toMatchObject({
         isManual: true,
         controllerName: 'Carol Colleague',
       });
@@ -86,7 +100,7 @@ describe('a firm: invitations, roles on the API and the socket, removal', () => 
         (m) => m.type === 'conversation_updated' && m.conversation.id === conversationId && m.conversation.isManualMode,
       );
       ada.lastPosition = carol.lastPosition;
-      expect((await ada.get(`/api/conversations/${conversationId}`)).body.isManualMode).toBe(true);
+      expect((await ada.get<ConversationView>(`/api/conversations/${conversationId}`)).body.isManualMode).toBe(true);
       expect(
         (await carol.post(`/api/conversations/${conversationId}/messages`, { content: 'Carol here for Harbour Mortgages.' })).status,
       ).toBe(201);
@@ -96,22 +110,22 @@ describe('a firm: invitations, roles on the API and the socket, removal', () => 
     }
 
     // An auditor member: reads everything of the firm, History, verify and export included.
-    const audit = await ada.post('/api/firm/invites', { role: 'auditor' });
+    const audit = await ada.post<InviteView>('/api/firm/invites', { role: 'auditor' });
     const eve = await ApiClient.signIn(url);
-    expect((await eve.post('/api/firm/join', { token: audit.body.token })).body.role).toBe('auditor');
-    const conversationId = adaConversations[0].id;
-    const history = await eve.get(`/api/conversations/${conversationId}/history`);
+    expect((await eve.post<FirmView>('/api/firm/join', { token: audit.body.token })).body.role).toBe('auditor');
+    const conversationId = adaConversations[0]!.id;
+    const history = await eve.get<HistoryPage>(`/api/conversations/${conversationId}/history`);
     expect(history.status).toBe(200);
     expect(history.body.events.length).toBeGreaterThan(0);
-    const verdict = await eve.get(`/api/conversations/${conversationId}/verify`);
+    const verdict = await eve.get<ConversationVerification>(`/api/conversations/${conversationId}/verify`);
     expect(verdict.status).toBe(200);
     expect(verdict.body.intact).toBe(true);
     expect((await eve.get(`/api/conversations/${conversationId}/history/export?format=json`)).status).toBe(200);
-    expect(ids((await eve.get('/api/conversations')).body)).toEqual(ids(adaConversations));
+    expect(ids((await eve.get<ConversationView[]>('/api/conversations')).body)).toEqual(ids(adaConversations));
 
     // ...and gets 403 naming the role on every write.
-    const deal = (await eve.get('/api/deals')).body[0];
-    const agentId = adaAgents[0].id;
+    const deal = (await eve.get<DealView[]>('/api/deals')).body[0];
+    const agentId = adaAgents[0]!.id;
     const writes: [string, string, unknown][] = [
       ['POST', '/api/agents', { name: 'Not allowed', type: 'lender' }],
       ['PUT', `/api/agents/${agentId}`, { isActive: false }],
@@ -137,13 +151,13 @@ describe('a firm: invitations, roles on the API and the socket, removal', () => 
       ...(deal ? ([['PATCH', `/api/deals/${deal.id}`, { stage: 'valuation' }]] as [string, string, unknown][]) : []),
     ];
     for (const [method, path, body] of writes) {
-      const answer = await eve.request(method, path, body);
+      const answer = await eve.request<ApiError>(method, path, body);
       expect([method, path, answer.status]).toEqual([method, path, 403]);
       expect(answer.body.message).toBe(
         'Your role is Auditor: auditors read everything of the firm but cannot create, change, take over or send',
       );
     }
-    const membersOnly = await eve.post('/api/firm/invites', { role: 'operator' });
+    const membersOnly = await eve.post<ApiError>('/api/firm/invites', { role: 'operator' });
     expect(membersOnly.status).toBe(403);
     expect(membersOnly.body.message).toBe('Your role is Auditor: auditors read everything of the firm but cannot invite members');
 
@@ -153,7 +167,7 @@ describe('a firm: invitations, roles on the API and the socket, removal', () => 
       eveSocket.ws.send(JSON.stringify({ type: 'manual_override', requestId: 'take', conversationId, enabled: true }));
       eveSocket.ws.send(JSON.stringify({ type: 'send_message', requestId: 'say', conversationId, content: 'Hello' }));
       for (const requestId of ['take', 'say']) {
-        expect(await eveSocket.waitFor((m) => m.requestId === requestId)).toEqual({
+        expect(await eveSocket.waitFor((m) => 'requestId' in m && m.requestId === requestId)).toEqual({
           type: 'error',
           requestId,
           status: 403,
@@ -166,7 +180,7 @@ describe('a firm: invitations, roles on the API and the socket, removal', () => 
     const pool = new pg.Pool({ connectionString: node.database.url, max: 1 });
     try {
       // Nothing stored for the auditor but their joining the firm.
-      const written = await pool.query(
+      const written = await pool.query<{ type: string }>(
         `select type from events where metadata->'actor'->>'userId' = (select id::text from users where firm_role = 'auditor')`,
       );
       expect(written.rows).toEqual([{ type: 'MemberJoined' }]);
@@ -175,18 +189,18 @@ describe('a firm: invitations, roles on the API and the socket, removal', () => 
     }
 
     // An admin changes roles: the auditor, made operator, may take over.
-    const eveId = (await eve.get('/api/auth/user')).body.id;
+    const eveId = (await eve.get<CurrentUserView>('/api/auth/user')).body.id;
     expect((await ada.put(`/api/firm/members/${eveId}`, { role: 'operator' })).status).toBe(200);
     expect((await eve.patch(`/api/conversations/${conversationId}`, { isManualMode: true })).status).toBe(200);
 
     // Removing a member ends their sessions at once; they are back in a firm of their own, seeing nothing of this one.
-    const carolId = (await carol.get('/api/auth/user')).body.id;
-    const removed = await ada.delete(`/api/firm/members/${carolId}`);
+    const carolId = (await carol.get<CurrentUserView>('/api/auth/user')).body.id;
+    const removed = await ada.delete<FirmView>(`/api/firm/members/${carolId}`);
     expect(removed.status).toBe(200);
-    expect(removed.body.members.map((m: { name: string }) => m.name)).not.toContain('Carol Colleague');
+    expect(removed.body.members.map((m) => m.name)).not.toContain('Carol Colleague');
     expect((await carol.get('/api/agents')).status).toBe(401);
     const carolAgain = await ApiClient.signIn(url);
-    expect((await carolAgain.get('/api/conversations')).body).toEqual([]);
+    expect((await carolAgain.get<ConversationView[]>('/api/conversations')).body).toEqual([]);
   });
 
   it("shows a colleague the firm's notifications as their own; another firm sees none and cannot mark them; one member's read is the firm's", async () => {
@@ -194,22 +208,22 @@ describe('a firm: invitations, roles on the API and the socket, removal', () => 
     const ada = await ApiClient.signIn(url);
     expect((await ada.post('/api/seed-demo')).status).toBe(201);
     const carol = await ApiClient.signIn(url);
-    const invite = await ada.post('/api/firm/invites', { role: 'operator' });
+    const invite = await ada.post<InviteView>('/api/firm/invites', { role: 'operator' });
     expect((await carol.post('/api/firm/join', { token: invite.body.token })).status).toBe(200);
     const stranger = await ApiClient.signIn(url);
 
     // Ada's demo agents' matches and deals are the firm's news: Carol lists the same notifications, unread.
     carol.lastPosition = ada.lastPosition;
-    const adas = (await ada.get('/api/notifications')).body;
+    const adas = (await ada.get<NotificationsView>('/api/notifications')).body;
     expect(adas.notifications.length).toBeGreaterThan(1);
-    const carols = (await carol.get('/api/notifications')).body;
+    const carols = (await carol.get<NotificationsView>('/api/notifications')).body;
     expect(carols).toEqual(adas);
-    expect((await carol.get('/api/notifications/unread-count')).body.unread).toBe(adas.summary.unread);
+    expect((await carol.get<UnreadCountView>('/api/notifications/unread-count')).body.unread).toBe(adas.summary.unread);
 
     // Another firm sees none of them, and cannot mark one read: 404, as for an id that does not exist.
-    expect((await stranger.get('/api/notifications')).body.notifications).toEqual([]);
-    const first = adas.notifications[0].id as string;
-    const refused = await stranger.post(`/api/notifications/${first}/read`);
+    expect((await stranger.get<NotificationsView>('/api/notifications')).body.notifications).toEqual([]);
+    const first = adas.notifications[0]!.id;
+    const refused = await stranger.post<ApiError>(`/api/notifications/${first}/read`);
     expect(refused.status).toBe(404);
     expect(refused.body.message).toBe(`Notification ${first} not found`);
 
@@ -220,14 +234,14 @@ describe('a firm: invitations, roles on the API and the socket, removal', () => 
       expect((await carol.post(`/api/notifications/${first}/read`)).status).toBe(200);
       await adaSocket.waitFor((m) => m.type === 'views_changed' && m.views.includes('notifications'));
       ada.lastPosition = carol.lastPosition;
-      const after = (await ada.get('/api/notifications')).body;
-      expect(after.notifications.find((n: { id: string }) => n.id === first).read).toBe(true);
+      const after = (await ada.get<NotificationsView>('/api/notifications')).body;
+      expect(after.notifications.find((n) => n.id === first)!.read).toBe(true);
       expect(after.summary.unread).toBe(adas.summary.unread - 1);
 
       // Mark All Read by Carol: none of the firm's is unread for Ada either.
       expect((await carol.post('/api/notifications/read-all')).status).toBe(200);
       ada.lastPosition = carol.lastPosition;
-      expect((await ada.get('/api/notifications/unread-count')).body.unread).toBe(0);
+      expect((await ada.get<UnreadCountView>('/api/notifications/unread-count')).body.unread).toBe(0);
     } finally {
       await adaSocket.close();
     }

@@ -51,7 +51,7 @@ describe('health of the single node', () => {
     let body: Readiness;
     for (;;) {
       const response = await fetch(`${server.url}/readyz`);
-      body = await response.json();
+      body = (await response.json()) as Readiness;
       if (response.status === 200 && body.followers.every((follower) => !follower.lag)) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

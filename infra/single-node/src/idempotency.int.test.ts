@@ -5,6 +5,7 @@ import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { startSingleNode, type RunningServer } from './server';
 import { ApiClient } from './testing/api-client';
 import { testServerEnv } from './testing/server-env';
+import type { ApiError, ServerMessage, AgentView } from '@pf/events';
 
 /** Idempotency-Key on the real single node: the HTTP shell's plugin, rows in real PostgreSQL. */
 describe('idempotent commands (Idempotency-Key)', () => {
@@ -36,7 +37,7 @@ describe('idempotent commands (Idempotency-Key)', () => {
       },
       body: JSON.stringify(body),
     });
-  const count = async (sql: string, values: unknown[] = []) => Number((await db.query(sql, values)).rows[0].n);
+  const count = async (sql: string, values: unknown[] = []) => Number((await db.query<{ n: number | string }>(sql, values)).rows[0]!.n);
   const agentsNamed = (name: string) =>
     count("select count(*) as n from events where type = 'AgentCreated' and data->>'name' = $1", [name]);
 
@@ -67,11 +68,13 @@ describe('idempotent commands (Idempotency-Key)', () => {
     expect((await send(alice, 'POST', '/api/agents', { name: 'First Use', type: 'lender' }, 'reused-key')).status).toBe(201);
     const reused = await send(alice, 'POST', '/api/agents', { name: 'Second Use', type: 'lender' }, 'reused-key');
     expect(reused.status).toBe(422);
-    expect((await reused.json()).message).toMatch(/^Idempotency-Key: "reused-key" was already used for a different request/);
+    expect(((await reused.json()) as ApiError).message).toMatch(/^Idempotency-Key: "reused-key" was already used for a different request/);
     expect(await agentsNamed('Second Use')).toBe(0);
     const badKey = await send(alice, 'POST', '/api/agents', { name: 'x', type: 'lender' }, 'a key with spaces');
     expect(badKey.status).toBe(400);
-    expect((await badKey.json()).message).toMatch(/^idempotency-key: Idempotency-Key must be 1 to 255 visible ASCII characters/);
+    expect(((await badKey.json()) as ApiError).message).toMatch(
+      /^idempotency-key: Idempotency-Key must be 1 to 255 visible ASCII characters/,
+    );
   });
 
   it('carries out two concurrent identical requests once: the second waits for the first and answers the same', async () => {
@@ -81,7 +84,7 @@ describe('idempotent commands (Idempotency-Key)', () => {
       send(alice, 'POST', '/api/agents', body, 'concurrent-1'),
     ]);
     const [a, b] = await Promise.all(
-      answers.map(async (r) => ({ status: r.status, body: await r.json(), position: r.headers.get('x-position') })),
+      answers.map(async (r) => ({ status: r.status, body: (await r.json()) as AgentView, position: r.headers.get('x-position') })),
     );
     expect(a).toEqual(b);
     expect(a!.status).toBe(201);
@@ -118,8 +121,8 @@ describe('idempotent commands (Idempotency-Key)', () => {
     const acks: unknown[] = [];
     const done = new Promise<void>((resolve) =>
       ws.on('message', (data) => {
-        const message = JSON.parse((data as Buffer).toString());
-        if (message.requestId === 'r1') acks.push(message);
+        const message = JSON.parse((data as Buffer).toString()) as ServerMessage;
+        if ('requestId' in message && message.requestId === 'r1') acks.push(message);
         if (acks.length === 2) resolve();
       }),
     );

@@ -7,6 +7,18 @@ import { startSingleNode, type RunningServer } from './server';
 import { ApiClient } from './testing/api-client';
 import { PDF_BYTES, uploadDocument } from './testing/documents';
 import { testServerEnv } from './testing/server-env';
+import type {
+  AgentView,
+  ApiError,
+  CurrentUserView,
+  DealCreatedAnswer,
+  DocumentView,
+  NotificationPreferences,
+  PreferencesView,
+  ProfileView,
+  Sealed,
+  SessionView,
+} from '@pf/events';
 
 /** Signs in like a browser that keeps every cookie it is given (session and device identity). */
 async function browserSignIn(baseUrl: string, deviceCookie?: string): Promise<{ client: ApiClient; device: string }> {
@@ -49,34 +61,39 @@ describe('accounts that last, and Settings', () => {
 
   it('brings a browser back to the same account, with its agents, after signing out and in again', async () => {
     const { client, device } = await browserSignIn(server.url);
-    const me = (await client.get('/api/auth/user')).body;
+    const me = (await client.get<CurrentUserView>('/api/auth/user')).body;
     expect((await client.post('/api/agents', { name: 'Harriet Cole', type: 'borrower' })).status).toBe(201);
     await fetch(`${server.url}/api/logout`, { method: 'POST', redirect: 'manual', headers: { cookie: client.cookie } });
     expect((await client.get('/api/auth/user')).status).toBe(401);
 
     const again = await browserSignIn(server.url, device);
-    expect((await again.client.get('/api/auth/user')).body.id).toBe(me.id);
-    expect((await again.client.get('/api/agents')).body.map((a: { name: string }) => a.name)).toEqual(['Harriet Cole']);
+    expect((await again.client.get<CurrentUserView>('/api/auth/user')).body.id).toBe(me.id);
+    expect((await again.client.get<AgentView[]>('/api/agents')).body.map((a) => a.name)).toEqual(['Harriet Cole']);
     // Another browser (no device cookie) is another account.
     const stranger = await browserSignIn(server.url);
-    expect((await stranger.client.get('/api/auth/user')).body.id).not.toBe(me.id);
+    expect((await stranger.client.get<CurrentUserView>('/api/auth/user')).body.id).not.toBe(me.id);
   });
 
   it('validates the profile naming the field, stores it as a sealed event, and keeps it across a restart', async () => {
     const { client } = await browserSignIn(server.url);
-    const bad = await client.put('/api/auth/profile', { ...PROFILE, email: 'not-an-email' });
+    const bad = await client.put<ApiError>('/api/auth/profile', { ...PROFILE, email: 'not-an-email' });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain('Email must be an email address');
-    expect((await client.put('/api/auth/profile', { ...PROFILE, timezone: 'Mars/Olympus' })).body.message).toContain('Timezone must be');
+    expect((await client.put<ApiError>('/api/auth/profile', { ...PROFILE, timezone: 'Mars/Olympus' })).body.message).toContain(
+      'Timezone must be',
+    );
 
     const saved = await client.put('/api/auth/profile', PROFILE);
     expect(saved.status).toBe(200);
-    const me = (await client.get('/api/auth/user')).body;
+    const me = (await client.get<CurrentUserView>('/api/auth/user')).body;
     expect(me).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', email: PROFILE.email });
-    const stored = await sql.query("select data from events where stream_name = $1 and type = 'UserProfileChanged'", [`user-${me.id}`]);
+    const stored = await sql.query<{ data: { profile: Sealed } }>(
+      "select data from events where stream_name = $1 and type = 'UserProfileChanged'",
+      [`user-${me.id}`],
+    );
     expect(stored.rows).toHaveLength(1);
-    expect(JSON.stringify(stored.rows[0].data)).not.toContain('Lovelace');
-    expect(await new PersonalDataVault(sql).open(me.id, stored.rows[0].data.profile)).toMatchObject({
+    expect(JSON.stringify(stored.rows[0]!.data)).not.toContain('Lovelace');
+    expect(await new PersonalDataVault(sql).open(me.id, stored.rows[0]!.data.profile)).toMatchObject({
       lastName: 'Lovelace',
       phone: PROFILE.phone,
     });
@@ -84,21 +101,24 @@ describe('accounts that last, and Settings', () => {
     await server.close();
     server = await startSingleNode(testServerEnv(database.url));
     const restarted = Object.assign(new ApiClient(server.url), { cookie: client.cookie });
-    expect((await restarted.get('/api/auth/profile')).body).toEqual({ ...PROFILE });
-    expect((await restarted.get('/api/auth/user')).body.firstName).toBe('Ada');
+    expect((await restarted.get<ProfileView>('/api/auth/profile')).body).toEqual({ ...PROFILE });
+    expect((await restarted.get<CurrentUserView>('/api/auth/user')).body.firstName).toBe('Ada');
   });
 
   it('records notification preferences as NotificationPreferencesChanged on user-{id}, and enforces the session timeout', async () => {
     const { client } = await browserSignIn(server.url);
-    const me = (await client.get('/api/auth/user')).body;
-    const current = (await client.get('/api/auth/preferences')).body;
+    const me = (await client.get<CurrentUserView>('/api/auth/user')).body;
+    const current = (await client.get<PreferencesView>('/api/auth/preferences')).body;
     expect(current.sessionTimeout).toBe(30);
-    expect((await client.put('/api/auth/preferences', { ...current, sessionTimeout: 45 })).body.message).toBe(
+    expect((await client.put<ApiError>('/api/auth/preferences', { ...current, sessionTimeout: 45 })).body.message).toBe(
       'sessionTimeout: sessionTimeout must be 15, 30, 60 or 120 minutes',
     );
     const preferences = { ...current.notifications, dealUpdates: false, marketInsights: false };
     expect((await client.put('/api/auth/preferences', { notifications: preferences, sessionTimeout: 15 })).status).toBe(200);
-    const events = await sql.query('select type, data from events where stream_name = $1 order by stream_version', [`user-${me.id}`]);
+    const events = await sql.query<{ type: string; data: unknown }>(
+      'select type, data from events where stream_name = $1 order by stream_version',
+      [`user-${me.id}`],
+    );
     expect(events.rows).toEqual([
       { type: 'NotificationPreferencesChanged', data: { userId: me.id, preferences } },
       { type: 'SessionTimeoutChanged', data: { userId: me.id, minutes: 15 } },
@@ -110,39 +130,39 @@ describe('accounts that last, and Settings', () => {
     await sql.query("update sessions set last_seen_at = now() - interval '16 minutes' where user_id = $1", [me.id]);
     await new Promise((resolve) => setTimeout(resolve, 2100)); // past SESSION_CACHE_MS, the trust of a just-confirmed session
     expect((await client.get('/api/auth/user')).status).toBe(401);
-    const left = await sql.query('select count(*)::int as n from sessions where user_id = $1', [me.id]);
-    expect(left.rows[0].n).toBe(1);
+    const left = await sql.query<{ n: number }>('select count(*)::int as n from sessions where user_id = $1', [me.id]);
+    expect(left.rows[0]!.n).toBe(1);
     // The purge (every ten minutes and at start) deletes it; a restart runs one.
     await server.close();
     server = await startSingleNode(testServerEnv(database.url));
     await expect
-      .poll(async () => (await sql.query('select count(*)::int as n from sessions where user_id = $1', [me.id])).rows[0].n)
+      .poll(async () => (await sql.query<{ n: number }>('select count(*)::int as n from sessions where user_id = $1', [me.id])).rows[0]!.n)
       .toBe(0);
   });
 
   it('keeps one record of notification preferences, whichever screen saves them; unconnected channels stay off', async () => {
     const { client } = await browserSignIn(server.url);
-    const me = (await client.get('/api/auth/user')).body;
-    const current = (await client.get('/api/auth/preferences')).body;
+    const me = (await client.get<CurrentUserView>('/api/auth/user')).body;
+    const current = (await client.get<PreferencesView>('/api/auth/preferences')).body;
     // Notifications → Settings saves the kinds: Settings → Preferences reads them back, the timeout untouched.
     const fromNotifications = { ...current.notifications, agentMatches: false };
     expect((await client.put('/api/notifications/preferences', fromNotifications)).status).toBe(200);
-    expect((await client.get('/api/auth/preferences')).body).toEqual({
+    expect((await client.get<PreferencesView>('/api/auth/preferences')).body).toEqual({
       notifications: fromNotifications,
       sessionTimeout: current.sessionTimeout,
     });
     // Settings → Preferences saves: the Notifications screen reads the same.
     const fromSettings = { ...fromNotifications, agentMatches: true, messageAlerts: false };
     expect((await client.put('/api/auth/preferences', { notifications: fromSettings, sessionTimeout: 60 })).status).toBe(200);
-    expect((await client.get('/api/notifications/preferences')).body).toEqual(fromSettings);
-    const recorded = await sql.query(
+    expect((await client.get<NotificationPreferences>('/api/notifications/preferences')).body).toEqual(fromSettings);
+    const recorded = await sql.query<{ type: string; data: { preferences: NotificationPreferences } }>(
       "select type, data from events where stream_name = $1 and type = 'NotificationPreferencesChanged' order by stream_version",
       [`user-${me.id}`],
     );
     expect(recorded.rows.map((r) => r.data.preferences)).toEqual([fromNotifications, fromSettings]);
 
     // Nothing here sends email or SMS: those cannot be switched on (400 naming the field), and nothing is stored.
-    const digest = await client.put('/api/auth/preferences', {
+    const digest = await client.put<ApiError>('/api/auth/preferences', {
       notifications: { ...fromSettings, weeklyDigest: true },
       sessionTimeout: 60,
     });
@@ -150,30 +170,30 @@ describe('accounts that last, and Settings', () => {
     expect(digest.body.message).toBe(
       'notifications.weeklyDigest: The weekly digest is not connected to email, so it cannot be switched on',
     );
-    expect((await client.put('/api/notifications/preferences', { ...fromSettings, smsNotifications: true })).body.message).toBe(
+    expect((await client.put<ApiError>('/api/notifications/preferences', { ...fromSettings, smsNotifications: true })).body.message).toBe(
       'smsNotifications: SMS notifications are not connected to SMS, so they cannot be switched on',
     );
-    expect((await client.get('/api/auth/preferences')).body.notifications).toEqual(fromSettings);
+    expect((await client.get<PreferencesView>('/api/auth/preferences')).body.notifications).toEqual(fromSettings);
   });
 
   it('lists sessions with their device, and refuses a revoked one at once', async () => {
     const laptop = await browserSignIn(server.url);
     const device = laptop.device;
     const phone = await browserSignIn(server.url, device);
-    const sessions = (await laptop.client.get('/api/auth/sessions')).body;
+    const sessions = (await laptop.client.get<SessionView[]>('/api/auth/sessions')).body;
     expect(sessions).toHaveLength(2);
-    expect(sessions.filter((s: { isCurrent: boolean }) => s.isCurrent)).toHaveLength(1);
-    expect(sessions[0].device).toBe('node'); // what Node's fetch sends as its User-Agent
-    const other = sessions.find((s: { isCurrent: boolean }) => !s.isCurrent);
+    expect(sessions.filter((s) => s.isCurrent)).toHaveLength(1);
+    expect(sessions[0]!.device).toBe('node'); // what Node's fetch sends as its User-Agent
+    const other = sessions.find((s) => !s.isCurrent)!;
     expect((await phone.client.get('/api/auth/user')).status).toBe(200);
     expect((await laptop.client.delete(`/api/auth/sessions/${other.id}`)).status).toBe(200);
     expect((await phone.client.get('/api/auth/user')).status).toBe(401);
-    expect((await laptop.client.delete('/api/auth/sessions/not-a-uuid')).body.message).toBe('id: Session id must be a UUID');
+    expect((await laptop.client.delete<ApiError>('/api/auth/sessions/not-a-uuid')).body.message).toBe('id: Session id must be a UUID');
   });
 
   it('deletes an account: no personal data readable in the events table, gone from the read models', async () => {
     const { client } = await browserSignIn(server.url);
-    const me = (await client.get('/api/auth/user')).body;
+    const me = (await client.get<CurrentUserView>('/api/auth/user')).body;
     const grace = {
       ...PROFILE,
       firstName: 'Grace',
@@ -185,10 +205,10 @@ describe('accounts that last, and Settings', () => {
     // Sent with an Idempotency-Key, so its answer (the profile) is kept for retries: it must go too.
     expect((await client.request('PUT', '/api/auth/profile', grace, { 'idempotency-key': 'profile-1' })).status).toBe(200);
     await client.post('/api/seed-demo');
-    const agents: { id: number; type: string }[] = (await client.get('/api/agents')).body;
+    const agents = (await client.get<AgentView[]>('/api/agents')).body;
     const borrower = agents.find((a) => a.type === 'borrower')!;
     const lender = agents.find((a) => a.type === 'lender')!;
-    const deal = await client.post('/api/deals', {
+    const deal = await client.post<DealCreatedAnswer>('/api/deals', {
       propertyAddress: '7 Harbour Row, Bristol',
       borrowerAgentId: borrower.id,
       lenderAgentId: lender.id,
@@ -205,29 +225,38 @@ describe('accounts that last, and Settings', () => {
     );
     expect(uploaded.status).toBe(201);
     // While the account exists the document names its uploader (from the account, not from the event).
-    expect((await client.get('/api/documents')).body.map((d: { uploadedBy: string }) => d.uploadedBy)).toEqual(['Grace Hopper']);
+    expect((await client.get<DocumentView[]>('/api/documents')).body.map((d) => d.uploadedBy)).toEqual(['Grace Hopper']);
 
     // Created just before: the agents read model may not list it yet when the deletion starts.
     expect((await client.post('/api/agents', { name: 'Last-minute lender', type: 'lender' })).status).toBe(201);
-    expect((await client.request('DELETE', '/api/auth/account', { confirm: 'yes' })).body.message).toBe('confirm: Type DELETE to confirm');
+    expect((await client.request<ApiError>('DELETE', '/api/auth/account', { confirm: 'yes' })).body.message).toBe(
+      'confirm: Type DELETE to confirm',
+    );
     const deleted = await client.request('DELETE', '/api/auth/account', { confirm: 'DELETE' });
     expect(deleted.status).toBe(200);
     expect((await client.get('/api/auth/user')).status).toBe(401);
     expect((await client.get('/api/auth/profile')).status).toBe(401);
 
-    const everything = (await sql.query('select type, data::text as data, metadata::text as metadata from events')).rows;
+    const everything = (
+      await sql.query<{ type: string; data: string; metadata: string }>(
+        'select type, data::text as data, metadata::text as metadata from events',
+      )
+    ).rows;
     expect(everything.some((row) => row.type === 'DocumentUploaded')).toBe(true);
     const personal = ['Grace', 'Hopper', grace.email, grace.phone, grace.address];
     for (const text of personal) {
       expect(everything.filter((row) => row.data.includes(text) || row.metadata.includes(text))).toEqual([]);
     }
-    const sealed = await sql.query("select data from events where stream_name = $1 and type = 'UserProfileChanged'", [`user-${me.id}`]);
+    const sealed = await sql.query<{ data: { profile: Sealed } }>(
+      "select data from events where stream_name = $1 and type = 'UserProfileChanged'",
+      [`user-${me.id}`],
+    );
     expect(sealed.rows).toHaveLength(1);
-    expect(await new PersonalDataVault(sql).open(me.id, sealed.rows[0].data.profile)).toBeNull();
-    expect((await sql.query('select count(*)::int as n from users where id = $1', [me.id])).rows[0].n).toBe(0);
-    expect((await sql.query('select count(*)::int as n from user_keys where user_id = $1', [me.id])).rows[0].n).toBe(0);
+    expect(await new PersonalDataVault(sql).open(me.id, sealed.rows[0]!.data.profile)).toBeNull();
+    expect((await sql.query<{ n: number }>('select count(*)::int as n from users where id = $1', [me.id])).rows[0]!.n).toBe(0);
+    expect((await sql.query<{ n: number }>('select count(*)::int as n from user_keys where user_id = $1', [me.id])).rows[0]!.n).toBe(0);
     // Every agent they had was deleted on its own stream, the automation's cue to let it go.
-    const agentsLeft = await sql.query(
+    const agentsLeft = await sql.query<{ id: string }>(
       `select c.data->>'agentId' as id from events c where c.type = 'AgentCreated' and c.data->>'ownerId' = $1
          and not exists (select 1 from events d where d.type = 'AgentDeleted' and d.stream_name = c.stream_name)`,
       [me.id],
@@ -236,7 +265,7 @@ describe('accounts that last, and Settings', () => {
 
     // Every read model lets the user go, once the projector has passed AccountDeleted.
     const owned = async () => {
-      const rows = await sql.query(
+      const rows = await sql.query<{ model: string; n: number }>(
         `select 'agents' as model, count(*)::int as n from rm_agents where owner_id = $1
          union all select 'deals', count(*)::int from rm_deal_board where owners @> array[$1]::text[]
          union all select 'documents', count(*)::int from rm_document_board where owners @> array[$1]::text[]
@@ -252,7 +281,7 @@ describe('accounts that last, and Settings', () => {
     // their names or criteria (account-deleted.ts); their criteria history goes.
     const analytics = async () =>
       (
-        await sql.query(
+        await sql.query<{ kept: number; named: number; criteria: number }>(
           `select count(*)::int as kept, count(*) filter (where name <> 'Deleted agent' or criteria is not null)::int as named,
              (select count(*)::int from rm_an_criteria where agent_id in (select agent_id from rm_an_agents where owner_id = $1)) as criteria
            from rm_an_agents where owner_id = $1`,
@@ -265,7 +294,7 @@ describe('accounts that last, and Settings', () => {
       "select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'",
     );
     for (const { name } of tables.rows) {
-      const dump = (await sql.query(`select t::text as row from "${name}" t`)).rows.map((r) => r.row as string);
+      const dump = (await sql.query<{ row: string }>(`select t::text as row from "${name}" t`)).rows.map((r) => r.row);
       for (const text of personal) expect(dump.filter((row) => row.includes(text)).map(() => `${name} holds ${text}`)).toEqual([]);
     }
 
@@ -284,22 +313,23 @@ describe('accounts that last, and Settings', () => {
 
   it('finishes a Delete Account that stopped part-way when it is asked again, recording AccountDeleted once', async () => {
     const { client } = await browserSignIn(server.url);
-    const me = (await client.get('/api/auth/user')).body;
+    const me = (await client.get<CurrentUserView>('/api/auth/user')).body;
     await client.put('/api/auth/profile', { ...PROFILE, firstName: 'Alan', lastName: 'Turing', email: 'alan.turing@example.co.uk' });
     // As if the first attempt stopped after its key went and AccountDeleted was recorded, before the row went.
     await new PersonalDataVault(sql).shred(me.id);
     const store = new PostgresEventStore(sql, database.url);
-    const metadata = { actor: { kind: 'user' as const, userId: me.id as string }, correlationId: randomUUID(), causationId: null };
+    const metadata = { actor: { kind: 'user' as const, userId: me.id }, correlationId: randomUUID(), causationId: null };
     await store.append(`user-${me.id}`, [{ id: randomUUID(), type: 'AccountDeleted', data: { userId: me.id }, metadata }], 'any');
     await store.close();
     await server.close();
     server = await startSingleNode(testServerEnv(database.url));
     const again = Object.assign(new ApiClient(server.url), { cookie: client.cookie });
     expect((await again.request('DELETE', '/api/auth/account', { confirm: 'DELETE' })).status).toBe(200);
-    const recorded = await sql.query("select count(*)::int as n from events where stream_name = $1 and type = 'AccountDeleted'", [
-      `user-${me.id}`,
-    ]);
-    expect(recorded.rows[0].n).toBe(1);
-    expect((await sql.query('select count(*)::int as n from users where id = $1', [me.id])).rows[0].n).toBe(0);
+    const recorded = await sql.query<{ n: number }>(
+      "select count(*)::int as n from events where stream_name = $1 and type = 'AccountDeleted'",
+      [`user-${me.id}`],
+    );
+    expect(recorded.rows[0]!.n).toBe(1);
+    expect((await sql.query<{ n: number }>('select count(*)::int as n from users where id = $1', [me.id])).rows[0]!.n).toBe(0);
   });
 });

@@ -6,7 +6,7 @@
  */
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { readCriteria, type AgentView, type ConversationView } from '@pf/events';
+import { readCriteria, type AgentView, type ConversationView, type MessageView } from '@pf/events';
 import { ApiClient } from './testing/api-client';
 import { testSingleNode } from './testing/single-node';
 
@@ -25,7 +25,7 @@ describe('deals the agents agree after Seed Demo Data', () => {
   it('never lend below the borrower’s need or beyond a lender’s limit, and explain every match', async () => {
     const operator = await ApiClient.signIn(node.server.url);
     expect((await operator.post('/api/seed-demo')).status).toBe(201);
-    const conversations = async (): Promise<ConversationView[]> => (await operator.get('/api/conversations')).body;
+    const conversations = async () => (await operator.get<ConversationView[]>('/api/conversations')).body;
     await expect
       .poll(
         async () => {
@@ -35,7 +35,7 @@ describe('deals the agents agree after Seed Demo Data', () => {
         { timeout: 60_000, interval: 250 },
       )
       .toBe(true);
-    const agents: AgentView[] = (await operator.get('/api/agents')).body;
+    const agents = (await operator.get<AgentView[]>('/api/agents')).body;
     const criteriaOf = (agentId: number) => readCriteria(agents.find((agent) => agent.id === agentId)?.criteria);
 
     const pool = new pg.Pool({ connectionString: node.server.databaseUrl, max: 1 });
@@ -73,7 +73,7 @@ describe('deals the agents agree after Seed Demo Data', () => {
     expect(hers).toHaveLength(2);
     expect(hers.map((c) => c.outcome).sort()).toEqual(['agreed', 'stopped']);
     const left = hers.find((c) => c.outcome === 'stopped')!;
-    const thread: { content: string; fromAgentName: string }[] = (await operator.get(`/api/conversations/${left.id}/messages`)).body;
+    const thread = (await operator.get<MessageView[]>(`/api/conversations/${left.id}/messages`)).body;
     expect(thread.at(-1)?.fromAgentName).toBe('Amelia Hart');
     expect(thread.at(-1)?.content).toMatch(/agreed terms with|accepted an offer from/);
   });

@@ -8,6 +8,7 @@ import { ApiClient } from './testing/api-client';
 import { OidcTestBrowser } from './testing/oidc-browser';
 import { startTestProvider, type TestProvider } from './testing/oidc-provider';
 import { testServerEnv } from './testing/server-env';
+import type { ApiError, AgentView, CurrentUserView } from '@pf/events';
 
 const PEOPLE = {
   grace: { given_name: 'Grace', family_name: 'Hopper', email: 'grace.hopper@example.co.uk' },
@@ -59,7 +60,7 @@ describe('sign-in through OpenID Connect', () => {
   }
 
   it('sends /api/login to the provider with an S256 PKCE challenge, state and nonce, and makes no guest account', async () => {
-    const users = async () => Number((await sql.query('select count(*) from users')).rows[0].count);
+    const users = async () => Number((await sql.query<{ count: string }>('select count(*) from users')).rows[0]!.count);
     const before = await users();
     const browser = new OidcTestBrowser();
     const response = await browser.request(`${server.url}/api/login`);
@@ -72,9 +73,9 @@ describe('sign-in through OpenID Connect', () => {
       response_type: 'code',
       scope: 'openid profile email',
       code_challenge_method: 'S256',
-      code_challenge: expect.stringMatching(/^[\w-]{43}$/),
-      state: expect.stringMatching(/^[\w-]{20,}$/),
-      nonce: expect.stringMatching(/^[\w-]{20,}$/),
+      code_challenge: expect.stringMatching(/^[\w-]{43}$/) as unknown,
+      state: expect.stringMatching(/^[\w-]{20,}$/) as unknown,
+      nonce: expect.stringMatching(/^[\w-]{20,}$/) as unknown,
     });
     const flowCookie = response.headers.getSetCookie().find((c) => c.startsWith('pf_oidc='))!;
     expect(flowCookie).toMatch(/HttpOnly/i);
@@ -85,9 +86,11 @@ describe('sign-in through OpenID Connect', () => {
 
   it("signs in the provider's account keyed by issuer and subject; the same subject again is the same account, another is another", async () => {
     const grace = await signIn('grace');
-    const me = (await grace.get('/api/auth/user')).body;
+    const me = (await grace.get<CurrentUserView>('/api/auth/user')).body;
     expect(me).toMatchObject({ firstName: 'Grace', lastName: 'Hopper', email: PEOPLE.grace.email, userType: 'operator' });
-    const row = (await sql.query('select oidc_issuer, oidc_subject from users where id = $1', [me.id])).rows[0];
+    const row = (
+      await sql.query<{ oidc_issuer: string; oidc_subject: string }>('select oidc_issuer, oidc_subject from users where id = $1', [me.id])
+    ).rows[0];
     expect(row).toEqual({ oidc_issuer: provider.issuer, oidc_subject: 'grace' });
     expect((await grace.post('/api/agents', { name: 'Harriet Cole', type: 'borrower' })).status).toBe(201);
 
@@ -96,35 +99,35 @@ describe('sign-in through OpenID Connect', () => {
 
     // Another browser, the same person at the provider: the same account, its agent still there.
     const again = await signIn('grace');
-    expect((await again.get('/api/auth/user')).body.id).toBe(me.id);
-    expect((await again.get('/api/agents')).body.map((agent: { name: string }) => agent.name)).toEqual(['Harriet Cole']);
+    expect((await again.get<CurrentUserView>('/api/auth/user')).body.id).toBe(me.id);
+    expect((await again.get<AgentView[]>('/api/agents')).body.map((agent) => agent.name)).toEqual(['Harriet Cole']);
 
     const alan = await signIn('alan');
-    const other = (await alan.get('/api/auth/user')).body;
+    const other = (await alan.get<CurrentUserView>('/api/auth/user')).body;
     expect(other).toMatchObject({ firstName: 'Alan', lastName: 'Turing' });
     expect(other.id).not.toBe(me.id);
     expect((await alan.get('/api/agents')).body).toEqual([]);
-    expect(Number((await sql.query("select count(*) from users where oidc_subject = 'grace'")).rows[0].count)).toBe(1);
+    expect(Number((await sql.query<{ count: string }>("select count(*) from users where oidc_subject = 'grace'")).rows[0]!.count)).toBe(1);
   });
 
   it('answers a callback without its sign-in, with a wrong state or after denied consent with 4xx naming the problem', async () => {
     const stray = await fetch(`${callback}?code=abc&state=xyz`, { redirect: 'manual' });
     expect(stray.status).toBe(400);
-    expect((await stray.json()).message).toContain('sign in again');
+    expect(((await stray.json()) as ApiError).message).toContain('sign in again');
 
     const forged = await upToCallback('grace');
     const wrongState = new URL(forged.url);
     wrongState.searchParams.set('state', 'not-the-state-this-browser-was-given');
     const refused = await forged.browser.request(wrongState.href);
     expect(refused.status).toBe(400);
-    expect((await refused.json()).message).toMatch(/^state: /);
+    expect(((await refused.json()) as ApiError).message).toMatch(/^state: /);
     expect(forged.browser.cookie(server.url, 'pf_session')).toBeUndefined();
 
     const denied = await upToCallback('alan', 'cancel');
     expect(new URL(denied.url).searchParams.get('error')).toBe('access_denied');
     const answer = await denied.browser.request(denied.url);
     expect(answer.status).toBe(403);
-    expect((await answer.json()).message).toContain('Sign-in was not completed at the provider: access_denied');
+    expect(((await answer.json()) as ApiError).message).toContain('Sign-in was not completed at the provider: access_denied');
   });
 
   it('lets the provider refuse a replayed code and a code redeemed without its PKCE verifier (400, no session), and a wrong client secret (502)', async () => {
@@ -136,16 +139,19 @@ describe('sign-in through OpenID Connect', () => {
     replay.setCookie(server.url, 'pf_oidc', flow);
     const replayed = await replay.request(first.url);
     expect(replayed.status).toBe(400);
-    expect((await replayed.json()).message).toContain('the provider refused the sign-in (invalid_grant');
+    expect(((await replayed.json()) as ApiError).message).toContain('the provider refused the sign-in (invalid_grant');
 
     // An attacker's own verifier with a stolen code: the provider checks it against the S256 challenge.
     const second = await upToCallback('grace');
-    const decoded = JSON.parse(Buffer.from(second.browser.cookie(server.url, 'pf_oidc')!, 'base64url').toString());
+    const decoded = JSON.parse(Buffer.from(second.browser.cookie(server.url, 'pf_oidc')!, 'base64url').toString()) as Record<
+      string,
+      unknown
+    >;
     const stolen = new OidcTestBrowser();
     stolen.setCookie(server.url, 'pf_oidc', Buffer.from(JSON.stringify({ ...decoded, verifier: 'x'.repeat(64) })).toString('base64url'));
     const withoutVerifier = await stolen.request(second.url);
     expect(withoutVerifier.status).toBe(400);
-    expect((await withoutVerifier.json()).message).toContain('invalid_grant');
+    expect(((await withoutVerifier.json()) as ApiError).message).toContain('invalid_grant');
     expect(stolen.cookie(server.url, 'pf_session')).toBeUndefined();
 
     // A server with the wrong client secret: the operator's mistake, so 502 (logged), not the visitor's 400.
@@ -155,7 +161,7 @@ describe('sign-in through OpenID Connect', () => {
       misconfigured.finish(readFlow(third.browser.cookie(server.url, 'pf_oidc'))!, new URL(third.url).searchParams),
     ).rejects.toMatchObject({
       statusCode: 502,
-      detail: expect.stringContaining('invalid_client'),
+      detail: expect.stringContaining('invalid_client') as unknown,
     });
   });
 
@@ -163,7 +169,7 @@ describe('sign-in through OpenID Connect', () => {
     const nowhere = new OidcSignIn({ issuer: 'http://127.0.0.1:9', clientId: 'x', clientSecret: 'y' });
     await expect(nowhere.start(callback)).rejects.toMatchObject({
       statusCode: 502,
-      detail: expect.stringContaining('discovery at http://127.0.0.1:9 failed'),
+      detail: expect.stringContaining('discovery at http://127.0.0.1:9 failed') as unknown,
     });
 
     const late = await upToCallback('alan');
@@ -171,7 +177,7 @@ describe('sign-in through OpenID Connect', () => {
     const answer = await late.browser.request(late.url);
     expect(answer.status).toBe(502);
     // The answer names no internals (the reason, an address refusing connections, is logged).
-    expect((await answer.json()).message).toBe(
+    expect(((await answer.json()) as ApiError).message).toBe(
       'The sign-in provider could not be reached or gave an answer that could not be used; try again shortly',
     );
   });

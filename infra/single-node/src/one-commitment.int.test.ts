@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from './testing/api-client';
 import { testSingleNode } from './testing/single-node';
+import type { AgentView, ApiError } from '@pf/events';
 
 interface Message {
   content: string;
@@ -41,14 +42,18 @@ describe('a borrower that agrees with one lender while another conversation is h
   it('records a typed offer with exactly its figures, refuses offers once the need is committed elsewhere, and the hand-back ends the conversation', async () => {
     const alice = await ApiClient.signIn(node.server.url);
     const bob = await ApiClient.signIn(node.server.url);
-    const first = await bob.post('/api/agents', { name: 'Northgate Building Society', type: 'lender', criteria: lenderCriteria });
-    const second = await bob.post('/api/agents', {
+    const first = await bob.post<AgentView>('/api/agents', {
+      name: 'Northgate Building Society',
+      type: 'lender',
+      criteria: lenderCriteria,
+    });
+    const second = await bob.post<AgentView>('/api/agents', {
       name: 'Harbour Street Bank',
       type: 'lender',
       criteria: lenderCriteria,
       autoNegotiate: false,
     });
-    const borrower = await alice.post('/api/agents', {
+    const borrower = await alice.post<AgentView>('/api/agents', {
       name: 'Amelia Hart',
       type: 'borrower',
       criteria: borrowerCriteria,
@@ -118,7 +123,7 @@ describe('a borrower that agrees with one lender while another conversation is h
     expect(await readingOf(withSecond.id, held)).toMatch(
       /^Not recorded as an offer: Amelia Hart has agreed terms with Northgate Building Society \(deal [0-9a-f-]+\)/,
     );
-    const form = await alice.post(`/api/conversations/${withSecond.id}/offers`, {
+    const form = await alice.post<ApiError>(`/api/conversations/${withSecond.id}/offers`, {
       loanAmount: 315_000,
       interestRate: 4.5,
       termYears: 25,

@@ -5,6 +5,7 @@ import { startSingleNode, type RunningServer } from './server';
 import { ApiClient } from './testing/api-client';
 import { testServerEnv } from './testing/server-env';
 import { BORROWER_CRITERIA, LENDER_CRITERIA } from '@pf/events/testing';
+import type { AgentView, ApiError, ConversationView, EventMetadata, MessageView } from '@pf/events';
 
 /**
  * The agent response time, made real: an owner negotiating by hand (auto-negotiate off) who leaves the
@@ -12,7 +13,6 @@ import { BORROWER_CRITERIA, LENDER_CRITERIA } from '@pf/events/testing';
  * on; an owner who answers in time keeps it. One "hour" lasts HOUR_MS here (AGENT_RESPONSE_HOUR_MS).
  */
 const HOUR_MS = 1000;
-type Message = { isAutomated: boolean; isReading?: boolean; fromAgentId: number; content: string };
 
 describe('an agent whose owner negotiates by hand, with a response time', () => {
   let database: TestDatabase;
@@ -47,11 +47,11 @@ describe('an agent whose owner negotiates by hand, with a response time', () => 
     };
     expect((await alice.put('/api/auth/profile', profile)).status).toBe(200);
     expect(
-      (await alice.post('/api/agents', { name: `${firstName}'s home`, type: 'borrower', autoNegotiate: false, responseTime: 3 })).body
-        .message,
+      (await alice.post<ApiError>('/api/agents', { name: `${firstName}'s home`, type: 'borrower', autoNegotiate: false, responseTime: 3 }))
+        .body.message,
     ).toBe('responseTime: Response time must be 1, 4, 24 or 48 hours');
     const borrower = (
-      await alice.post('/api/agents', {
+      await alice.post<AgentView>('/api/agents', {
         name: `${firstName}'s home`,
         type: 'borrower',
         autoNegotiate: false,
@@ -59,17 +59,16 @@ describe('an agent whose owner negotiates by hand, with a response time', () => 
         criteria: BORROWER_CRITERIA,
       })
     ).body;
-    const lender = (await bob.post('/api/agents', { name: `${firstName}'s lender`, type: 'lender', criteria: LENDER_CRITERIA })).body;
+    const lender = (await bob.post<AgentView>('/api/agents', { name: `${firstName}'s lender`, type: 'lender', criteria: LENDER_CRITERIA }))
+      .body;
     // Her agent may also be matched with the lender of an earlier test: this test's is the one with this lender.
     const withLender = async (): Promise<number | undefined> =>
-      (await alice.get('/api/conversations')).body.find((c: { participants: { agentId: number }[] }) =>
-        c.participants.some((p) => p.agentId === lender.id),
-      )?.id;
+      (await alice.get<ConversationView[]>('/api/conversations')).body.find((c) => c.participants.some((p) => p.agentId === lender.id))?.id;
     await expect.poll(withLender, { timeout: 10_000, interval: 50 }).toBeDefined();
     const id = (await withLender())!;
-    const messages = async (): Promise<Message[]> => (await alice.get(`/api/conversations/${id}/messages`)).body;
+    const messages = async (): Promise<MessageView[]> => (await alice.get<MessageView[]>(`/api/conversations/${id}/messages`)).body;
     const aliceHolds = async (): Promise<boolean> =>
-      (await alice.get(`/api/conversations/${id}`)).body.control.find((c: { isMine: boolean }) => c.isMine).isManual;
+      (await alice.get<ConversationView>(`/api/conversations/${id}`)).body.control.find((c) => c.isMine)!.isManual;
     expect(await aliceHolds()).toBe(true);
     // Alice opens; the lender's agent (its side automatic) answers her: from then on she owes an answer.
     expect((await alice.post(`/api/conversations/${id}/messages`, { content: 'We could accept 4.6% over 25 years.' })).status).toBe(201);
@@ -89,13 +88,13 @@ describe('an agent whose owner negotiates by hand, with a response time', () => 
     const sql = new pg.Client({ connectionString: database.url });
     await sql.connect();
     try {
-      const handBack = await sql.query(
+      const handBack = await sql.query<{ data: { byUserId?: string }; metadata: EventMetadata }>(
         "select data, metadata from events where stream_name = $1 and type = 'ManualModeChanged' and data->>'isManualMode' = 'false'",
         [`conversation-${id}`],
       );
       expect(handBack.rows).toHaveLength(1);
-      expect(handBack.rows[0].data.byUserId).toBeUndefined();
-      expect(handBack.rows[0].metadata.actor).toEqual({ kind: 'system', name: 'agent response time' });
+      expect(handBack.rows[0]!.data.byUserId).toBeUndefined();
+      expect(handBack.rows[0]!.metadata.actor).toEqual({ kind: 'system', name: 'agent response time' });
     } finally {
       await sql.end();
     }
@@ -118,9 +117,9 @@ describe('an agent whose owner negotiates by hand, with a response time', () => 
     const again = new ApiClient(server.url);
     again.cookie = alice.cookie;
     const holds = async (): Promise<boolean> =>
-      (await again.get(`/api/conversations/${id}`)).body.control.find((c: { isMine: boolean }) => c.isMine).isManual;
+      (await again.get<ConversationView>(`/api/conversations/${id}`)).body.control.find((c) => c.isMine)!.isManual;
     await expect.poll(holds, { timeout: 15_000, interval: 100 }).toBe(false);
-    const said: Message[] = (await again.get(`/api/conversations/${id}/messages`)).body;
+    const said = (await again.get<MessageView[]>(`/api/conversations/${id}/messages`)).body;
     expect(said.filter((m) => m.fromAgentId === borrower.id && m.isAutomated && !m.isReading)[0]?.content).toBe(
       'No answer from Dora Borrowes within 1 hour: the agent carries on',
     );

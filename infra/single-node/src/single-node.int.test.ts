@@ -8,6 +8,7 @@ import { ApiClient } from './testing/api-client';
 import { PNG_BYTES, uploadDocument } from './testing/documents';
 import { testServerEnv } from './testing/server-env';
 import { rebuiltRows } from './testing/rebuilt-rows';
+import type { AgentView, ApiError, ConversationView, DailyAnalyticsView, DealCreatedAnswer, MessageView, StatsView } from '@pf/events';
 
 const serverEnv = (databaseUrl: string) => testServerEnv(databaseUrl, { READ_WAIT_TIMEOUT_MS: '1000' });
 
@@ -54,12 +55,12 @@ describe('single node: commands become events, projections serve the reads', () 
   });
 
   it('creates an agent with its validation rules, lists it at once, pauses, resumes and deletes it, and the stats follow', async () => {
-    const bad = await alice.post('/api/agents', { name: '  ', type: 'banker' });
+    const bad = await alice.post<ApiError>('/api/agents', { name: '  ', type: 'banker' });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain('Agent name is required');
     expect(bad.body.message).toContain('Please select an agent type');
 
-    const created = await alice.post('/api/agents', {
+    const created = await alice.post<AgentView>('/api/agents', {
       name: 'Amelia Hart',
       type: 'borrower',
       criteria: { propertyValueMin: '£250,000', loanTermMax: '   ' },
@@ -69,20 +70,30 @@ describe('single node: commands become events, projections serve the reads', () 
     const id = created.body.id;
     const listed = await alice.get('/api/agents');
     expect(listed.body).toEqual([
-      expect.objectContaining({ id, name: 'Amelia Hart', description: '', criteria: { propertyValueMin: '£250,000' }, isActive: true }),
+      expect.objectContaining({
+        id,
+        name: 'Amelia Hart',
+        description: '',
+        criteria: { propertyValueMin: '£250,000' },
+        isActive: true,
+      }) as unknown,
     ]);
     expect((await alice.get('/api/stats')).body).toMatchObject({ activeAgents: 1 });
 
     await alice.put(`/api/agents/${id}`, { isActive: false });
-    expect((await alice.get('/api/agents')).body[0].isActive).toBe(false);
-    expect((await alice.get('/api/stats')).body.activeAgents).toBe(0);
+    expect((await alice.get<AgentView[]>('/api/agents')).body[0]!.isActive).toBe(false);
+    expect((await alice.get<StatsView>('/api/stats')).body.activeAgents).toBe(0);
     await alice.put(`/api/agents/${id}`, { isActive: true, description: 'First-time buyer', strategy: 'linear' });
-    expect((await alice.get('/api/agents')).body[0]).toMatchObject({ isActive: true, description: 'First-time buyer', strategy: 'linear' });
-    expect((await alice.put(`/api/agents/${id}`, { strategy: 'stubborn' })).body.message).toContain('strategy');
+    expect((await alice.get<AgentView[]>('/api/agents')).body[0]!).toMatchObject({
+      isActive: true,
+      description: 'First-time buyer',
+      strategy: 'linear',
+    });
+    expect((await alice.put<ApiError>(`/api/agents/${id}`, { strategy: 'stubborn' })).body.message).toContain('strategy');
 
     expect((await alice.delete(`/api/agents/${id}`)).status).toBe(200);
     expect((await alice.get('/api/agents')).body).toEqual([]);
-    expect((await alice.get('/api/stats')).body.activeAgents).toBe(0);
+    expect((await alice.get<StatsView>('/api/stats')).body.activeAgents).toBe(0);
   });
 
   it('answers bad input with a message that names the problem, and writes nothing', async () => {
@@ -94,7 +105,9 @@ describe('single node: commands become events, projections serve the reads', () 
     const tooBig = await raw(JSON.stringify({ name: 'x'.repeat(70_000), type: 'lender' }));
     expect(tooBig.status).toBe(413);
     expect((await raw(JSON.stringify({ name: 7, type: 'lender' }))).status).toBe(400);
-    expect((await alice.put('/api/agents/abc', { isActive: true })).body.message).toContain('Agent id must be a positive whole number');
+    expect((await alice.put<ApiError>('/api/agents/abc', { isActive: true })).body.message).toContain(
+      'Agent id must be a positive whole number',
+    );
     expect((await alice.put('/api/agents/1', {})).status).toBe(400);
     expect((await alice.get('/api/conversations/1.5')).status).toBe(400);
     expect((await alice.get('/api/agents')).body).toEqual([]);
@@ -103,10 +116,10 @@ describe('single node: commands become events, projections serve the reads', () 
   it("hides one user's agents and conversations from another: 404", async () => {
     const seeded = await alice.post('/api/seed-demo');
     expect(seeded.status).toBe(201);
-    const conversations = (await alice.get('/api/conversations')).body;
+    const conversations = (await alice.get<ConversationView[]>('/api/conversations')).body;
     expect(conversations.length).toBeGreaterThanOrEqual(2);
-    const agentId = (await alice.get('/api/agents')).body[0].id;
-    const conversationId = conversations[0].id;
+    const agentId = (await alice.get<AgentView[]>('/api/agents')).body[0]!.id;
+    const conversationId = conversations[0]!.id;
 
     const mallory = await ApiClient.signIn(server.url);
     expect((await mallory.put(`/api/agents/${agentId}`, { isActive: false })).status).toBe(404);
@@ -116,28 +129,28 @@ describe('single node: commands become events, projections serve the reads', () 
     expect((await mallory.patch(`/api/conversations/${conversationId}`, { isManualMode: true })).status).toBe(404);
     expect((await mallory.post(`/api/conversations/${conversationId}/messages`, { content: 'hello' })).status).toBe(404);
     expect((await mallory.get('/api/conversations')).body).toEqual([]);
-    expect((await alice.get('/api/agents')).body[0].isActive).toBe(true);
+    expect((await alice.get<AgentView[]>('/api/agents')).body[0]!.isActive).toBe(true);
   });
 
   it('serves seeded conversations with their messages, real senders, and a person speaking in manual mode', async () => {
-    const conversations = (await alice.get('/api/conversations')).body;
-    const amelia = conversations.find((c: { title: string }) => c.title.startsWith('Amelia Hart'));
-    const messages = (await alice.get(`/api/conversations/${amelia.id}/messages`)).body;
+    const conversations = (await alice.get<ConversationView[]>('/api/conversations')).body;
+    const amelia = conversations.find((c) => c.title.startsWith('Amelia Hart'))!;
+    const messages = (await alice.get<MessageView[]>(`/api/conversations/${amelia.id}/messages`)).body;
     expect(messages.length).toBe(3);
     expect(messages[1]).toMatchObject({ fromAgentName: 'Northgate Building Society', fromAgentType: 'lender', isAutomated: true });
 
-    const automatic = await alice.post(`/api/conversations/${amelia.id}/messages`, { content: 'hello' });
+    const automatic = await alice.post<ApiError>(`/api/conversations/${amelia.id}/messages`, { content: 'hello' });
     expect(automatic.status).toBe(400);
     expect(automatic.body.message).toBe('Switch to Manual Mode first to send messages');
     await alice.patch(`/api/conversations/${amelia.id}`, { isManualMode: true });
-    expect((await alice.get(`/api/conversations/${amelia.id}`)).body.isManualMode).toBe(true);
-    const lender = amelia.participants.find((p: { type: string }) => p.type === 'lender');
+    expect((await alice.get<ConversationView>(`/api/conversations/${amelia.id}`)).body.isManualMode).toBe(true);
+    const lender = amelia.participants.find((p) => p.type === 'lender')!;
     const sent = await alice.post(`/api/conversations/${amelia.id}/messages`, {
       content: '  We can do 4.1%  ',
       fromAgentId: lender.agentId,
     });
     expect(sent.status).toBe(201);
-    const thread = (await alice.get(`/api/conversations/${amelia.id}/messages`)).body;
+    const thread = (await alice.get<MessageView[]>(`/api/conversations/${amelia.id}/messages`)).body;
     expect(thread.at(-1)).toMatchObject({ content: 'We can do 4.1%', isAutomated: false, fromAgentId: lender.agentId });
     expect((await alice.post(`/api/conversations/${amelia.id}/messages`, { content: 'x'.repeat(4001) })).status).toBe(400);
   });
@@ -145,11 +158,11 @@ describe('single node: commands become events, projections serve the reads', () 
   it('counts events per type per day for analytics, fed from the event stream', async () => {
     const today = new Date().toISOString().slice(0, 10);
     await expect
-      .poll(async () => (await alice.get('/api/analytics/daily?days=7')).body.events, { timeout: 10_000 })
-      .toEqual(expect.arrayContaining([{ day: today, type: 'MessageSent', count: expect.any(Number) }]));
-    const { body } = await alice.get('/api/analytics/daily?days=7');
-    const created = body.events.find((row: { type: string }) => row.type === 'AgentCreated');
-    expect(created.count).toBeGreaterThanOrEqual(7);
+      .poll(async () => (await alice.get<DailyAnalyticsView>('/api/analytics/daily?days=7')).body.events, { timeout: 10_000 })
+      .toEqual(expect.arrayContaining([{ day: today, type: 'MessageSent', count: expect.any(Number) as unknown }]) as unknown);
+    const { body } = await alice.get<DailyAnalyticsView>('/api/analytics/daily?days=7');
+    const created = body.events.find((row) => row.type === 'AgentCreated');
+    expect(created!.count).toBeGreaterThanOrEqual(7);
     expect((await alice.get('/api/analytics/daily?days=0')).status).toBe(400);
   });
 
@@ -165,7 +178,7 @@ describe('single node: commands become events, projections serve the reads', () 
       const position = created.headers.get('x-position')!;
       const response = await fetch(`${server.url}/api/agents`, { headers: { cookie: alice.cookie, 'x-after-position': position } });
       expect(response.status).toBe(503);
-      expect((await response.json()).message).toContain(position);
+      expect(((await response.json()) as ApiError).message).toContain(position);
     } finally {
       await blocker.query('rollback');
       await blocker.end();
@@ -173,7 +186,7 @@ describe('single node: commands become events, projections serve the reads', () 
     // A position no event ever had is the client's mistake, not a wait: 400 naming it.
     const invented = await fetch(`${server.url}/api/agents`, { headers: { cookie: alice.cookie, 'x-after-position': '99999999999:1' } });
     expect(invented.status).toBe(400);
-    expect((await invented.json()).message).toBe(
+    expect(((await invented.json()) as ApiError).message).toBe(
       'x-after-position: no event was written at "99999999999:1"; send a position this server gave you',
     );
     const malformed = await fetch(`${server.url}/api/agents`, { headers: { cookie: alice.cookie, 'x-after-position': 'soon' } });
@@ -182,9 +195,9 @@ describe('single node: commands become events, projections serve the reads', () 
 
   it('rebuilds the read models from the events into the same rows', async () => {
     // A deal with a changed stage and a downloaded document, so the deal and document boards have rows too.
-    const borrower = (await alice.post('/api/agents', { name: 'Rebuild Borrower', type: 'borrower' })).body;
-    const lender = (await alice.post('/api/agents', { name: 'Rebuild Lender', type: 'lender' })).body;
-    const deal = await alice.post('/api/deals', {
+    const borrower = (await alice.post<AgentView>('/api/agents', { name: 'Rebuild Borrower', type: 'borrower' })).body;
+    const lender = (await alice.post<AgentView>('/api/agents', { name: 'Rebuild Lender', type: 'lender' })).body;
+    const deal = await alice.post<DealCreatedAnswer>('/api/deals', {
       propertyAddress: '9 Quay Street, Exeter EX2 4AN',
       borrowerAgentId: borrower.id,
       lenderAgentId: lender.id,
@@ -215,7 +228,7 @@ describe('single node: commands become events, projections serve the reads', () 
   });
 
   it('keeps everything across a restart', async () => {
-    const before = (await alice.get('/api/conversations')).body;
+    const before = (await alice.get<ConversationView[]>('/api/conversations')).body;
     await server.close();
     server = await startSingleNode(serverEnv(database.url));
     const again = new ApiClient(server.url);
@@ -239,7 +252,7 @@ describe('single node with the embedded database', () => {
     client.lastPosition = null;
     const fresh = new ApiClient(server.url);
     fresh.cookie = client.cookie;
-    await expect.poll(async () => (await fresh.get('/api/agents')).body.map((a: { name: string }) => a.name)).toEqual(['Pennine Mutual']);
+    await expect.poll(async () => (await fresh.get<AgentView[]>('/api/agents')).body.map((a) => a.name)).toEqual(['Pennine Mutual']);
     await server.close();
     await rm(dir, { recursive: true, force: true });
   }, 60_000);

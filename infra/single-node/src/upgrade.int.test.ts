@@ -4,6 +4,7 @@ import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { startSingleNode, type RunningServer } from './server';
 import { ApiClient } from './testing/api-client';
 import { testServerEnv } from './testing/server-env';
+import type { AgentView } from '@pf/events';
 
 /**
  * A database last run by an older version: its events are there, but a read model added since has no rows for
@@ -21,7 +22,11 @@ describe('starting on a database from an older version', () => {
     database = await createTestDatabase();
     server = await startSingleNode(testServerEnv(database.url));
     const alice = await ApiClient.signIn(server.url);
-    const created = await alice.post('/api/agents', { name: 'Amelia Hart', type: 'borrower', criteria: { propertyValueMin: '£250,000' } });
+    const created = await alice.post<AgentView>('/api/agents', {
+      name: 'Amelia Hart',
+      type: 'borrower',
+      criteria: { propertyValueMin: '£250,000' },
+    });
     expect(created.status).toBe(201);
     expect((await alice.get('/api/leads')).body).toEqual([expect.objectContaining({ name: 'Amelia Hart' })]);
     await server.close();
@@ -40,17 +45,19 @@ describe('starting on a database from an older version', () => {
     again.lastPosition = alice.lastPosition;
     expect((await again.get('/api/leads')).body).toEqual([expect.objectContaining({ name: 'Amelia Hart' })]);
     // Everything else still reads as before the restart: the replay rebuilt the same rows.
-    expect((await again.get('/api/agents')).body).toEqual([expect.objectContaining({ id: created.body.id, name: 'Amelia Hart' })]);
+    expect((await again.get('/api/agents')).body).toEqual([
+      expect.objectContaining({ id: created.body.id, name: 'Amelia Hart' }) as unknown,
+    ]);
 
     // Once per database: a later start replays nothing (the rows stay, the checkpoint stays at the head).
     await server.close();
     server = await startSingleNode(testServerEnv(database.url));
     const checkpoint = new pg.Client({ connectionString: database.url });
     await checkpoint.connect();
-    const { rows } = await checkpoint.query(
+    const { rows } = await checkpoint.query<{ n: number }>(
       "select count(*)::int as n from schema_migrations where name like 'query-service/read-models/replay-%'",
     );
     await checkpoint.end();
-    expect(rows[0].n).toBe(1);
+    expect(rows[0]!.n).toBe(1);
   });
 });

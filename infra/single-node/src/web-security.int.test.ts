@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { createPool } from '@pf/infra';
-import { invisibleControlMessage } from '@pf/events';
+import { invisibleControlMessage, type ApiError, type CurrentUserView } from '@pf/events';
 import { startSingleNode, type RunningServer } from './server';
 import { ApiClient } from './testing/api-client';
 import { testServerEnv } from './testing/server-env';
@@ -56,7 +56,7 @@ describe('cross-site requests, ownership, cookies and limits', () => {
       headers: { cookie: ada.cookie, origin: 'https://evil.example' },
     });
     expect(forged.status).toBe(403);
-    expect((await forged.json()).message).toBe('Requests from origin https://evil.example are not allowed');
+    expect(((await forged.json()) as ApiError).message).toBe('Requests from origin https://evil.example are not allowed');
     expect(await signedIn(ada)).toBe(true);
 
     // The confirmation page's button (and the console's Log out): a form POST from this origin, empty text/plain body.
@@ -80,7 +80,7 @@ describe('cross-site requests, ownership, cookies and limits', () => {
   it("marks only the caller's own notification read: another person's id is 404 and appends nothing", async () => {
     const ada = await ApiClient.signIn(server.url);
     const bob = await ApiClient.signIn(server.url);
-    const adaId = (await ada.get('/api/auth/user')).body.id as string;
+    const adaId = (await ada.get<CurrentUserView>('/api/auth/user')).body.id;
     // A notification of Ada's in the read model (as the projection writes one for a match of her agents).
     const notification = randomBytes(12).toString('hex');
     await sql.query(
@@ -88,7 +88,7 @@ describe('cross-site requests, ownership, cookies and limits', () => {
        values ($1, $2, 'agentMatches', 'agent', 'New match found', 'A and B matched', 'low', '/matching', now())`,
       [notification, adaId],
     );
-    const events = async () => Number((await sql.query('select count(*) as n from events')).rows[0].n);
+    const events = async () => Number((await sql.query<{ n: string }>('select count(*) as n from events')).rows[0]!.n);
 
     const before = await events();
     const foreign = await bob.post(`/api/notifications/${notification}/read`);
@@ -135,17 +135,17 @@ describe('cross-site requests, ownership, cookies and limits', () => {
     expect(adas.at(-1)).toBe(429);
     // Bob shares Ada's address (both on loopback here) but not her limit.
     expect(await statuses(bob, WRITES_PER_MINUTE)).toEqual(Array(WRITES_PER_MINUTE).fill(201));
-    const refused = await ada.post('/api/agents', { name: 'One more', type: 'borrower' });
+    const refused = await ada.post<ApiError>('/api/agents', { name: 'One more', type: 'borrower' });
     expect(refused.status).toBe(429);
     expect(refused.body.message).toMatch(new RegExp(`^Too many requests: at most ${WRITES_PER_MINUTE} a minute`));
   });
 
   it('refuses a right-to-left override in a name with a 400 naming the field', async () => {
     const ada = await ApiClient.signIn(server.url);
-    const spoofed = await ada.post('/api/agents', { name: 'Invoice\u202Efdp.exe', type: 'borrower' });
+    const spoofed = await ada.post<ApiError>('/api/agents', { name: 'Invoice\u202Efdp.exe', type: 'borrower' });
     expect(spoofed.status).toBe(400);
     expect(spoofed.body.message).toBe(`name: ${invisibleControlMessage('Agent name')}`);
-    const profile = await ada.put('/api/auth/profile', { firstName: 'Ada', lastName: 'Love\u2067lace' });
+    const profile = await ada.put<ApiError>('/api/auth/profile', { firstName: 'Ada', lastName: 'Love\u2067lace' });
     expect(profile.status).toBe(400);
     expect(profile.body.message).toContain(`lastName: ${invisibleControlMessage('Last name')}`);
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { createAgentInput, errorAnswers, idParams } from '@pf/events';
+import { createAgentInput, errorAnswers, idParams, type ApiError } from '@pf/events';
 import { parseConfig } from '../config';
 import { createLogger } from '../logger';
 import type { FastifyPluginAsyncZod } from './contract';
@@ -23,6 +23,15 @@ const echo: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => ({ id: request.params.id, days: request.query.days, name: request.body.name, secret: 'stripped' }),
   );
+};
+
+/** The part of the OpenAPI document this test reads. */
+type SchemaContent = { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
+type OpenApiDocument = {
+  paths: Record<
+    string,
+    { post: { parameters: { in: string; name: string }[]; requestBody: SchemaContent; responses: Record<string, SchemaContent> } }
+  >;
 };
 
 describe('the HTTP shell validates and documents routes with their zod schemas', () => {
@@ -54,7 +63,7 @@ describe('the HTTP shell validates and documents routes with their zod schemas',
   it('treats an absent body as an empty object, so the answer lists the required fields', async () => {
     const answer = await post('/api/things/3?days=1');
     expect(answer.statusCode).toBe(400);
-    expect(answer.json().message).toContain('name: Agent name is required');
+    expect(answer.json<ApiError>().message).toContain('name: Agent name is required');
   });
 
   it('passes parsed values to the handler and serialises only what the answer schema declares', async () => {
@@ -64,12 +73,12 @@ describe('the HTTP shell validates and documents routes with their zod schemas',
   });
 
   it('serves the OpenAPI document at /docs/json with the route and its schemas, and the UI at /docs', async () => {
-    const document = (await app.inject({ method: 'GET', url: '/docs/json' })).json();
-    const operation = document.paths['/api/things/{id}'].post;
-    expect(operation.parameters.map((p: { in: string; name: string }) => `${p.in}:${p.name}`).sort()).toEqual(['path:id', 'query:days']);
-    expect(Object.keys(operation.requestBody.content['application/json'].schema.properties)).toContain('criteria');
+    const document = (await app.inject({ method: 'GET', url: '/docs/json' })).json<OpenApiDocument>();
+    const operation = document.paths['/api/things/{id}']!.post;
+    expect(operation.parameters.map((p) => `${p.in}:${p.name}`).sort()).toEqual(['path:id', 'query:days']);
+    expect(Object.keys(operation.requestBody.content['application/json']!.schema.properties)).toContain('criteria');
     expect(Object.keys(operation.responses).sort()).toEqual(['200', '400']);
-    expect(operation.responses['400'].content['application/json'].schema.properties).toHaveProperty('message');
+    expect(operation.responses['400']!.content['application/json']!.schema.properties).toHaveProperty('message');
     const ui = await app.inject({ method: 'GET', url: '/docs/' });
     expect(ui.statusCode).toBe(200);
     expect(ui.body).toContain('swagger-ui');

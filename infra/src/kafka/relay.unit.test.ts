@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Message, ProducerRecord } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
-import { START, comparePositions, type Position } from '@pf/events';
+import { START, comparePositions, type Position, type RecordedEventEnvelope } from '@pf/events';
 import { pollingSubscription } from '../event-store/polling-subscription';
 import type { EventStore, RecordedEvent } from '../event-store/port';
 import type { CheckpointStore } from '../db/checkpoints';
@@ -98,7 +98,7 @@ describe('Kafka relay', () => {
     expect(broker.log.map((m) => m.key)).toEqual(events.map((e) => e.stream));
     expect(broker.log.map((m) => m.headers)).toEqual(events.map((e) => ({ 'event-id': e.id, 'event-type': e.type })));
     expect(broker.log.map((m) => parseMessage(m.value as string))).toEqual(events);
-    expect(JSON.parse(broker.log[0]!.value as string).position).toBe('100:0');
+    expect((JSON.parse(broker.log[0]!.value as string) as RecordedEventEnvelope).position).toBe('100:0');
     expect(checkpoint.saved()).toEqual(events[6]!.position);
   });
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { comparePositions, parsePosition } from '@pf/events';
+import { comparePositions, parsePosition, type CreatedApiTokenView } from '@pf/events';
 import { ApiClient } from '@pf/single-node/testing/api-client';
 import { readFeedPage } from '@pf/single-node/testing/event-feed';
 import { testSingleNode } from '@pf/single-node/testing/single-node';
@@ -42,9 +42,9 @@ describe('the conversion-funnel job on the single node', () => {
     directory = await mkdtemp(path.join(tmpdir(), 'conversion-funnel-'));
     const checkpointFile = path.join(directory, 'checkpoint.json');
     const admin = await ApiClient.signIn(url);
-    const created = await admin.post('/api/auth/tokens', { name: 'Conversion funnel', scopes: ['events:read'] });
+    const created = await admin.post<CreatedApiTokenView>('/api/auth/tokens', { name: 'Conversion funnel', scopes: ['events:read'] });
     expect(created.status).toBe(201);
-    const env = { PF_URL: url, PF_TOKEN: created.body.token as string, FUNNEL_CHECKPOINT: checkpointFile };
+    const env = { PF_URL: url, PF_TOKEN: created.body.token, FUNNEL_CHECKPOINT: checkpointFile };
     const start = () => {
       const job = new JobProcess(env);
       jobs.push(job);

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { streams, type DomainEvent, type EventMetadata } from '@pf/events';
+import { streams, type DomainEvent, type EventMetadata, type HistoryExport } from '@pf/events';
 import { createLogger, linkEvents, openServiceContext, parseConfig, type OpenedContext } from '@pf/infra';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { runAudit } from './audit';
@@ -72,7 +72,7 @@ describe('npm run audit', () => {
   it('explains its usage and exits 2 on wrong input', async () => {
     expect(await audit('verify')).toMatchObject({
       status: 2,
-      out: expect.stringContaining('verify needs either --conversation N, --all or --file FILE'),
+      out: expect.stringContaining('verify needs either --conversation N, --all or --file FILE') as unknown,
     });
     expect((await audit('verify', '--conversation', 'x')).out).toContain('--conversation must be a positive whole number, not "x"');
     expect((await audit('frobnicate')).status).toBe(2);
@@ -84,20 +84,14 @@ describe('npm run audit', () => {
     expect(one.status).toBe(0);
     expect(one.out).toContain(`intact  ${stream}: 4 events, head 3`);
     const all = await audit('verify', '--all');
-    expect(all).toMatchObject({ status: 0, out: expect.stringContaining('Verified 2 streams: every chain is intact.') });
+    expect(all).toMatchObject({ status: 0, out: expect.stringContaining('Verified 2 streams: every chain is intact.') as unknown });
   });
 
   it('exports a conversation (JSON with hashes, CSV) and a time range (JSON lines)', async () => {
-    const json = JSON.parse((await audit('export', '--conversation', String(conversationId))).out);
+    const json = JSON.parse((await audit('export', '--conversation', String(conversationId))).out) as HistoryExport;
     // The conversation is still under way, so its agents' events so far belong to its history.
-    expect(json.events.map((e: { type: string }) => e.type)).toEqual([
-      'ConversationStarted',
-      'MessageSent',
-      'OfferMade',
-      'MessageSent',
-      'AgentPaused',
-    ]);
-    expect(json.events.every((e: { hash: string }) => /^[0-9a-f]{64}$/.test(e.hash))).toBe(true);
+    expect(json.events.map((e) => e.type)).toEqual(['ConversationStarted', 'MessageSent', 'OfferMade', 'MessageSent', 'AgentPaused']);
+    expect(json.events.every((e) => /^[0-9a-f]{64}$/.test(String(e.hash)))).toBe(true);
     expect(json.verification.intact).toBe(true);
     const csv = (await audit('export', '--conversation', String(conversationId), '--format', 'csv')).out.split('\r\n');
     expect(csv).toHaveLength(4);
@@ -107,7 +101,7 @@ describe('npm run audit', () => {
     const lines = (await readFile(file, 'utf8'))
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line));
+      .map((line) => JSON.parse(line) as { stream: string });
     expect(lines.map((e) => e.stream)).toEqual([stream, stream, stream, stream, 'agent-1']);
     expect((await audit('export', '--from', '2000-01-01T00:00:00Z', '--to', '2000-01-02T00:00:00Z')).out).toBe('');
   });
@@ -116,7 +110,7 @@ describe('npm run audit', () => {
     expect((await audit('keygen', '--out-dir', dir)).status).toBe(0);
     const checkpointFile = path.join(dir, 'checkpoint.json');
     const signed = await audit('checkpoint', '--key', path.join(dir, 'audit-signing.key'), '--out', checkpointFile);
-    expect(signed).toMatchObject({ status: 0, out: expect.stringContaining('Signed the heads of 2 streams') });
+    expect(signed).toMatchObject({ status: 0, out: expect.stringContaining('Signed the heads of 2 streams') as unknown });
     const withCheckpoint = ['verify', '--all', '--checkpoint', checkpointFile, '--public-key', path.join(dir, 'audit-signing.pub')];
     expect((await audit(...withCheckpoint)).out).toContain('The store still holds the 2 heads signed at 2026-03-01T12:00:00.000Z');
 
@@ -149,12 +143,15 @@ describe('npm run audit', () => {
     );
 
     // A checkpoint edited after signing is refused.
-    const forged = JSON.parse(await readFile(checkpointFile, 'utf8'));
-    forged.heads[0].hash = relinked[relinked.length - 1]!.hash;
+    const forged = JSON.parse(await readFile(checkpointFile, 'utf8')) as { heads: { hash: string }[] };
+    forged.heads[0]!.hash = relinked[relinked.length - 1]!.hash;
     const forgedFile = path.join(dir, 'forged.json');
     await import('node:fs/promises').then((fs) => fs.writeFile(forgedFile, JSON.stringify(forged)));
     const refused = await audit('verify', '--all', '--checkpoint', forgedFile, '--public-key', path.join(dir, 'audit-signing.pub'));
-    expect(refused).toMatchObject({ status: 1, out: expect.stringContaining('is not signed by this key, or was changed after signing') });
+    expect(refused).toMatchObject({
+      status: 1,
+      out: expect.stringContaining('is not signed by this key, or was changed after signing') as unknown,
+    });
   });
 
   it('names a hand-altered event and exits 1', async () => {

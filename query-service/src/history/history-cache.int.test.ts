@@ -18,8 +18,8 @@ describe('history cache', () => {
     new Proxy(store, {
       get(target, property, receiver) {
         if (property === 'readStream') return (stream: string, from?: number) => (reads.push(stream), target.readStream(stream, from));
-        const value = Reflect.get(target, property, receiver);
-        return typeof value === 'function' ? value.bind(target) : value;
+        const value: unknown = Reflect.get(target, property, receiver);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
       },
     });
 

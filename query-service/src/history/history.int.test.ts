@@ -6,7 +6,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { streams, type DomainEvent, type EventMetadata, type HistoryEvent, type HistoryPage, type HistoryState } from '@pf/events';
+import {
+  streams,
+  type DomainEvent,
+  type EventMetadata,
+  type HistoryEvent,
+  type HistoryPage,
+  type HistoryState,
+  type ApiError,
+  type ConversationVerification,
+  type HistoryExport,
+} from '@pf/events';
 import {
   createHttpServer,
   createLogger,
@@ -34,7 +44,7 @@ class Client {
     client.userId = user.id;
     return client;
   }
-  async get(path: string): Promise<{ status: number; body: any; text: string; headers: Headers }> {
+  async get<T = unknown>(path: string): Promise<{ status: number; body: T; text: string; headers: Headers }> {
     const response = await fetch(`${this.base}${path}`, { headers: { cookie: this.cookie } });
     const text = await response.text();
     let body: unknown = null;
@@ -43,7 +53,7 @@ class Client {
     } catch {
       body = null;
     }
-    return { status: response.status, body, text, headers: response.headers };
+    return { status: response.status, body: body as T, text, headers: response.headers };
   }
   get token() {
     return decodeURIComponent(this.cookie.split('=')[1] ?? '');
@@ -266,14 +276,14 @@ describe("history API: from the event store, paged, as it stood ?at=, for the co
     await database?.drop();
   });
 
-  const history = (query = '') => alice.get(`/api/conversations/${conversationId}/history${query}`);
+  const history = <T = unknown>(query = '') => alice.get<T>(`/api/conversations/${conversationId}/history${query}`);
 
   it('pages through every event of the conversation, its match and its agents, in global order, each with who acted and a summary', async () => {
     const events: HistoryEvent[] = [];
     let after: string | null = null;
     let pages = 0;
     do {
-      const page: { status: number; body: HistoryPage } = await history(`?limit=4${after ? `&after=${after}` : ''}`);
+      const page: { status: number; body: HistoryPage } = await history<HistoryPage>(`?limit=4${after ? `&after=${after}` : ''}`);
       expect(page.status).toBe(200);
       expect(page.body.events.length).toBeLessThanOrEqual(4);
       expect(page.body.total).toBe(16);
@@ -330,7 +340,7 @@ describe("history API: from the event store, paged, as it stood ?at=, for the co
   });
 
   it('answers the conversation as it stood just before the takeover: thread, offers and mode then', async () => {
-    const { status, body } = (await history(`?at=${positions.beforeTakeover}`)) as { status: number; body: HistoryState };
+    const { status, body } = await history<HistoryState>(`?at=${positions.beforeTakeover}`);
     expect(status).toBe(200);
     expect(body.at.position).toBe(positions.beforeTakeover);
     expect(body.conversation).toMatchObject({ status: 'active', isManualMode: false, outcome: null });
@@ -342,12 +352,12 @@ describe("history API: from the event store, paged, as it stood ?at=, for the co
   });
 
   it('answers the moment of the takeover and the end, and who held control, for how long, saying and offering what', async () => {
-    const during = (await history(`?at=${positions.takeover}`)).body as HistoryState;
+    const during = (await history<HistoryState>(`?at=${positions.takeover}`)).body;
     expect(during.conversation!.isManualMode).toBe(true);
     expect(during.takeovers).toHaveLength(1);
     expect(during.takeovers[0]).toMatchObject({ userId: aliceId, sessionId: aliceSession, endedAt: null });
 
-    const end = (await history(`?at=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`)).body as HistoryState;
+    const end = (await history<HistoryState>(`?at=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`)).body;
     expect(end.conversation).toMatchObject({ status: 'completed', outcome: 'agreed', isManualMode: false });
     expect(end.messages).toHaveLength(3);
     expect(end.offers.map((o) => [o.offerId, o.status])).toEqual([
@@ -366,7 +376,7 @@ describe("history API: from the event store, paged, as it stood ?at=, for the co
     expect(held!.messages.map((m) => m.content)).toEqual(['We can do 4.1% over 25 years']);
     expect(held!.offers.map((o) => o.terms.interestRate)).toEqual([4.1]);
 
-    const before = (await history('?at=2000-01-01T00:00:00Z')).body as HistoryState;
+    const before = (await history<HistoryState>('?at=2000-01-01T00:00:00Z')).body;
     expect(before).toMatchObject({ conversation: null, messages: [], offers: [], at: { position: null } });
   });
 
@@ -391,22 +401,26 @@ describe("history API: from the event store, paged, as it stood ?at=, for the co
       ['?sort=desc', 'sort'],
     ];
     for (const [query, message] of cases) {
-      const answer = await history(query);
+      const answer = await history<ApiError>(query);
       expect(answer.status, query).toBe(400);
       expect(answer.body.message, query).toContain(message);
     }
-    expect((await alice.get('/api/conversations/abc/history')).body.message).toBe(
+    expect((await alice.get<ApiError>('/api/conversations/abc/history')).body.message).toBe(
       'id: Conversation id must be a positive whole number, not "abc"',
     );
   });
 
   it('exports JSON an auditor verifies offline (redacted events by their digest), and the verifier names an event altered in the file', async () => {
-    const exported = await alice.get(`/api/conversations/${conversationId}/history/export?format=json`);
-    const events: HistoryEvent[] = exported.body.events;
+    const exported = await alice.get<HistoryExport>(`/api/conversations/${conversationId}/history/export?format=json`);
+    const events = exported.body.events;
     const started = events.find((e) => e.type === 'MessageSent')!;
     expect(started.metadata).toEqual({ actor: { kind: 'agent', agentId: conversationId * 10 + 1 }, correlationId: 'c', causationId: null });
     const theirs = events.find((e) => e.redacted)!;
-    expect(theirs).toMatchObject({ type: 'AgentCreated', metadata: null, contentDigest: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(theirs).toMatchObject({
+      type: 'AgentCreated',
+      metadata: null,
+      contentDigest: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown,
+    });
     expect(JSON.stringify(theirs)).not.toContain('interestRateMin');
 
     const dir = await mkdtemp(path.join(os.tmpdir(), 'pf-export-'));
@@ -420,9 +434,9 @@ describe("history API: from the event store, paged, as it stood ?at=, for the co
         `intact  conversation ${conversationId}: 16 events in 4 streams, every hash recomputed (1 redacted, checked by their content digest)`,
       );
 
-      const altered = JSON.parse(exported.text);
-      const offer = altered.events.find((e: HistoryEvent) => e.type === 'OfferMade' && (e.data as { offerId: string }).offerId === 'o2');
-      offer.data.terms.interestRate = 3.1;
+      const altered = JSON.parse(exported.text) as HistoryExport;
+      const offer = altered.events.find((e) => e.type === 'OfferMade' && (e.data as { offerId: string }).offerId === 'o2')!;
+      (offer.data as { terms: { interestRate: number } }).terms.interestRate = 3.1;
       await writeFile(file, JSON.stringify(altered));
       const caught = await runCli(['verify', '--file', file], dir);
       expect(caught.status).toBe(1);
@@ -431,8 +445,8 @@ describe("history API: from the event store, paged, as it stood ?at=, for the co
       );
 
       // A redacted event's digest is covered too: changing it breaks its link.
-      const forged = JSON.parse(exported.text);
-      const hidden = forged.events.find((e: HistoryEvent) => e.redacted);
+      const forged = JSON.parse(exported.text) as HistoryExport;
+      const hidden = forged.events.find((e) => e.redacted)!;
       hidden.contentDigest = 'f'.repeat(64);
       await writeFile(file, JSON.stringify(forged));
       expect((await runCli(['verify', '--file', file], dir)).out).toContain(`BROKEN event ${hidden.id}`);
@@ -442,9 +456,9 @@ describe("history API: from the event store, paged, as it stood ?at=, for the co
   });
 
   it('verifies the chains of every stream it read, and names an event altered by hand', async () => {
-    const intact = await alice.get(`/api/conversations/${conversationId}/verify`);
+    const intact = await alice.get<ConversationVerification>(`/api/conversations/${conversationId}/verify`);
     expect(intact.body).toMatchObject({ conversationId, intact: true });
-    expect(intact.body.streams.map((s: { stream: string }) => s.stream)).toEqual([
+    expect(intact.body.streams.map((s) => s.stream)).toEqual([
       `conversation-${conversationId}`,
       `match-m-${conversationId}`,
       `agent-${conversationId * 10 + 1}`,
@@ -454,9 +468,9 @@ describe("history API: from the event store, paged, as it stood ?at=, for the co
       `update events set data = jsonb_set(data, '{content}', '"We can do 3.1% over 25 years"') where stream_name = $1 and stream_version = 5`,
       [`conversation-${conversationId}`],
     );
-    const broken = await alice.get(`/api/conversations/${conversationId}/verify`);
+    const broken = await alice.get<ConversationVerification>(`/api/conversations/${conversationId}/verify`);
     expect(broken.body.intact).toBe(false);
-    const conversation = broken.body.streams[0];
+    const conversation = broken.body.streams[0]!;
     expect(conversation.firstBroken).toMatchObject({
       streamVersion: 5,
       type: 'MessageSent',
@@ -465,10 +479,10 @@ describe("history API: from the event store, paged, as it stood ?at=, for the co
   });
 
   it('exports the full history as JSON with hashes and the verdict, and messages and offers as CSV', async () => {
-    const json = await alice.get(`/api/conversations/${conversationId}/history/export?format=json`);
+    const json = await alice.get<HistoryExport>(`/api/conversations/${conversationId}/history/export?format=json`);
     expect(json.headers.get('content-disposition')).toBe(`attachment; filename="conversation-${conversationId}-history.json"`);
     expect(json.body.events).toHaveLength(16);
-    expect(json.body.events[5]).toMatchObject({ type: 'OfferMade', hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(json.body.events[5]).toMatchObject({ type: 'OfferMade', hash: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown });
     expect(json.body.verification.intact).toBe(false);
     const csv = await alice.get(`/api/conversations/${conversationId}/history/export?format=csv`);
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
@@ -478,7 +492,7 @@ describe("history API: from the event store, paged, as it stood ?at=, for the co
     );
     expect(lines).toHaveLength(1 + 3 + 3 + 1);
     expect(lines.find((line) => line.includes(',OfferMade,') && line.includes(',4.1,'))).toContain(`,${aliceSession},`);
-    expect((await alice.get(`/api/conversations/${conversationId}/history/export?format=xml`)).body.message).toBe(
+    expect((await alice.get<ApiError>(`/api/conversations/${conversationId}/history/export?format=xml`)).body.message).toBe(
       'format: format must be json or csv',
     );
   });

@@ -24,8 +24,8 @@ describe('read-model progress: waiting for a position', () => {
             return target.query(text, values);
           };
         }
-        const value = Reflect.get(target, key);
-        return typeof value === 'function' ? value.bind(target) : value;
+        const value: unknown = Reflect.get(target, key);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
       },
     });
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import type { DomainEvent } from '@pf/events';
+import type { DomainEvent, ApiError, DealPage, DocumentPage, LeadPage } from '@pf/events';
 import { dealOpened } from '@pf/events/testing';
 import {
   createHttpServer,
@@ -27,6 +27,9 @@ const documentIdOf = (n: number) => `00000000-0000-4000-9000-${String(n).padStar
  * unpaged list's order, searched and filtered on the server, only the firm's own, and a bad cursor or limit a
  * 400 that names it.
  */
+/** What every board's page answer has in common (events/src/paging.ts). */
+type Page = { items: Record<string, unknown>[]; total: number; nextCursor: string | null };
+
 describe('paged deals, documents, leads and matches', () => {
   let database: TestDatabase;
   let context: OpenedContext;
@@ -152,17 +155,20 @@ describe('paged deals, documents, leads and matches', () => {
     await database?.drop();
   });
 
-  const get = async (who: 'alice' | 'bob', path: string) => {
+  const get = async <T = unknown>(who: 'alice' | 'bob', path: string) => {
     const response = await fetch(`${base}${path}`, { headers: { cookie: people[who].cookie } });
-    return { status: response.status, body: await response.json() };
+    return { status: response.status, body: (await response.json()) as T };
   };
   /** Every page of a list, following the cursors. */
   const everyPage = async (path: string, limit: number) => {
-    const pages: { items: Record<string, unknown>[]; total: number }[] = [];
+    const pages: Page[] = [];
     let cursor: string | null = null;
     do {
       const separator = path.includes('?') ? '&' : '?';
-      const page = await get('alice', `${path}${separator}limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: { status: number; body: Page } = await get<Page>(
+        'alice',
+        `${path}${separator}limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       expect(page.status).toBe(200);
       pages.push(page.body);
       cursor = page.body.nextCursor;
@@ -180,35 +186,35 @@ describe('paged deals, documents, leads and matches', () => {
     // Newest first: the first deal opened is the 26th.
     expect(paged[25]!.propertyAddress).toBe('1 Mill Lane, Leeds');
 
-    const harbour = await get('alice', '/api/deals/page?q=HARBOUR%20row');
+    const harbour = await get<DealPage>('alice', '/api/deals/page?q=HARBOUR%20row');
     expect(harbour.body.total).toBe(8);
-    expect(harbour.body.items.every((deal: { propertyAddress: string }) => deal.propertyAddress.includes('Harbour Row'))).toBe(true);
-    expect(
-      (await get('alice', '/api/deals/page?q=owen%20price%2012')).body.items.map((d: { borrowerName: string }) => d.borrowerName),
-    ).toEqual(['Owen Price 12']);
-    const pending = await get('alice', '/api/deals/page?status=pending');
+    expect(harbour.body.items.every((deal) => deal.propertyAddress.includes('Harbour Row'))).toBe(true);
+    expect((await get<DealPage>('alice', '/api/deals/page?q=owen%20price%2012')).body.items.map((d) => d.borrowerName)).toEqual([
+      'Owen Price 12',
+    ]);
+    const pending = await get<DealPage>('alice', '/api/deals/page?status=pending');
     expect(pending.body).toMatchObject({ total: 1, nextCursor: null, items: [{ id: dealIdOf(5), status: 'pending' }] });
     // "%" is searched for as it is, not as a pattern.
-    expect((await get('alice', '/api/deals/page?q=%25')).body.total).toBe(0);
-    const bobs = await get('bob', '/api/deals/page');
-    expect(bobs.body.items.map((deal: { id: string }) => deal.id)).toEqual([dealIdOf(27)]);
+    expect((await get<DealPage>('alice', '/api/deals/page?q=%25')).body.total).toBe(0);
+    const bobs = await get<DealPage>('bob', '/api/deals/page');
+    expect(bobs.body.items.map((deal) => deal.id)).toEqual([dealIdOf(27)]);
   });
 
   it('pages documents newest first, searched by name or deal address and filtered by type', async () => {
     const pages = await everyPage('/api/documents/page', 2);
     expect(pages.flatMap((page) => page.items).map((d) => d.name)).toEqual(['Mortgage offer.pdf', 'Title deeds.pdf', 'Survey.pdf']);
     expect(pages.flatMap((page) => page.items)).toEqual((await get('alice', '/api/documents')).body);
-    expect((await get('alice', '/api/documents/page?q=harbour')).body.items.map((d: { name: string }) => d.name)).toEqual([
+    expect((await get<DocumentPage>('alice', '/api/documents/page?q=harbour')).body.items.map((d) => d.name)).toEqual([
       'Title deeds.pdf',
       'Survey.pdf',
     ]);
-    expect((await get('alice', '/api/documents/page?q=survey')).body.items).toMatchObject([
+    expect((await get<DocumentPage>('alice', '/api/documents/page?q=survey')).body.items).toMatchObject([
       { name: 'Survey.pdf', dealAddress: '3 Harbour Row, Bristol' },
     ]);
-    expect((await get('alice', '/api/documents/page?type=legal&q=mill')).body.items.map((d: { name: string }) => d.name)).toEqual([
+    expect((await get<DocumentPage>('alice', '/api/documents/page?type=legal&q=mill')).body.items.map((d) => d.name)).toEqual([
       'Mortgage offer.pdf',
     ]);
-    expect((await get('bob', '/api/documents/page')).body.items.map((d: { name: string }) => d.name)).toEqual(['Bob survey.pdf']);
+    expect((await get<DocumentPage>('bob', '/api/documents/page')).body.items.map((d) => d.name)).toEqual(['Bob survey.pdf']);
   });
 
   it('pages leads newest first, searched by name or by requirements as the card words them, filtered by type', async () => {
@@ -223,10 +229,10 @@ describe('paged deals, documents, leads and matches', () => {
       expect(found.items.every((item) => item.requirement.toLowerCase().includes(lead.requirement.toLowerCase()))).toBe(true);
     }
     expect(describeRequirement('borrower', { loanTermMax: '25 years', propertyValueMin: '' })).toBe('Needs: Term up to 25 years');
-    expect((await get('alice', '/api/leads/page?q=term%20up%20to')).body.items.map((l: { id: number }) => l.id)).toEqual([8, 3]);
-    expect((await get('alice', '/api/leads/page?q=lead%2011')).body.items.map((l: { id: number }) => l.id)).toEqual([11]);
-    expect((await get('alice', '/api/leads/page?type=lender')).body.items.map((l: { id: number }) => l.id)).toEqual([10, 7, 4, 1]);
-    expect((await get('bob', '/api/leads/page')).body.items.map((l: { id: number }) => l.id)).toEqual([13]);
+    expect((await get<LeadPage>('alice', '/api/leads/page?q=term%20up%20to')).body.items.map((l) => l.id)).toEqual([8, 3]);
+    expect((await get<LeadPage>('alice', '/api/leads/page?q=lead%2011')).body.items.map((l) => l.id)).toEqual([11]);
+    expect((await get<LeadPage>('alice', '/api/leads/page?type=lender')).body.items.map((l) => l.id)).toEqual([10, 7, 4, 1]);
+    expect((await get<LeadPage>('bob', '/api/leads/page')).body.items.map((l) => l.id)).toEqual([13]);
   });
 
   it('pages matches newest first, the firm’s own only', async () => {
@@ -242,17 +248,17 @@ describe('paged deals, documents, leads and matches', () => {
       // Base64url of "not-a-key": well formed, but no cursor of a page.
       const forged = await get('alice', `/api/${board}/page?cursor=bm90LWEta2V5`);
       expect(forged).toMatchObject({ status: 400, body: { message: 'cursor: cursor must be a cursor from a previous page' } });
-      expect((await get('alice', `/api/${board}/page?cursor=not*a*cursor`)).body.message).toMatch(/^cursor/);
+      expect((await get<ApiError>('alice', `/api/${board}/page?cursor=not*a*cursor`)).body.message).toMatch(/^cursor/);
       expect(await get('alice', `/api/${board}/page?limit=0`)).toMatchObject({
         status: 400,
         body: { message: 'limit: limit must be at least 1' },
       });
-      expect((await get('alice', `/api/${board}/page?limit=101`)).body.message).toBe('limit: limit must be at most 100');
+      expect((await get<ApiError>('alice', `/api/${board}/page?limit=101`)).body.message).toBe('limit: limit must be at most 100');
     }
     // Another list's cursor is not this one's.
-    const leadCursor = (await get('alice', '/api/leads/page?limit=1')).body.nextCursor;
+    const leadCursor = (await get<LeadPage>('alice', '/api/leads/page?limit=1')).body.nextCursor;
     expect((await get('alice', `/api/deals/page?cursor=${leadCursor}`)).status).toBe(400);
-    expect((await get('alice', '/api/deals/page?status=lost')).body.message).toBe(
+    expect((await get<ApiError>('alice', '/api/deals/page?status=lost')).body.message).toBe(
       'status: status must be one of active, pending, completed, cancelled',
     );
     expect((await get('alice', '/api/matches/page?q=x')).status).toBe(400);

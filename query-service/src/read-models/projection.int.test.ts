@@ -76,9 +76,10 @@ function history(): RecordedEvent[] {
   return recorded(events, (index) => new Date(Date.UTC(2026, 0, 1, 12, 0, index % 2 === 0 ? index : 60 - index)));
 }
 
-async function snapshot(pool: pg.Pool): Promise<Record<string, unknown[]>> {
-  const result: Record<string, unknown[]> = {};
-  for (const table of READ_MODEL_TABLES) result[table] = (await pool.query(`select * from ${table} order by 1, 2`)).rows;
+async function snapshot(pool: pg.Pool): Promise<Record<string, Record<string, unknown>[]>> {
+  const result: Record<string, Record<string, unknown>[]> = {};
+  for (const table of READ_MODEL_TABLES)
+    result[table] = (await pool.query<Record<string, unknown>>(`select * from ${table} order by 1, 2`)).rows;
   return result;
 }
 
@@ -98,21 +99,19 @@ describe('the read models’ projections', () => {
     try {
       const oneByOne = await project(1);
       expect(oneByOne.rm_agents).toHaveLength(4);
-      expect(
-        oneByOne.rm_agents!.map((row: any) => [row.id, row.name, row.strategy, row.is_active, row.is_deleted, row.updated_at]),
-      ).toEqual([
+      expect(oneByOne.rm_agents!.map((row) => [row.id, row.name, row.strategy, row.is_active, row.is_deleted, row.updated_at])).toEqual([
         [1, 'Renamed', 'boulware', true, false, at(5)],
         [2, 'Lender two', 'conceder', false, false, at(25)],
         [3, 'broker 3', null, true, false, at(4)],
         [4, 'lender 4', null, false, true, at(23)],
       ]);
       // The non-participant's message (103) is no part of conversation 11.
-      expect(oneByOne.rm_messages!.map((row: any) => [row.id, row.from_agent_name, row.from_agent_type])).toEqual([
+      expect(oneByOne.rm_messages!.map((row) => [row.id, row.from_agent_name, row.from_agent_type])).toEqual([
         [100, 'Renamed', 'borrower'],
         [101, 'lender 2', 'lender'],
         [102, 'lender 4', 'lender'],
       ]);
-      expect(oneByOne.rm_conversations!.map((row: any) => [row.id, row.status, row.outcome, row.is_manual_mode, row.updated_at])).toEqual([
+      expect(oneByOne.rm_conversations!.map((row) => [row.id, row.status, row.outcome, row.is_manual_mode, row.updated_at])).toEqual([
         [10, 'completed', 'agreed', false, at(22)],
         [11, 'completed', 'no_agreement', false, at(19)],
       ]);

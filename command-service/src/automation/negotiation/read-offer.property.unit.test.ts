@@ -82,7 +82,7 @@ describe('reading an operator’s offer', () => {
   });
 
   it('takes text that cannot be read without guessing as no offer, saying why; chat as chat', () => {
-    expect(readOffer('£31,50 at 4%')).toMatchObject({ kind: 'unclear', reason: expect.stringMatching(/thousands commas/) });
+    expect(readOffer('£31,50 at 4%')).toMatchObject({ kind: 'unclear', reason: expect.stringMatching(/thousands commas/) as unknown });
     expect(readOffer('£300k or £310k?')).toEqual({ kind: 'unclear', reason: 'it names £300,000 and £310,000 as the loan' });
     expect(readOffer('4% or 4.5%')).toMatchObject({ kind: 'unclear' });
     expect(readOffer('Hello, shall we talk on Monday about 2 things?')).toEqual({ kind: 'chat' });

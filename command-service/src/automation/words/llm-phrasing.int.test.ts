@@ -9,7 +9,8 @@ import { createLlmPhraser, statesSameNumbers } from './llm-phrasing';
 
 const draft = 'Our best at this stage is £187,000 at 4.10% over 25 years with a £1,250 arrangement fee.';
 let reply: { status: number; content: string; delayMs: number } = { status: 200, content: '', delayMs: 0 };
-const received: Array<{ model: string; messages: Array<{ content: string }> }> = [];
+type ChatRequest = { model: string; messages: Array<{ content: string }> };
+const received: ChatRequest[] = [];
 let server: Server;
 let baseURL: string;
 
@@ -18,7 +19,7 @@ beforeAll(async () => {
     let body = '';
     request.on('data', (chunk) => (body += chunk));
     request.on('end', () => {
-      received.push(JSON.parse(body));
+      received.push(JSON.parse(body) as ChatRequest);
       setTimeout(() => {
         response.writeHead(reply.status, { 'content-type': 'application/json' });
         response.end(

@@ -481,7 +481,7 @@ describe('analytics facts', () => {
     expect(lastYear.deals).toBe(11);
     // A firm is shown only its own lenders: alice's firm has none, lender 4's firm sees it.
     expect((await readMarket(db.pool, 'london', 'last3', owner('alice'), NOW)).lenders).toEqual([]);
-    const lenderFirm = (await db.pool.query('select firm_id from rm_an_agents where agent_id = 4')).rows[0].firm_id;
+    const lenderFirm = (await db.pool.query<{ firm_id: string }>('select firm_id from rm_an_agents where agent_id = 4')).rows[0]!.firm_id;
     expect((await readMarket(db.pool, 'london', 'last3', lenderFirm, NOW)).lenders.map((l) => l.name)).toEqual(['lender 4']);
   });
 
@@ -495,7 +495,7 @@ describe('analytics facts', () => {
       const market = await readMarket(db.pool, 'london', 'last3', null, NOW);
       // Bob's lender 4 (the leaderboard names it) and its criteria history.
       expect(report.agents.find((a) => a.agentId === 4)?.name).toBe('lender 4');
-      expect((await db.pool.query('select count(*)::int as n from rm_an_criteria where agent_id = 4')).rows[0].n).toBe(1);
+      expect((await db.pool.query<{ n: number }>('select count(*)::int as n from rm_an_criteria where agent_id = 4')).rows[0]!.n).toBe(1);
 
       await projectBoth(client, asRecorded([deleted]));
       const after = await readAnalyticsReport(db.pool, 'last90', null, NOW);
@@ -510,9 +510,9 @@ describe('analytics facts', () => {
       expect((await db.pool.query('select name, criteria from rm_an_agents where agent_id = 4')).rows).toEqual([
         { name: 'Deleted agent', criteria: null },
       ]);
-      expect((await db.pool.query('select count(*)::int as n from rm_an_criteria where agent_id = 4')).rows[0].n).toBe(0);
+      expect((await db.pool.query<{ n: number }>('select count(*)::int as n from rm_an_criteria where agent_id = 4')).rows[0]!.n).toBe(0);
       // Others keep theirs; the deletion seen again (a redelivery) changes nothing.
-      expect((await db.pool.query('select name from rm_an_agents where agent_id = 5')).rows[0].name).toBe('lender 5');
+      expect((await db.pool.query<{ name: string }>('select name from rm_an_agents where agent_id = 5')).rows[0]!.name).toBe('lender 5');
       await projectBoth(client, asRecorded([deleted]));
       expect(await readAnalyticsReport(db.pool, 'last90', null, NOW)).toEqual(after);
     } finally {

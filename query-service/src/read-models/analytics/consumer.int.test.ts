@@ -82,8 +82,9 @@ describe('the analytics consumer folds the facts behind Analytics & Reports and 
   let pool: Pool;
   let store: PostgresEventStore;
   const snapshot = async () => {
-    const tables: Record<string, unknown[]> = {};
-    for (const table of ANALYTICS_FACT_TABLES) tables[table] = (await pool.query(`select * from ${table} order by 1`)).rows;
+    const tables: Record<string, Record<string, unknown>[]> = {};
+    for (const table of ANALYTICS_FACT_TABLES)
+      tables[table] = (await pool.query<Record<string, unknown>>(`select * from ${table} order by 1`)).rows;
     return tables;
   };
 
@@ -147,7 +148,7 @@ describe('the analytics consumer folds the facts behind Analytics & Reports and 
               .replaceAll('"agentId":104', '"agentId":101')
               .replaceAll('"toAgentId":104', '"toAgentId":101')
               .replaceAll('"borrowerAgentId":104', '"borrowerAgentId":101'),
-          ),
+          ) as typeof e,
         ),
       ),
       'no_stream',
@@ -176,14 +177,14 @@ describe('the analytics consumer folds the facts behind Analytics & Reports and 
     expect(formatPosition(await loadCheckpoint(pool, ANALYTICS_FACTS_CHECKPOINT))).toBe(formatPosition(head));
     const followed = await snapshot();
     // d1 was agreed while its borrower named London, d4 after it moved to Leeds.
-    expect(followed.rm_an_deals!.map((d: any) => [d.deal_id, d.region, Number(d.property_value), d.status])).toEqual([
+    expect(followed.rm_an_deals!.map((d) => [d.deal_id, d.region, Number(d.property_value), d.status])).toEqual([
       ['d1', 'london', 400_001, 'completed'],
       ['d2', 'london', 400_002, 'agreed'],
       ['d3', 'london', 400_003, 'agreed'],
       ['d4', 'leeds', 400_004, 'agreed'],
     ]);
     expect(
-      followed.rm_an_leads!.map((l: any) => [
+      followed.rm_an_leads!.map((l) => [
         Number(l.agent_id),
         l.created_at !== null,
         l.qualified_at !== null,
@@ -203,10 +204,10 @@ describe('the analytics consumer folds the facts behind Analytics & Reports and 
       `select region, avg(property_value)::int as price, count(*)::int as n from rm_an_deals group by region order by region`,
     );
     expect(facts.rows).toEqual([
-      { region: 'leeds', price: expect.any(Number), n: 1 },
+      { region: 'leeds', price: expect.any(Number) as unknown, n: 1 },
       { region: 'london', price: 400_002, n: 3 },
     ]);
-    const lender = await pool.query(`select name from rm_an_agents where type = 'lender'`);
+    const lender = await pool.query<{ name: string }>(`select name from rm_an_agents where type = 'lender'`);
     expect(lender.rows.map((r) => r.name)).toEqual(['lender 2']);
 
     await inTransaction(pool, (client) => rebuildAnalyticsFacts(client, store, 2));

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { formatPosition } from '@pf/events';
+import { formatPosition, type AnalyticsReportView, type DailyAnalyticsView } from '@pf/events';
 import {
   applyOnce,
   createHttpServer,
@@ -88,7 +88,7 @@ describe('analytics routes wait on the analytics consumer’s checkpoint', () =>
     await applyOnce(context.pool, ANALYTICS_FACTS_CONSUMER, events, analyticsFactsHandler, events.at(-1)!.position);
     const answered = await report(position);
     expect(answered.status).toBe(200);
-    const body = await answered.json();
+    const body = (await answered.json()) as AnalyticsReportView;
     expect(body.funnel[0]).toMatchObject({ stage: 'Leads', count: 1 });
 
     expect((await report('not-a-position')).status).toBe(400);
@@ -103,7 +103,7 @@ describe('analytics routes wait on the analytics consumer’s checkpoint', () =>
     await applyOnce(context.pool, ANALYTICS_FACTS_CONSUMER, [event!], analyticsFactsHandler);
     const answered = await report(position, kafkaBase);
     expect(answered.status).toBe(200);
-    expect((await answered.json()).funnel[0]).toMatchObject({ stage: 'Leads', count: 2 });
+    expect(((await answered.json()) as AnalyticsReportView).funnel[0]).toMatchObject({ stage: 'Leads', count: 2 });
     // A position no event was written at is the client's mistake, not a wait.
     expect((await report('999999:999999', kafkaBase)).status).toBe(400);
   });
@@ -117,6 +117,8 @@ describe('analytics routes wait on the analytics consumer’s checkpoint', () =>
     await applyOnce(context.pool, 'daily', events, dailyAnalytics, events.at(-1)!.position);
     const answered = await daily(base);
     expect(answered.status).toBe(200);
-    expect((await answered.json()).events).toEqual([{ day: new Date().toISOString().slice(0, 10), type: 'AgentCreated', count: 3 }]);
+    expect(((await answered.json()) as DailyAnalyticsView).events).toEqual([
+      { day: new Date().toISOString().slice(0, 10), type: 'AgentCreated', count: 3 },
+    ]);
   });
 });

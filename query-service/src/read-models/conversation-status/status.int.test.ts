@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatPosition, streams } from '@pf/events';
+import { formatPosition, streams, type ConversationStatusView } from '@pf/events';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { createPool, PostgresEventStore } from '@pf/infra';
 import { startSingleNode, type RunningServer } from '@pf/single-node';
@@ -55,7 +55,7 @@ describe('GET /api/conversations/:id/status', () => {
     await pool.end();
     alice.lastPosition = formatPosition(position);
     await alice.get('/api/conversations'); // waits for the projections to pass the stall
-    const stalled = (await alice.get(`/api/conversations/${id}/status`)).body;
+    const stalled = (await alice.get<ConversationStatusView>(`/api/conversations/${id}/status`)).body;
     expect(stalled.stalled).toMatchObject({ agentId, reason });
 
     const bob = await ApiClient.signIn(server.url);

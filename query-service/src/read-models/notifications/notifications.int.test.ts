@@ -192,7 +192,9 @@ describe('notifications read model', () => {
     // Delete Account: her notifications and preferences leave the read model.
     await project([{ type: 'AccountDeleted', data: { userId: 'alice' } }]);
     expect((await listNotifications(db.pool, 'alice')).notifications).toEqual([]);
-    expect((await db.pool.query(`select count(*)::int as n from rm_notification_preferences where user_id = 'alice'`)).rows[0].n).toBe(0);
+    expect(
+      (await db.pool.query<{ n: number }>(`select count(*)::int as n from rm_notification_preferences where user_id = 'alice'`)).rows[0]!.n,
+    ).toBe(0);
   });
 
   it('tells both sides when a negotiation stalls (a system alert), unless system alerts are off', async () => {

@@ -39,11 +39,11 @@ describe('versions read model', () => {
     expect(await streamVersion(database.pool, 'conversation-7')).toBe(1);
     expect(await streamVersion(database.pool, 'conversation-8')).toBeNull();
     // Streams that are not agents or conversations are not kept.
-    expect((await database.pool.query('select stream from rm_stream_versions order by stream')).rows.map((row) => row.stream)).toEqual([
-      'agent-1',
-      'agent-2',
-      'conversation-7',
-    ]);
+    expect(
+      (await database.pool.query<{ stream: string }>('select stream from rm_stream_versions order by stream')).rows.map(
+        (row) => row.stream,
+      ),
+    ).toEqual(['agent-1', 'agent-2', 'conversation-7']);
 
     await project(events.slice(0, 3));
     expect(await streamVersion(database.pool, 'agent-1')).toBe(2);
