@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ApiClient } from '@pf/single-node/testing/api-client';
+import type { AgentView } from '@pf/events';
 import { LiveSocket } from '../faults/lib/live-socket';
 import { openDatabaseServer } from './lib/database';
 
@@ -141,7 +142,7 @@ async function user(index: number): Promise<void> {
       // A borrower and a lender in turn, so the matcher opens conversations and the negotiator conducts them;
       // the oldest agents are deleted, so the live set stays about the same size while the history grows.
       const type = i % 2 === 0 ? 'borrower' : 'lender';
-      const created = await client.post('/api/agents', { name: `Soak ${index}-${i}`, type, criteria: criteria(i) });
+      const created = await client.post<AgentView>('/api/agents', { name: `Soak ${index}-${i}`, type, criteria: criteria(i) });
       counts.commands++;
       if (created.status === 201) mine.push(created.body.id);
       else counts.failures++;

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentView, ApiError, CurrentUserView, RebuildStatusView } from '@pf/events';
 import { createPool, PostgresEventStore } from '@pf/infra';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { liveRebuild, UnknownReadModel, type RebuildProgress } from '@pf/query-service';
@@ -21,17 +22,18 @@ describe('live rebuild of the read models', () => {
   let store: PostgresEventStore;
 
   const snapshot = () => rebuiltRows(pool);
-  const oidOf = async (table: string) => (await pool.query(`select to_regclass($1)::oid::int as oid`, [table])).rows[0].oid as number;
+  const oidOf = async (table: string) =>
+    (await pool.query<{ oid: number }>(`select to_regclass($1)::oid::int as oid`, [table])).rows[0]!.oid;
   /** Every index of the read models' tables, by name and definition (a switch keeps them as they were). */
   const indexes = async () =>
     (
-      await pool.query(
+      await pool.query<{ indexname: string; indexdef: string }>(
         `select indexname, indexdef from pg_indexes where schemaname = 'public' and tablename like 'rm\\_%' order by indexname`,
       )
     ).rows;
   let liveIndexes: unknown[];
   const rebuildSchemaTables = async () =>
-    Number((await pool.query(`select count(*) as n from pg_tables where schemaname like 'rm_rebuild%'`)).rows[0].n);
+    Number((await pool.query<{ n: string }>(`select count(*) as n from pg_tables where schemaname like 'rm_rebuild%'`)).rows[0]!.n);
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -56,8 +58,8 @@ describe('live rebuild of the read models', () => {
 
   it('keeps commands answering and reads showing them while it rebuilds, then equals a rebuild of the stopped product', async () => {
     alice = await ApiClient.signIn(server!.url);
-    aliceId = (await alice.get('/api/auth/user')).body.id;
-    const agent = (await alice.post('/api/agents', { name: 'Live Rebuild Borrower', type: 'borrower' })).body;
+    aliceId = (await alice.get<CurrentUserView>('/api/auth/user')).body.id;
+    const agent = (await alice.post<AgentView>('/api/agents', { name: 'Live Rebuild Borrower', type: 'borrower' })).body;
     // Settled: the projector has the generated history (the read names the last position).
     expect((await alice.get(`/api/agents/${agent.id}`)).status).toBe(200);
 
@@ -79,7 +81,7 @@ describe('live rebuild of the read models', () => {
     for (let n = 0; !finished || n < 3; n++) {
       const description = `Edited during the rebuild, ${n}`;
       const edit = await alice.put(`/api/agents/${agent.id}`, { description });
-      const read = await alice.get(`/api/agents/${agent.id}`);
+      const read = await alice.get<AgentView>(`/api/agents/${agent.id}`);
       answered.push({ status: edit.status, shown: read.status === 200 && read.body.description === description, during: phase });
     }
     const done = await result;
@@ -95,7 +97,9 @@ describe('live rebuild of the read models', () => {
     // Every follower settled on the last edit, then the product stopped.
     expect((await alice.get('/api/analytics/report')).status).toBe(200);
     expect((await alice.get('/api/analytics/daily')).status).toBe(200);
-    expect((await alice.get(`/api/agents/${agent.id}`)).body.description).toBe(`Edited during the rebuild, ${answered.length - 1}`);
+    expect((await alice.get<AgentView>(`/api/agents/${agent.id}`)).body.description).toBe(
+      `Edited during the rebuild, ${answered.length - 1}`,
+    );
     await server!.close();
     server = undefined;
     afterLive = await snapshot();
@@ -129,7 +133,7 @@ describe('live rebuild of the read models', () => {
     expect(again.resumed).toBe(true);
     expect(again.applied).toBeGreaterThan(0);
     // Only what the interrupted run had not committed (its progress counted 2,000 committed events).
-    const stored = Number((await pool.query('select count(*) as n from events')).rows[0].n);
+    const stored = Number((await pool.query<{ n: string }>('select count(*) as n from events')).rows[0]!.n);
     expect(again.applied).toBeLessThanOrEqual(stored - 2_000);
     expect(await oidOf('rm_messages')).not.toBe(liveOid);
     expect(await snapshot()).toEqual(afterLive);
@@ -163,17 +167,17 @@ describe('live rebuild of the read models', () => {
     const other = await ApiClient.signIn(server.url);
     expect((await other.post('/api/admin/rebuild', {})).status).toBe(403);
     expect((await other.get('/api/admin/rebuild')).status).toBe(403);
-    const unknown = await admin.post('/api/admin/rebuild', { only: ['dealz'] });
+    const unknown = await admin.post<ApiError>('/api/admin/rebuild', { only: ['dealz'] });
     expect(unknown.status).toBe(400);
     expect(unknown.body.message).toContain('only');
     expect((await admin.post('/api/admin/rebuild', { everything: true })).status).toBe(400);
 
     const before = await oidOf('rm_deal_board');
-    const started = await admin.post('/api/admin/rebuild', { only: ['deals'] });
+    const started = await admin.post<RebuildStatusView>('/api/admin/rebuild', { only: ['deals'] });
     expect(started.status).toBe(202);
     expect(started.body).toMatchObject({ running: true, parts: ['deals'] });
     let status = started.body;
-    while (status.running) status = (await admin.get('/api/admin/rebuild')).body;
+    while (status.running) status = (await admin.get<RebuildStatusView>('/api/admin/rebuild')).body;
     expect(status).toMatchObject({ phase: 'done', error: null, parts: ['deals'] });
     expect(status.line).toMatch(/^Rebuilt deals from [\d,]+ events/);
     expect(await oidOf('rm_deal_board')).not.toBe(before);

@@ -51,11 +51,11 @@ describe('hash chain verifier against rows tampered with in PostgreSQL', () => {
   const verify = async (stream: string) => (await verifyStreams(store, [stream]))[0]!;
   const positionOf = async (stream: string, version: number) => {
     const row = (
-      await pool.query('select transaction_id::text as tx, position from events where stream_name = $1 and stream_version = $2', [
-        stream,
-        version,
-      ])
-    ).rows[0];
+      await pool.query<{ tx: string; position: string }>(
+        'select transaction_id::text as tx, position from events where stream_name = $1 and stream_version = $2',
+        [stream, version],
+      )
+    ).rows[0]!;
     return `${row.tx}:${row.position}`;
   };
 
