@@ -258,8 +258,14 @@ export async function liveRebuild(pool: pg.Pool, store: EventStore, options: Liv
         await catchUp();
         options.signal?.throwIfAborted();
         await createMissingIndexes(guard, REBUILD_SCHEMA, tables);
-        // Fresh planner statistics for the new rows before anyone reads them.
-        await guard.query(`analyze ${tables.map((t) => `${REBUILD_SCHEMA}.${t}`).join(', ')}`);
+        // Fresh planner statistics for the new rows before anyone reads them; the tables shared out to the lanes'
+        // connections, so they are analysed side by side.
+        await Promise.all(
+          clients.map(async (client, index) => {
+            for (const table of tables.filter((_, t) => t % clients.length === index))
+              await client.query(`analyze ${REBUILD_SCHEMA}.${table}`);
+          }),
+        );
         report('switching');
         try {
           const switchMs = await switchIn();
