@@ -192,17 +192,14 @@ try {
 
   if (wanted('emmett')) {
     log("ours beside Emmett's PostgreSQL event store");
-    context = await openContext(await server.createDatabase('ours'));
     Object.assign(
       results,
       await measureAgainstEmmett({
-        ourStore: context.store,
+        ourUrl: await server.createDatabase('ours'),
         emmettUrl: await server.createDatabase('emmett'),
         seconds: Math.max(2, counts.seconds / 2),
       }),
     );
-    await context.close();
-    context = null;
   }
 
   if (wanted('replay')) {

@@ -1,128 +1,63 @@
-import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { dumbo } from '@event-driven-io/dumbo';
-import { getPostgreSQLEventStore, readMessagesBatch } from '@event-driven-io/emmett-postgresql';
-import { START, type Position } from '@pf/events';
-import type { EventStore } from '@pf/infra';
-import { round, unitsPerSecond } from '../lib/stats';
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { round } from '../lib/stats';
 
 /**
  * Our PostgreSQL event store beside Emmett's (@event-driven-io/emmett-postgresql, a development dependency of
- * the benchmark only), each on a fresh database of the same server, with the same workload: 8 writers appending
- * batches of 1 and of 10 events to streams of their own with the expected version checked, reading one stream
- * of 1,000 events, and reading the whole log in pages of 1,000. Each figure is the median of three
- * repetitions, ours and Emmett's alternating; the headline is ours ÷ Emmett's (higher is better for us).
+ * the benchmark only), each on a fresh database of the same server and in a process of its own
+ * (bench/servers/event-store.ts), with the same workload: 8 writers appending batches of 1 and of 10 events to
+ * streams of their own with the expected version checked, reading one stream of 1,000 events, and reading the
+ * whole log in pages of 1,000. Each figure is the median of three repetitions, ours and Emmett's alternating;
+ * the headline is ours ÷ Emmett's (higher is better for us).
  */
 
-interface Store {
-  append(stream: string, batch: number, expected: bigint | null): Promise<bigint>;
-  readStream(stream: string): Promise<number>;
-  /** Reads the whole log in pages; returns how many events it read. */
-  readAll(): Promise<number>;
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+interface StoreProcess {
+  measure(measure: string, seconds: number): Promise<number>;
   close(): Promise<void>;
 }
 
-const payload = (i: number) => ({
-  conversationId: 1,
-  messageId: i + 1,
-  fromAgentId: 1,
-  toAgentId: 2,
-  content: 'Could we look at a two-year fix at 4.2%?',
-  isAutomated: true,
-});
-
-function ours(store: EventStore): Store {
-  return {
-    async append(stream, batch, expected) {
-      const events = Array.from({ length: batch }, (_, i) => ({
-        id: randomUUID(),
-        type: 'MessageSent',
-        data: payload(i),
-        metadata: { actor: { kind: 'agent' as const, agentId: 1 }, correlationId: randomUUID(), causationId: null },
-      }));
-      const result = await store.append(stream, events, expected === null ? 'no_stream' : Number(expected));
-      return BigInt(result.nextExpectedVersion);
-    },
-    async readStream(stream) {
-      return (await store.readStream(stream)).length;
-    },
-    async readAll() {
-      let position: Position = START;
-      let read = 0;
-      for (;;) {
-        const page = await store.readAll(position, 1000);
-        if (page.length === 0) return read;
-        read += page.length;
-        position = page[page.length - 1]!.position;
-      }
-    },
-    close: async () => undefined,
-  };
-}
-
-function emmett(connectionString: string): Store {
-  const store = getPostgreSQLEventStore(connectionString);
-  const pool = dumbo({ connectionString });
-  return {
-    async append(stream, batch, expected) {
-      const events = Array.from({ length: batch }, (_, i) => ({
-        type: 'MessageSent',
-        data: payload(i),
-        metadata: { correlationId: randomUUID(), causationId: null, eventId: randomUUID() },
-      }));
-      const result = await store.appendToStream(
-        stream,
-        events,
-        expected === null ? { expectedStreamVersion: 'STREAM_DOES_NOT_EXIST' } : { expectedStreamVersion: expected },
-      );
-      return result.nextExpectedStreamVersion;
-    },
-    async readStream(stream) {
-      return (await store.readStream(stream)).events.length;
-    },
-    async readAll() {
-      let after = 0n;
-      let read = 0;
-      for (;;) {
-        const page = await readMessagesBatch(pool.execute, { after, batchSize: 1000 });
-        read += page.messages.length;
-        if (page.messages.length === 0 || !page.areMessagesLeft) return read;
-        after = page.currentGlobalPosition;
-      }
-    },
-    async close() {
-      await store.close();
-      await pool.close();
-    },
-  };
-}
-
-async function appendRate(store: Store, writers: number, batch: number, seconds: number): Promise<number> {
-  const versions: (bigint | null)[] = Array.from({ length: writers }, () => null);
-  const streams = Array.from({ length: writers }, () => `bench-${randomUUID()}`);
-  return unitsPerSecond(writers, seconds, async (writer) => {
-    versions[writer] = await store.append(streams[writer]!, batch, versions[writer]!);
-    return batch;
+async function startStore(store: 'ours' | 'emmett', databaseUrl: string): Promise<StoreProcess> {
+  const child: ChildProcess = fork(path.resolve(here, '../servers/event-store.ts'), [], {
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])],
+    env: { ...process.env, STORE: store, DATABASE_URL: databaseUrl },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  const waiting = new Map<number, { resolve: (value: number) => void; reject: (error: Error) => void }>();
+  let next = 0;
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`The ${store} event store process exited (code ${code}) before it was ready`)));
+  });
+  child.on('message', (message: { id: number; value?: number; error?: string }) => {
+    const answer = waiting.get(message.id);
+    waiting.delete(message.id);
+    if (message.error !== undefined) answer?.reject(new Error(`${store}: ${message.error}`));
+    else answer?.resolve(message.value!);
+  });
+  return {
+    measure: (measure, seconds) =>
+      new Promise<number>((resolve, reject) => {
+        const id = next++;
+        waiting.set(id, { resolve, reject });
+        child.send({ id, measure, seconds });
+      }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        child.send('close');
+      }),
+  };
 }
 
-/** Reads of one 1,000-event stream per second, over `seconds`. */
-async function streamReadRate(store: Store, stream: string, seconds: number): Promise<number> {
-  let reads = 0;
-  const started = performance.now();
-  while (performance.now() - started < seconds * 1000) {
-    if ((await store.readStream(stream)) !== 1000) throw new Error('The stream should hold 1,000 events');
-    reads += 1;
-  }
-  return reads / ((performance.now() - started) / 1000);
-}
-
-async function logReadRate(store: Store): Promise<number> {
-  const started = performance.now();
-  const read = await store.readAll();
-  return read / ((performance.now() - started) / 1000);
-}
-
+const MEASURES = ['append_events_per_s_batch1', 'append_events_per_s_batch10', 'stream_reads_per_s_1000_events', 'log_read_events_per_s'];
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export interface EmmettResult {
@@ -130,29 +65,20 @@ export interface EmmettResult {
   readonly emmett_min_ratio: number;
 }
 
-export async function measureAgainstEmmett(options: { ourStore: EventStore; emmettUrl: string; seconds: number }): Promise<EmmettResult> {
-  const stores = { ours: ours(options.ourStore), emmett: emmett(options.emmettUrl) };
+export async function measureAgainstEmmett(options: { ourUrl: string; emmettUrl: string; seconds: number }): Promise<EmmettResult> {
+  const started = await Promise.allSettled([startStore('ours', options.ourUrl), startStore('emmett', options.emmettUrl)]);
+  const stores = started.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
   try {
-    // The same history in both: a 1,000-event stream to read, and the appends of a warm-up.
-    const stream = `bench-read-${randomUUID()}`;
-    for (const store of Object.values(stores)) {
-      let version: bigint | null = null;
-      for (let i = 0; i < 100; i++) version = await store.append(stream, 10, version);
-      await appendRate(store, 8, 10, 1);
-    }
-    const measures: Record<string, (store: Store) => Promise<number>> = {
-      append_events_per_s_batch1: (store) => appendRate(store, 8, 1, options.seconds),
-      append_events_per_s_batch10: (store) => appendRate(store, 8, 10, options.seconds),
-      stream_reads_per_s_1000_events: (store) => streamReadRate(store, stream, Math.max(1, options.seconds / 2)),
-      log_read_events_per_s: (store) => logReadRate(store),
-    };
+    const failed = started.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
+    const byName = { ours: stores[0]!, emmett: stores[1]! };
     const result: EmmettResult['emmett'] = {};
-    for (const [key, measure] of Object.entries(measures)) {
+    for (const key of MEASURES) {
       const runs = { ours: [] as number[], emmett: [] as number[] };
       for (let repetition = 0; repetition < 3; repetition++) {
         // Alternating, so a change of the machine's load falls on both.
         const order = repetition % 2 === 0 ? (['ours', 'emmett'] as const) : (['emmett', 'ours'] as const);
-        for (const name of order) runs[name].push(await measure(stores[name]));
+        for (const name of order) runs[name].push(await byName[name].measure(key, options.seconds));
       }
       const [o, e] = [median(runs.ours), median(runs.emmett)];
       result[key] = {
@@ -165,11 +91,6 @@ export async function measureAgainstEmmett(options: { ourStore: EventStore; emme
     }
     return { emmett: result, emmett_min_ratio: Math.min(...Object.values(result).map((r) => r.ratio)) };
   } finally {
-    await stores.emmett.close();
-    // Emmett's driver (dumbo) sets node-postgres's type parsers for the whole process (int8 as BigInt, its own
-    // JSON reader), so our store's reads in this comparison ran with them too; the product's are put back.
-    pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
-    pg.types.setTypeParser(pg.types.builtins.JSON, JSON.parse);
-    pg.types.setTypeParser(pg.types.builtins.JSONB, JSON.parse);
+    await Promise.all(stores.map((store) => store.close()));
   }
 }

@@ -9,15 +9,17 @@ import type { Migration } from '../db/migrate';
  *    with stream order, exactly as a lone append's lock does;
  * 2. each member, in order, on its own: 'seen' if any of its ids is already stored (a retry, answered by
  *    the caller), 'conflict' (with the version found) if its expected version does not hold against its
- *    stream's head as the members before it left it, else its events inserted, each linked to the one before
- *    it in SQL (hash-chain.ts `linkHash`: the content digests come from the caller, the link under the lock);
- * 3. every written stream's new head (version and hash) in one upsert.
+ *    stream's head as the members before it left it, else its events are given their versions and linked
+ *    each to the one before it (hash-chain.ts `linkHash`: the content digests come from the caller, the link
+ *    under the lock);
+ * 3. every written member's events in one insert, in the members' order (so positions follow versions within
+ *    each stream), and every written stream's new head (version and hash) in one upsert.
+ * The caller never puts one event id in two members of a group (group-transaction.ts), so a member's 'seen'
+ * check needs only the stored events, not the group's earlier members.
  * `members`: [{ stream, expected: 'any' | 'no_stream' | '<version>', events: [{ id, type, data, metadata,
  * digest }] }]; `recorded`: the time every event was hashed with, stored as recorded_at.
  */
-export const appendFunctionMigration: Migration = {
-  name: 'event-store/003-append-group-function',
-  sql: `
+const appendGroupFunction = `
     create or replace function event_store_append_group(lock_streams text[], members jsonb, recorded timestamptz)
     returns table (member int, outcome text, version bigint, tx text, pos bigint)
     language plpgsql as $fn$
@@ -32,15 +34,25 @@ export const appendFunctionMigration: Migration = {
       expected text;
       seen boolean;
       i int := 0;
+      outcomes text[] := '{}';
+      versions bigint[] := '{}';
+      ids uuid[] := '{}';
+      stream_names text[] := '{}';
+      stream_versions bigint[] := '{}';
+      types text[] := '{}';
+      datas jsonb[] := '{}';
+      metadatas jsonb[] := '{}';
+      links text[] := '{}';
+      previous text[] := '{}';
+      member_last int[] := '{}';
+      last_positions bigint[];
+      written_tx text;
     begin
       foreach s in array lock_streams loop
         perform pg_advisory_xact_lock(hashtextextended(s, 0));
       end loop;
       for m in select value from jsonb_array_elements(members) loop
         i := i + 1;
-        member := i;
-        tx := null;
-        pos := null;
         s := m->>'stream';
         -- One id at a time, by equality: a cached (generic) plan of "event_id in (a set)" can scan all of
         -- events, the unique index's equality plan never does.
@@ -50,9 +62,9 @@ export const appendFunctionMigration: Migration = {
           exit when seen;
         end loop;
         if seen then
-          outcome := 'seen';
-          version := null;
-          return next;
+          outcomes := outcomes || 'seen'::text;
+          versions := versions || null::bigint;
+          member_last := member_last || null::int;
           continue;
         end if;
         if heads ? s then
@@ -68,28 +80,61 @@ export const appendFunctionMigration: Migration = {
         expected := m->>'expected';
         -- A case, not or: only a case is sure to leave 'any' and 'no_stream' unconverted to a number.
         if not (case expected when 'any' then true when 'no_stream' then cur = -1 else cur = expected::bigint end) then
-          outcome := 'conflict';
-          version := cur;
-          return next;
+          outcomes := outcomes || 'conflict'::text;
+          versions := versions || cur;
+          member_last := member_last || null::int;
           continue;
         end if;
         for e in select value from jsonb_array_elements(m->'events') loop
           cur := cur + 1;
           link := encode(sha256(convert_to(coalesce(head, '') || E'\\n' || cur || E'\\n' || (e->>'digest'), 'UTF8')), 'hex');
-          insert into events (event_id, stream_name, stream_version, type, data, metadata, recorded_at, hash, previous_hash)
-          values ((e->>'id')::uuid, s, cur, e->>'type', e->'data', e->'metadata', recorded, link, head)
-          returning events.position, events.transaction_id::text into pos, tx;
+          ids := ids || (e->>'id')::uuid;
+          stream_names := stream_names || s;
+          stream_versions := stream_versions || cur;
+          types := types || (e->>'type');
+          datas := datas || (e->'data');
+          metadatas := metadatas || (e->'metadata');
+          links := links || link;
+          previous := previous || head;
           head := link;
         end loop;
         heads := heads || jsonb_build_object(s, jsonb_build_object('version', cur, 'hash', head));
-        outcome := 'written';
-        version := cur;
+        outcomes := outcomes || 'written'::text;
+        member_last := member_last || cardinality(ids);
+        versions := versions || cur;
+      end loop;
+      if cardinality(ids) > 0 then
+        -- Rows go in in the arrays' order, so each takes its position (bigserial) in that order.
+        with written as (
+          insert into events (event_id, stream_name, stream_version, type, data, metadata, recorded_at, hash, previous_hash)
+          select v.id, v.stream, v.version, v.type, v.data, v.metadata, recorded, v.link, v.previous
+          from unnest(ids, stream_names, stream_versions, types, datas, metadatas, links, previous) as v(id, stream, version, type, data, metadata, link, previous)
+          returning events.position
+        )
+        select array_agg(position order by position), pg_current_xact_id()::text into last_positions, written_tx from written;
+        insert into streams (stream_name, version, hash)
+        select key, (value->>'version')::bigint, value->>'hash' from jsonb_each(heads)
+        on conflict (stream_name) do update set version = excluded.version, hash = excluded.hash;
+      end if;
+      for n in 1 .. i loop
+        member := n;
+        outcome := outcomes[n];
+        version := versions[n];
+        tx := null;
+        pos := null;
+        if outcome = 'written' then
+          tx := written_tx;
+          -- Its last event's row: rows took their positions in the arrays' order.
+          pos := last_positions[member_last[n]];
+        end if;
         return next;
       end loop;
-      insert into streams (stream_name, version, hash)
-      select key, (value->>'version')::bigint, value->>'hash' from jsonb_each(heads)
-      on conflict (stream_name) do update set version = excluded.version, hash = excluded.hash;
     end
     $fn$;
-  `,
-};
+  `;
+
+/** The group append as first made: replaced by the next migration's one insert per group (same results). */
+export const appendFunctionMigration: Migration = { name: 'event-store/003-append-group-function', sql: appendGroupFunction };
+
+/** Every written event of a group in one insert, where each event was its own (the same rows and answers). */
+export const appendFunctionOneInsertMigration: Migration = { name: 'event-store/004-append-group-one-insert', sql: appendGroupFunction };

@@ -27,14 +27,17 @@ interface EventRow {
   type: string;
   data: unknown;
   metadata: EventMetadata;
-  recorded_at: Date;
+  /** Milliseconds since 1970, whole (what a Date holds, and what the hash chain hashes). */
+  recorded_ms: number;
   hash: string | null;
   previous_hash: string | null;
 }
 
-// Aliased: an output column named transaction_id would make ORDER BY sort the text, not the xid8.
+// Aliased: an output column named transaction_id would make ORDER BY sort the text, not the xid8. The time as
+// a number of milliseconds (cut to the millisecond, as node-postgres's own parser cuts it): a Date from a number is
+// made without parsing the timestamp's text (postgres-date: about 15 % of decoding the rows in a profile of the Emmett comparison).
 const COLUMNS =
-  'position, transaction_id::text as tx, event_id, stream_name, stream_version, type, data, metadata, recorded_at, hash, previous_hash';
+  'position, transaction_id::text as tx, event_id, stream_name, stream_version, type, data, metadata, floor(extract(epoch from recorded_at) * 1000)::float8 as recorded_ms, hash, previous_hash';
 
 function toRecorded(row: EventRow): RecordedEvent {
   return {
@@ -43,7 +46,7 @@ function toRecorded(row: EventRow): RecordedEvent {
     stream: row.stream_name,
     streamVersion: row.stream_version,
     position: { commit: BigInt(row.tx), prepare: BigInt(row.position) },
-    recordedAt: row.recorded_at,
+    recordedAt: new Date(row.recorded_ms),
     data: row.data,
     metadata: row.metadata,
     hash: row.hash,

@@ -1,5 +1,5 @@
 import type { Migration } from '../db/migrate';
-import { appendFunctionMigration } from './append-function';
+import { appendFunctionMigration, appendFunctionOneInsertMigration } from './append-function';
 
 export const eventStoreMigrations: Migration[] = [
   {
@@ -36,4 +36,5 @@ export const eventStoreMigrations: Migration[] = [
   },
   // A group of appends in one statement (group-commit.ts).
   appendFunctionMigration,
+  appendFunctionOneInsertMigration,
 ];

@@ -1,14 +1,14 @@
 import type pg from 'pg';
 import type { DomainEvent } from '@pf/events';
 import type { Migration, RecordedEvent } from '@pf/infra';
+import { DocumentIndex, type LookupRoute } from './document-index';
 import type { ReadModel } from './read-model';
 
 /**
  * Which rows an event changes: by their ids, the rows whose document has `field` equal to `value`, the rows
  * whose document's object `field` has the key `key`, or every row a user may see (`owner`: Delete Account).
  */
-type Route =
-  { ids: readonly string[] } | { where: { field: string; value: string } } | { hasKey: { field: string; key: string } } | { owner: string };
+type Route = { ids: readonly string[] } | LookupRoute;
 
 /**
  * A read model whose rows are JSON documents, one per id, each with the users who may see it. Its meaning is
@@ -27,12 +27,14 @@ export interface DocumentProjection<Doc> {
   owners(doc: Doc): readonly string[];
 }
 
+const lookupIndex = (projection: { readonly table: string }, field: string) => `${projection.table}_${field.toLowerCase()}`;
+
 function documentTableMigration<Doc>(projection: DocumentProjection<Doc>, name: string): Migration {
   const lookups = projection.lookupFields
-    .map((field) => `create index ${projection.table}_${field.toLowerCase()} on ${projection.table} ((doc->>'${field}'));`)
+    .map((field) => `create index ${lookupIndex(projection, field)} on ${projection.table} ((doc->>'${field}'));`)
     .join('\n');
   const keyed = (projection.keyFields ?? [])
-    .map((field) => `create index ${projection.table}_${field.toLowerCase()} on ${projection.table} using gin ((doc->'${field}'));`)
+    .map((field) => `create index ${lookupIndex(projection, field)} on ${projection.table} using gin ((doc->'${field}'));`)
     .join('\n');
   return {
     name,
@@ -99,13 +101,21 @@ async function projectDocuments<Doc>(
     params,
   );
   for (const row of loaded.rows) docs.set(row.id, row.doc);
+  const index = new DocumentIndex(projection, docs);
 
   const changed = new Set<string>();
   for (const { event, at, routes } of routed) {
     for (const route of routes) {
-      const targets = 'ids' in route ? route.ids : [...docs].filter(([, doc]) => doc && matches(doc, route, projection)).map(([id]) => id);
+      const targets =
+        'ids' in route
+          ? route.ids
+          : index.covers(route)
+            ? index.find(route)
+            : [...docs].filter(([, doc]) => doc && matches(doc, route, projection)).map(([id]) => id);
       for (const id of targets) {
-        docs.set(id, projection.evolve(docs.get(id) ?? null, event, at, id));
+        const doc = projection.evolve(docs.get(id) ?? null, event, at, id);
+        docs.set(id, doc);
+        index.changed(id);
         changed.add(id);
       }
     }
@@ -125,7 +135,7 @@ async function projectDocuments<Doc>(
   if (gone.length > 0) await client.query(`delete from ${projection.table} where id = any($1::text[])`, [gone]);
 }
 
-function matches<Doc>(doc: Doc, route: Exclude<Route, { ids: readonly string[] }>, projection: DocumentProjection<Doc>): boolean {
+function matches<Doc>(doc: Doc, route: LookupRoute, projection: DocumentProjection<Doc>): boolean {
   if ('owner' in route) return projection.owners(doc).includes(route.owner);
   const fields = doc as Record<string, unknown>;
   if ('where' in route) return String(fields[route.where.field]) === route.where.value;
@@ -138,6 +148,7 @@ export function documentReadModel<Doc>(projection: DocumentProjection<Doc>, migr
     name: projection.name,
     tables: [projection.table],
     migrations: [documentTableMigration(projection, migrationName)],
+    foldIndexes: [...projection.lookupFields, ...(projection.keyFields ?? [])].map((field) => lookupIndex(projection, field)),
     project: (client, batch) => projectDocuments(client, projection, batch),
   };
 }

@@ -20,6 +20,11 @@ export interface ReadModel {
    */
   readonly reads?: readonly string[];
   /**
+   * Indexes its projection's own reads go through (a lookup by a document field): a rebuild that builds the other
+   * indexes once the rows are in keeps these from the start, since a read without them scans the table at every batch.
+   */
+  readonly foldIndexes?: readonly string[];
+  /**
    * Applies a batch (in global order) inside the caller's transaction. Events it does not know are ignored.
    * `memory`: the running projector's knowledge of rows it wrote (absent in a rebuild: then read them).
    */

@@ -231,7 +231,10 @@ export async function liveRebuild(pool: pg.Pool, store: EventStore, options: Liv
     } else {
       await dropSchema(guard, REBUILD_SCHEMA);
       await guard.query(`create schema ${REBUILD_SCHEMA}`);
-      await createShadowTables(guard, REBUILD_SCHEMA, tables, { deferIndexes: !followed && !options.keepIndexes });
+      await createShadowTables(guard, REBUILD_SCHEMA, tables, {
+        deferIndexes: !followed && !options.keepIndexes,
+        keep: new Set(parts.flatMap((p) => p.foldIndexes)),
+      });
       await guard.query(
         `create table ${REBUILD_SCHEMA}.rebuild_meta (parts text[] not null, shape text not null, started_at timestamptz not null default now());
          create table ${REBUILD_SCHEMA}.rebuild_positions (part text primary key, commit_position numeric(20, 0) not null, prepare_position numeric(20, 0) not null)`,
@@ -255,8 +258,14 @@ export async function liveRebuild(pool: pg.Pool, store: EventStore, options: Liv
         await catchUp();
         options.signal?.throwIfAborted();
         await createMissingIndexes(guard, REBUILD_SCHEMA, tables);
-        // Fresh planner statistics for the new rows before anyone reads them.
-        await guard.query(`analyze ${tables.map((t) => `${REBUILD_SCHEMA}.${t}`).join(', ')}`);
+        // Fresh planner statistics for the new rows before anyone reads them; the tables shared out to the lanes'
+        // connections, so they are analysed side by side.
+        await Promise.all(
+          clients.map(async (client, index) => {
+            for (const table of tables.filter((_, t) => t % clients.length === index))
+              await client.query(`analyze ${REBUILD_SCHEMA}.${table}`);
+          }),
+        );
         report('switching');
         try {
           const switchMs = await switchIn();

@@ -13,6 +13,8 @@ export interface RebuildPart {
   readonly checkpoint: string;
   /** Names of the parts whose rows its projection reads (rebuilt with it). */
   readonly reads: readonly string[];
+  /** Indexes its fold reads through, kept while the rows go in (ReadModel.foldIndexes). */
+  readonly foldIndexes: readonly string[];
   project(client: pg.ClientBase, batch: readonly RecordedEvent[], memory?: ProjectorMemory): Promise<void>;
 }
 
@@ -26,6 +28,7 @@ export const REBUILD_PARTS: readonly RebuildPart[] = [
     tables: model.tables,
     checkpoint: READ_MODELS_PROJECTION,
     reads: model.reads ?? [],
+    foldIndexes: model.foldIndexes ?? [],
     project: (client, batch, memory) => model.project(client, batch, memory),
   })),
   {
@@ -33,6 +36,7 @@ export const REBUILD_PARTS: readonly RebuildPart[] = [
     tables: ANALYTICS_FACT_TABLES,
     checkpoint: ANALYTICS_FACTS_CHECKPOINT,
     reads: [],
+    foldIndexes: [],
     project: (client, batch) => projectAnalytics(client, batch),
   },
 ];

@@ -65,7 +65,8 @@ export async function createShadowTables(
   client: pg.ClientBase,
   schema: string,
   tables: readonly string[],
-  options: { deferIndexes?: boolean } = {},
+  /** `deferIndexes`: leave out the indexes (not the constraints) but those named in `keep`, to be built after the rows. */
+  options: { deferIndexes?: boolean; keep?: ReadonlySet<string> } = {},
 ): Promise<void> {
   for (const table of tables) {
     const { constraints, indexes } = await definitions(client, table);
@@ -75,8 +76,8 @@ export async function createShadowTables(
     );
     for (const [name, def] of constraints)
       await client.query(`alter table ${qualified(schema, table)} add constraint ${ident(name)} ${def}`);
-    if (options.deferIndexes) continue;
     for (const [name, def] of indexes) {
+      if (options.deferIndexes && !options.keep?.has(name)) continue;
       const on = ` ON public.${table} `;
       if (!def.includes(on)) throw new Error(`Cannot copy index ${name} of ${table}: ${def}`);
       await client.query(def.replace(on, ` ON ${qualified(schema, table)} `));
