@@ -12,6 +12,7 @@ import { singleNodeEnv, startChild } from './lib/children';
 import { openDatabaseServer } from './lib/database';
 import { markdownTable } from './lib/report';
 import { benchUser, call, expectStatus } from './lib/session';
+import type { AgentView } from '@pf/events';
 import { round } from './lib/stats';
 import { measureApiRead } from './scenarios/api-read';
 import { measureAutomationMoves } from './scenarios/automation';
@@ -74,7 +75,7 @@ try {
     );
     position = created.position;
   }
-  const agents = expectStatus(await call(product.url, reader, 'GET', '/api/agents', undefined, position), 200, 'list agents');
+  const agents = expectStatus(await call<AgentView[]>(product.url, reader, 'GET', '/api/agents', undefined, position), 200, 'list agents');
   if (agents.body.length !== 50) throw new Error(`Expected 50 agents, got ${agents.body.length}`);
   const agentsFile = path.join(await mkdtemp(path.join(os.tmpdir(), 'pf-bench-')), 'agents.json');
   await writeFile(agentsFile, JSON.stringify(agents.body));
@@ -145,7 +146,7 @@ try {
     try {
       // Until the read models hold the whole book.
       for (let tries = 0; ; tries++) {
-        const page = await call(book.url, owner, 'GET', '/api/conversations/page?limit=1');
+        const page = await call<{ total: number }>(book.url, owner, 'GET', '/api/conversations/page?limit=1');
         if (page.status === 200 && page.body.total === size) break;
         if (tries > 600) throw new Error(`the read models never held the book: ${JSON.stringify(page.body).slice(0, 200)}`);
         await new Promise((resolve) => setTimeout(resolve, 500));

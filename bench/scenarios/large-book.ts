@@ -42,7 +42,10 @@ export async function seedLargeBook(
   options: { agents: number; conversations: number },
 ): Promise<{ firstConversation: number }> {
   const reserve = async (sequence: string, count: number) =>
-    Number((await pool.query(`select setval('${sequence}', nextval('${sequence}') + $1) - $1 as first`, [count])).rows[0].first);
+    Number(
+      (await pool.query<{ first: string }>(`select setval('${sequence}', nextval('${sequence}') + $1) - $1 as first`, [count])).rows[0]!
+        .first,
+    );
   const firstAgent = await reserve('agent_ids', options.agents + 1);
   const firstConversation = await reserve('conversation_ids', options.conversations + 1);
   const firstMessage = await reserve('message_ids', options.conversations + 1);

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { streams } from '@pf/events';
+import { streams, type ConversationView } from '@pf/events';
 import type { EventStore, SessionStore } from '@pf/infra';
 import { DEMO_AGENTS } from '../../command-service/src/seed-demo/demo-data';
 import type { ChildServer } from '../lib/children';
-import { benchUser, call, expectStatus } from '../lib/session';
+import { benchUser, call, expectStatus, type Readiness } from '../lib/session';
 import { concurrently, round, sleep } from '../lib/stats';
 
 export interface MatchingResult {
@@ -67,10 +67,8 @@ export async function measureMatching(options: {
   try {
     // The automation has folded every lender before the clock starts.
     for (let settled = 0; settled < 2; await sleep(250)) {
-      const ready = await call(server.url, null, 'GET', '/readyz');
-      const followers = ((ready.body?.followers ?? []) as { position: string | null; lag: number | null }[]).filter(
-        (f) => f.position !== null,
-      );
+      const ready = await call<Readiness | null>(server.url, null, 'GET', '/readyz');
+      const followers = (ready.body?.followers ?? []).filter((f) => f.position !== null);
       settled = ready.status === 200 && followers.every((f) => f.lag === 0) ? settled + 1 : 0;
     }
     const runs: number[] = [];
@@ -89,7 +87,7 @@ export async function measureMatching(options: {
       );
       for (;;) {
         const list = expectStatus(
-          await call(server.url, user, 'GET', '/api/conversations', undefined, created.position),
+          await call<ConversationView[]>(server.url, user, 'GET', '/api/conversations', undefined, created.position),
           200,
           'conversations',
         );

@@ -1,9 +1,9 @@
-import { formatPosition } from '@pf/events';
+import { formatPosition, type StatsView } from '@pf/events';
 import type { OpenedContext } from '@pf/infra';
 import { liveRebuild } from '@pf/query-service';
 import type { ChildServer } from '../lib/children';
 import { appendUserHistory, EVENTS_PER_USER, generateEvents, reserveIds } from '../lib/generate';
-import { benchUser, call, expectStatus, type BenchUser } from '../lib/session';
+import { benchUser, call, expectStatus, type BenchUser, type Readiness } from '../lib/session';
 import { percentile, round, sleep } from '../lib/stats';
 import { measureWsPush } from './ws-push';
 
@@ -30,11 +30,9 @@ async function caughtUp(url: string): Promise<void> {
   const deadline = performance.now() + 10 * 60_000;
   while (settled < 2) {
     if (performance.now() > deadline) throw new Error('The followers did not catch up within 10 minutes');
-    const answer = await call(url, null, 'GET', '/readyz');
+    const answer = await call<Readiness | null>(url, null, 'GET', '/readyz');
     // Followers of the log have a position and a lag; the listeners (presence, typing) have neither.
-    const followers = ((answer.body?.followers ?? []) as { position: string | null; lag: number | null }[]).filter(
-      (f) => f.position !== null,
-    );
+    const followers = (answer.body?.followers ?? []).filter((f) => f.position !== null);
     settled = answer.status === 200 && followers.length > 0 && followers.every((f) => f.lag === 0) ? settled + 1 : 0;
     await sleep(250);
   }
@@ -43,7 +41,7 @@ async function caughtUp(url: string): Promise<void> {
 /** p50 of sequential GET /api/stats once the read models hold every stored event. */
 async function statsP50(url: string, user: BenchUser, context: OpenedContext, requests: number): Promise<number> {
   const head = formatPosition(await context.store.headPosition());
-  const first = expectStatus(await call(url, user, 'GET', '/api/stats', undefined, head), 200, 'stats');
+  const first = expectStatus(await call<StatsView>(url, user, 'GET', '/api/stats', undefined, head), 200, 'stats');
   if (first.body.activeAgents !== 3) throw new Error(`The stats user should have 3 agents, not ${first.body.activeAgents}`);
   for (let i = 0; i < 20; i++) await call(url, user, 'GET', '/api/stats');
   const samples: number[] = [];

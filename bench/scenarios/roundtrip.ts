@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { streams, type EventMetadata } from '@pf/events';
+import { streams, type ConversationView, type EventMetadata } from '@pf/events';
 import type { EventStore, SessionStore } from '@pf/infra';
 import { reserveIds } from '../lib/generate';
 import { benchUser, call, expectStatus, type BenchUser } from '../lib/session';
@@ -83,7 +83,14 @@ export async function measureRoundtrips(options: {
     );
     for (;;) {
       const read = expectStatus(
-        await call(options.productUrl, client.user, 'GET', `/api/conversations/${client.conversationId}`, undefined, answer.position),
+        await call<ConversationView>(
+          options.productUrl,
+          client.user,
+          'GET',
+          `/api/conversations/${client.conversationId}`,
+          undefined,
+          answer.position,
+        ),
         200,
         'GET',
       );
@@ -95,7 +102,7 @@ export async function measureRoundtrips(options: {
   const theirs = async (user: BenchUser, samples: number[] | null) => {
     const started = performance.now();
     const answer = expectStatus(
-      await call(options.baselineUrl, null, 'POST', '/crud/items', {
+      await call<{ id: number }>(options.baselineUrl, null, 'POST', '/crud/items', {
         ownerId: user.id,
         name: 'Round trip',
         payload: { isManualMode: true },

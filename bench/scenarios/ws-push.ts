@@ -1,4 +1,5 @@
 import WebSocket from 'ws';
+import type { ConversationView } from '@pf/events';
 import { call, expectStatus, type BenchUser } from '../lib/session';
 import { distribution, type Distribution } from '../lib/stats';
 
@@ -52,8 +53,12 @@ export async function measureWsPush(options: {
 }): Promise<WsPushResult> {
   const { productUrl: url, user } = options;
   const seeded = expectStatus(await call(url, user, 'POST', '/api/seed-demo', {}), 201, 'seed-demo');
-  const list = expectStatus(await call(url, user, 'GET', '/api/conversations', undefined, seeded.position), 200, 'conversations');
-  const conversationId = list.body[0].id as number;
+  const list = expectStatus(
+    await call<ConversationView[]>(url, user, 'GET', '/api/conversations', undefined, seeded.position),
+    200,
+    'conversations',
+  );
+  const conversationId = list.body[0]!.id;
   expectStatus(await call(url, user, 'PATCH', `/api/conversations/${conversationId}`, { isManualMode: true }), 200, 'manual mode');
 
   const wsUrl = `${url.replace(/^http/, 'ws')}/ws`;
