@@ -57,20 +57,7 @@ export default tseslint.config(
   },
   // Source and tests alike read a row through its declared type (pool.query<Row>(...)), an HTTP answer through the
   // contract's types (ApiClient's get<AgentView>(...), `as ApiError` on a parsed body) and a socket message as the
-  // contract's ServerMessage, so the no-unsafe-* rules stand everywhere but in the one file below.
-  // Not yet typed: one browser test (analytics-figures), which recomputes the figures from every event read
-  // loosely. It comes off this list when its reads name the contract's types.
-  {
-    files: ['console/e2e/analytics-figures.e2e.test.ts'],
-    rules: {
-      '@typescript-eslint/no-unsafe-assignment': 'off',
-      '@typescript-eslint/no-unsafe-member-access': 'off',
-      '@typescript-eslint/no-unsafe-argument': 'off',
-      '@typescript-eslint/no-unsafe-return': 'off',
-      '@typescript-eslint/no-unsafe-call': 'off',
-      '@typescript-eslint/no-explicit-any': 'off',
-    },
-  },
+  // contract's ServerMessage, so the no-unsafe-* rules stand everywhere, with no exemption.
   // Plain JavaScript (this file, scripts/*.mjs) is not in the TypeScript project: no type-aware rules there.
   { files: ['**/*.{js,mjs,cjs}'], ...tseslint.configs.disableTypeChecked },
   { files: ['**/*.{js,mjs,cjs}'], languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } } },

@@ -8,6 +8,10 @@ import {
   pounds,
   readCriteria,
   type AnalyticsPeriod,
+  type ConversationView,
+  type CurrentUserView,
+  type DealView,
+  type DomainEvent,
 } from '@pf/events';
 import { pastStreams, writePastDeal, type PastDeal } from './past-history';
 import { startE2eServer, type E2eServer } from './server';
@@ -28,7 +32,20 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-type Stored = { type: string; data: any; at: Date };
+type Stored = { type: string; data: unknown; at: Date };
+/** The data of one type of event, as the contract declares it. */
+type DataOf<K extends DomainEvent['type']> = Extract<DomainEvent, { type: K }>['data'];
+type Agreed = DataOf<'DealAgreed'>;
+/** How an event of any type names the agents, conversation or deal it concerns: each field is on some types only. */
+interface Refs {
+  agentId?: number | null;
+  participants?: { agentId: number }[];
+  borrowerAgentId?: number;
+  lenderAgentId?: number;
+  brokerAgentId?: number | null;
+  conversationId?: number;
+  dealId?: string;
+}
 const DAY = 86_400_000;
 const round1 = (v: number) => Math.round(v * 10) / 10;
 const round2 = (v: number) => Math.round(v * 100) / 100;
@@ -36,11 +53,15 @@ const round2 = (v: number) => Math.round(v * 100) / 100;
 const pct = (part: number, whole: number) => (whole === 0 ? null : round1((part / whole) * 100));
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 
+// The events' data as stored (JSON), typed by the contract but not parsed by it: this test trusts nothing but the table.
+const dataOf = <K extends DomainEvent['type']>(events: Stored[], type: K) =>
+  events.filter((e) => e.type === type).map((e) => e.data as DataOf<K>);
+
 async function readEvents(): Promise<Stored[]> {
   const client = new pg.Client({ connectionString: server.databaseUrl });
   await client.connect();
   try {
-    return (await client.query(`select type, data, recorded_at as at from events order by transaction_id, position`)).rows;
+    return (await client.query<Stored>(`select type, data, recorded_at as at from events order by transaction_id, position`)).rows;
   } finally {
     await client.end();
   }
@@ -50,55 +71,62 @@ async function readEvents(): Promise<Stored[]> {
 function expected(allEvents: Stored[], period: AnalyticsPeriod, firmId: string) {
   // The firm's own agents (a firm of one: its person's id), and the events that concern them.
   const ours = new Set(
-    allEvents.filter((e) => e.type === 'AgentCreated' && e.data.ownerId === firmId).map((e) => e.data.agentId as number),
+    dataOf(allEvents, 'AgentCreated')
+      .filter((d) => d.ownerId === firmId)
+      .map((d) => d.agentId),
   );
-  const concerns = (e: Stored): boolean => {
-    const d = e.data;
+  const concerns = (d: Refs): boolean => {
     if (typeof d.agentId === 'number') return ours.has(d.agentId);
-    if (Array.isArray(d.participants)) return d.participants.some((p: { agentId: number }) => ours.has(p.agentId));
+    if (Array.isArray(d.participants)) return d.participants.some((p) => ours.has(p.agentId));
     return [d.borrowerAgentId, d.lenderAgentId, d.brokerAgentId].some((id) => typeof id === 'number' && ours.has(id));
   };
   const conversationsOfOurs = new Set(
-    allEvents.filter((e) => e.type === 'ConversationStarted' && concerns(e)).map((e) => e.data.conversationId),
+    dataOf(allEvents, 'ConversationStarted')
+      .filter(concerns)
+      .map((d) => d.conversationId),
   );
-  const dealsOfOurs = new Set(allEvents.filter((e) => e.type === 'DealAgreed' && concerns(e)).map((e) => e.data.dealId));
-  const events = allEvents.filter((e) =>
-    e.data.conversationId !== undefined && !('agentId' in e.data)
-      ? conversationsOfOurs.has(e.data.conversationId) || dealsOfOurs.has(e.data.dealId)
-      : e.data.dealId !== undefined && !('borrowerAgentId' in e.data)
-        ? dealsOfOurs.has(e.data.dealId)
-        : concerns(e),
+  // Asked of a conversation's events too, which may name no deal.
+  const dealsOfOurs: ReadonlySet<string | undefined> = new Set(
+    dataOf(allEvents, 'DealAgreed')
+      .filter(concerns)
+      .map((d) => d.dealId),
   );
+  const events = allEvents.filter((e) => {
+    const d = e.data as Refs;
+    return d.conversationId !== undefined && !('agentId' in d)
+      ? conversationsOfOurs.has(d.conversationId) || dealsOfOurs.has(d.dealId)
+      : d.dealId !== undefined && !('borrowerAgentId' in d)
+        ? dealsOfOurs.has(d.dealId)
+        : concerns(d);
+  });
   const now = new Date();
   const from = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - (ANALYTICS_PERIOD_DAYS[period] - 1) * DAY;
   const inPeriod = (e: Stored) => e.at.getTime() >= from;
-  const of = (type: string, only = inPeriod) => events.filter((e) => e.type === type && only(e));
-  const agreed = of('DealAgreed').map((e) => e.data);
-  const allAgreed = new Map(of('DealAgreed', () => true).map((e) => [e.data.dealId, e.data]));
+  const of = <K extends DomainEvent['type']>(type: K, only = inPeriod) => dataOf(events.filter(only), type);
+  const agreed = of('DealAgreed');
+  const allAgreed = new Map(of('DealAgreed', () => true).map((d) => [d.dealId, d]));
   const completed = of('DealStatusChanged')
-    .filter((e) => e.data.status === 'completed')
-    .map((e) => allAgreed.get(e.data.dealId))
-    .filter(Boolean);
-  const revenueOf = (d: any) => d.arrangementFee + (d.brokerAgentId === null ? 0 : Math.round(d.loanAmount * BROKER_COMMISSION_RATE));
-  const finished = of('ConversationCompleted').map((e) => e.data);
-  const started = new Map(
-    of('ConversationStarted', () => true).map((e) => [e.data.conversationId, e.data.participants as { agentId: number; type: string }[]]),
-  );
+    .filter((d) => d.status === 'completed')
+    .map((d) => allAgreed.get(d.dealId))
+    .filter(Boolean) as Agreed[];
+  const revenueOf = (d: Agreed) => d.arrangementFee + (d.brokerAgentId === null ? 0 : Math.round(d.loanAmount * BROKER_COMMISSION_RATE));
+  const finished = of('ConversationCompleted');
+  const started = new Map(of('ConversationStarted', () => true).map((d) => [d.conversationId, d.participants]));
   const borrowerOf = (conversationId: number) => started.get(conversationId)?.find((p) => p.type === 'borrower')?.agentId;
 
   const leads = of('AgentCreated')
-    .filter((e) => e.data.type === 'borrower')
-    .map((e) => e.data.agentId as number);
-  const matched = new Set(of('MatchFound', () => true).map((e) => e.data.borrowerAgentId));
-  const offered = new Set(of('OfferMade', () => true).map((e) => borrowerOf(e.data.conversationId)));
+    .filter((d) => d.type === 'borrower')
+    .map((d) => d.agentId);
+  const matched = new Set(of('MatchFound', () => true).map((d) => d.borrowerAgentId));
+  const offered = new Set(of('OfferMade', () => true).map((d) => borrowerOf(d.conversationId)));
   const agreedBy = new Set([...allAgreed.values()].map((d) => d.borrowerAgentId));
-  const completedBy = new Set(completed.map((d: any) => d.borrowerAgentId));
+  const completedBy = new Set(completed.map((d) => d.borrowerAgentId));
   const counts = [leads.length, ...[matched, offered, agreedBy, completedBy].map((set) => leads.filter((id) => set.has(id)).length)];
 
   const names = new Map<number, { name: string; type: string }>();
-  for (const e of of('AgentCreated', () => true)) names.set(e.data.agentId, { name: e.data.name, type: e.data.type });
-  for (const e of of('AgentUpdated', () => true)) names.set(e.data.agentId, { ...names.get(e.data.agentId)!, name: e.data.name });
-  const parties = (d: any) => [d.borrowerAgentId, d.lenderAgentId, d.brokerAgentId].filter((id) => id !== null);
+  for (const d of of('AgentCreated', () => true)) names.set(d.agentId, { name: d.name, type: d.type });
+  for (const d of of('AgentUpdated', () => true)) names.set(d.agentId, { ...names.get(d.agentId)!, name: d.name });
+  const parties = (d: Agreed) => [d.borrowerAgentId, d.lenderAgentId, d.brokerAgentId].filter((id) => id !== null);
   const agentRow = (agentId: number) => {
     const took = finished.filter((c) => started.get(c.conversationId)?.some((p) => p.agentId === agentId));
     return {
@@ -106,11 +134,11 @@ function expected(allEvents: Stored[], period: AnalyticsPeriod, firmId: string) 
       deals: agreed.filter((d) => parties(d).includes(agentId)).length,
       negotiations: took.length,
       conversion: pct(took.filter((c) => c.outcome === 'agreed').length, took.length),
-      revenue: completed.filter((d: any) => parties(d).includes(agentId)).reduce((s: number, d: any) => s + revenueOf(d), 0),
+      revenue: completed.filter((d) => parties(d).includes(agentId)).reduce((s: number, d) => s + revenueOf(d), 0),
     };
   };
   return {
-    revenue: completed.reduce((s: number, d: any) => s + revenueOf(d), 0),
+    revenue: completed.reduce((s: number, d) => s + revenueOf(d), 0),
     dealsClosed: completed.length,
     conversion: pct(finished.filter((c) => c.outcome === 'agreed').length, finished.length),
     avgDealSize: agreed.length === 0 ? null : Math.round(mean(agreed.map((d) => d.loanAmount))),
@@ -141,7 +169,7 @@ test('Analytics & Reports and Market Intelligence show what the events say, and 
   const page = await (await browser.newContext({ baseURL: server.url })).newPage();
   await page.goto('/api/login');
   await expect(page.getByRole('heading', { name: 'Welcome to the product' })).toBeVisible();
-  const me: { id: string } = await (await page.request.get('/api/auth/user')).json();
+  const me = (await (await page.request.get('/api/auth/user')).json()) as CurrentUserView;
   // Two London deals of this firm's past: in the last 30 days, not the last 7.
   const pastDeals: PastDeal[] = [];
   const writePast = async (past: PastDeal) => {
@@ -203,7 +231,7 @@ test('Analytics & Reports and Market Intelligence show what the events say, and 
   // The past conversations are this firm's too (already completed): wait on the demo's own, opened by the seeding.
   const past = new Set(pastDeals.map((p) => p.conversationId));
   const unfinished = async () => {
-    const list: { id: number; status: string }[] = await (await page.request.get('/api/conversations')).json();
+    const list = (await (await page.request.get('/api/conversations')).json()) as ConversationView[];
     const live = list.filter((c) => !past.has(c.id));
     return live.length === 0 ? -1 : live.filter((c) => c.status !== 'completed').length;
   };
@@ -211,7 +239,7 @@ test('Analytics & Reports and Market Intelligence show what the events say, and 
   // Two deals the demo's agents agreed, taken to completion: revenue, Deals Closed and Completions have something to count.
   // A deal is opened from its agreement by a follower of the stream, so it may be listed a moment after its conversation ends.
   const dealsAgreedNow = async () => {
-    const deals: { id: string; conversationId: number | null }[] = await (await page.request.get('/api/deals')).json();
+    const deals = (await (await page.request.get('/api/deals')).json()) as DealView[];
     return deals.filter((d) => d.conversationId !== null && !past.has(d.conversationId));
   };
   await expect.poll(async () => (await dealsAgreedNow()).length, { timeout: 30_000, intervals: [500] }).toBeGreaterThanOrEqual(2);
@@ -249,7 +277,7 @@ test('Analytics & Reports and Market Intelligence show what the events say, and 
 
   // Agent Performance: the busiest agent's row, by the events.
   await page.getByRole('tab', { name: 'Agent Performance' }).click();
-  const busiest = [...new Set(month.agreed.flatMap((d: any) => [d.borrowerAgentId, d.lenderAgentId]))]
+  const busiest = [...new Set(month.agreed.flatMap((d) => [d.borrowerAgentId, d.lenderAgentId]))]
     .map((id) => ({ id, row: month.agentRow(id) }))
     .sort((a, b) => b.row.deals - a.row.deals || b.row.revenue - a.row.revenue)[0]!;
   const row = page
@@ -266,7 +294,7 @@ test('Analytics & Reports and Market Intelligence show what the events say, and 
 
   // Sorted by conversion, the first row is an agent with the best conversion the events give.
   const everyone = [
-    ...new Set(month.agreed.flatMap((d: any) => [d.borrowerAgentId, d.lenderAgentId, d.brokerAgentId]).concat(month.finishedParties)),
+    ...new Set(month.agreed.flatMap((d) => [d.borrowerAgentId, d.lenderAgentId, d.brokerAgentId]).concat(month.finishedParties)),
   ]
     .filter((id): id is number => id !== null)
     .map((id) => month.agentRow(id));
@@ -302,10 +330,8 @@ test('Analytics & Reports and Market Intelligence show what the events say, and 
   await expect(page.getByTestId('activity-DealAgreed')).toHaveText(`Deal agreed${week.dealAgreedEvents}`);
 
   // Market Intelligence for London over 12 months: the deals of every firm whose borrower names London.
-  const regionOf = new Map(
-    events.filter((e) => e.type === 'AgentCreated').map((e) => [e.data.agentId, readCriteria(e.data.criteria).regions?.[0] ?? null]),
-  );
-  const londonDeals = events.filter((e) => e.type === 'DealAgreed' && regionOf.get(e.data.borrowerAgentId) === 'london').map((e) => e.data);
+  const regionOf = new Map(dataOf(events, 'AgentCreated').map((d) => [d.agentId, readCriteria(d.criteria).regions?.[0] ?? null]));
+  const londonDeals = dataOf(events, 'DealAgreed').filter((d) => regionOf.get(d.borrowerAgentId) === 'london');
   expect(londonDeals.length).toBeGreaterThanOrEqual(5);
   await page.goto('/market');
   await expect(page.getByTestId('market-too-little')).toHaveCount(0);
