@@ -58,6 +58,7 @@ export default tseslint.config(
   // Source and tests alike read a row through its declared type (pool.query<Row>(...)), an HTTP answer through the
   // contract's types (ApiClient's get<AgentView>(...), `as ApiError` on a parsed body) and a socket message as the
   // contract's ServerMessage, so the no-unsafe-* rules stand everywhere, with no exemption.
+
   // Plain JavaScript (this file, scripts/*.mjs) is not in the TypeScript project: no type-aware rules there.
   { files: ['**/*.{js,mjs,cjs}'], ...tseslint.configs.disableTypeChecked },
   { files: ['**/*.{js,mjs,cjs}'], languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } } },
