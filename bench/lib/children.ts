@@ -21,19 +21,20 @@ export async function startChild(name: 'single-node' | 'baseline', env: Record<s
     child.once('message', (message) => resolve((message as { url: string }).url));
     child.once('exit', (code) => reject(new Error(`The ${name} server exited (code ${code}) before listening`)));
   });
-  return {
-    url,
-    close: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        child.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-        child.send('close');
-      }),
-  };
+  return { url, close: () => closeChild(child) };
+}
+
+/** Asks a child started here to close, and kills it if it has not exited within 10 s. */
+export function closeChild(child: ChildProcess): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.send('close');
+  });
 }
 
 /** The product's environment for a benchmark run: quiet logs, no agents, no write limit in the way. */

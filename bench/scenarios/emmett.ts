@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { round } from '../lib/stats';
+import { closeChild } from '../lib/children';
 
 /**
  * Our PostgreSQL event store beside Emmett's (@event-driven-io/emmett-postgresql, a development dependency of
@@ -44,16 +45,7 @@ async function startStore(store: 'ours' | 'emmett', databaseUrl: string): Promis
         waiting.set(id, { resolve, reject });
         child.send({ id, measure, seconds });
       }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        child.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-        child.send('close');
-      }),
+    close: () => closeChild(child),
   };
 }
 
