@@ -8,6 +8,7 @@ import { untilCaughtUpWithStore, untilReady } from './lib/load';
 import { startPrivateDatabase, type PrivateDatabase } from './lib/private-database';
 import { ENTRIES, startService, type ServiceProcess } from './lib/processes';
 import { startProxy, type Proxy } from './lib/proxy';
+import { waitFor } from './lib/wait';
 
 /**
  * (3) a gateway copy restarted while a real browser is subscribed: the built console, in Chromium, on a
@@ -112,17 +113,19 @@ it('a console subscribed to a conversation shows every message once, in order, a
   const load = messageLoad(api, conversation.id);
   // A push has reached the page before the restart, so the console has a position to resume from.
   await expect.poll(() => rowTexts(page), { timeout: 20_000 }).toContain('Fault message 0');
-  await sleep(1000);
+  await waitFor('messages acknowledged before the restart', () => load.acknowledged.length >= 5);
   const stopped = Date.now();
   await gateway.kill('SIGTERM');
   // The console says it lost the live link rather than looking frozen.
   await liveTag(page, 'Reconnecting…').waitFor({ timeout: 20_000 });
-  await sleep(1000);
+  const beforeDown = load.acknowledged.length;
+  await waitFor('messages acknowledged while the gateway copy is down', () => load.acknowledged.length >= beforeDown + 3);
   gateway = await startService(ENTRIES.gateway, gatewayPort, gatewayEnv());
   await untilCaughtUpWithStore(gateway.url, db.url, 60_000);
   const restarted = Date.now();
   await liveTag(page, 'Live').waitFor({ timeout: 30_000 });
-  await sleep(1500);
+  const beforeBack = load.acknowledged.length;
+  await waitFor('messages acknowledged after the restart', () => load.acknowledged.length >= beforeBack + 5);
   await load.stop();
 
   console.log(

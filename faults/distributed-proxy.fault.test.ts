@@ -8,6 +8,7 @@ import { LiveSocket } from './lib/live-socket';
 import { NGINX, startNginx, type Nginx } from './lib/nginx';
 import { startPrivateDatabase, type PrivateDatabase } from './lib/private-database';
 import { ENTRIES, startService, type ServiceProcess } from './lib/processes';
+import { waitFor } from './lib/wait';
 
 /**
  * The distributed topology run as processes, without Docker: two command-service copies, the query-service and
@@ -19,8 +20,6 @@ let proxy: Nginx;
 const services = new Map<string, ServiceProcess>();
 const ports: Record<string, number> = {};
 const NAMES = ['query-service', 'command-service-1', 'command-service-2', 'realtime-gateway-1', 'realtime-gateway-2'] as const;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 if (!NGINX) console.log('[faults] distributed proxy SKIPPED: no nginx binary (apt-get install nginx-light)');
 
@@ -83,12 +82,15 @@ it.skipIf(!NGINX)(
       () => new LiveSocket(() => `${proxyUrl.replace('http', 'ws')}/ws`, { cookie: writers[0]!.cookie, origin: proxyUrl }),
     );
     await Promise.all(sockets.map((socket) => socket.ready()));
-    await sleep(200);
+    await waitFor(
+      'both sockets through the proxy',
+      () => socketsOn(ports['realtime-gateway-1']!) + socketsOn(ports['realtime-gateway-2']!) === 2,
+    );
     expect([socketsOn(ports['realtime-gateway-1']!), socketsOn(ports['realtime-gateway-2']!)]).toEqual([1, 1]);
 
     const load = new CommandLoad(() => writers, 'distributed');
     load.start();
-    await sleep(1500);
+    await load.untilAcknowledged(30);
 
     // The automation's leader: the copy whose automation follower runs (the other waits on standby).
     const copies = ['command-service-1', 'command-service-2'].map((name) => ({ name, service: services.get(name)! }));
@@ -101,36 +103,39 @@ it.skipIf(!NGINX)(
     const killed = Date.now();
     await leader.service.kill('SIGKILL');
     services.delete(leader.name);
-    const deadline = Date.now() + 30_000;
-    while ((await automationState(other.service)) !== 'running') {
-      if (Date.now() > deadline) throw new Error(`${other.name} did not take the automation over within 30 s:\n${other.service.output()}`);
-      await sleep(50);
-    }
+    await waitFor(
+      `${other.name} taking the automation over`,
+      async () => (await automationState(other.service)) === 'running',
+      30_000,
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}:\n${other.service.output()}`);
+    });
     const handoverMs = Date.now() - killed;
 
     const gatewayKilled = Date.now();
     await services.get('realtime-gateway-1')!.kill('SIGKILL');
     services.delete('realtime-gateway-1');
-    while (sockets.every((socket) => socket.reconnections === 0)) {
-      if (Date.now() - gatewayKilled > 30_000) throw new Error('no socket reconnected after its gateway copy was killed');
-      await sleep(50);
-    }
+    await waitFor(
+      'a socket reconnecting after its gateway copy was killed',
+      () => sockets.some((socket) => socket.reconnections > 0),
+      30_000,
+    );
     const reconnectMs = Date.now() - gatewayKilled;
     console.log(
       `[faults] distributed: ${other.name} took the automation over ${handoverMs} ms after ${leader.name} (the leader) was killed; a socket of the killed gateway copy reconnected through the proxy in ${reconnectMs} ms`,
     );
 
-    await sleep(1500);
+    // The load runs on for a while through the remaining copies before it stops.
+    await load.untilAcknowledged(15);
     await load.stop();
     await untilCaughtUp(services.get('query-service')!.url, 30_000);
 
     // Through the proxy: 201, or the services' JSON 503 with Retry-After for a command cut off with its copy; never 502.
-    expect(load.statuses.get('201')).toBeGreaterThan(30);
     expect([...load.statuses.keys()].filter((status) => status !== '201' && status !== '503')).toEqual([]);
 
     for (const [index, writer] of writers.entries()) await expectEveryAcknowledgedOnce(load.of(index), writer, db.url);
-    await sleep(500);
     for (const socket of sockets) {
+      await socket.untilPushed(load.of(0).acknowledged.values());
       expectPushedOnce(socket.agentPushes(), load.of(0));
       socket.close();
     }

@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import { compareTokens, serverMessage, type ServerMessage } from '@pf/events';
+import { waitFor } from './wait';
 
 type Push = Extract<ServerMessage, { position: string }>;
 
@@ -86,6 +87,22 @@ export class LiveSocket {
         breaks.push(`push ${index} repeated ${push.position} after reconnecting`);
     });
     return breaks;
+  }
+
+  /** Waits until each of `ids` has been pushed as created (at least once: expectPushedOnce checks the once). */
+  async untilPushed(ids: Iterable<number>, timeoutMs = 30_000): Promise<void> {
+    const wanted = [...ids];
+    await waitFor(
+      `pushes of ${wanted.length} agents`,
+      () => {
+        const pushed = new Set(this.agentPushes());
+        return wanted.every((id) => pushed.has(id));
+      },
+      timeoutMs,
+    ).catch((error: Error) => {
+      const pushed = new Set(this.agentPushes());
+      throw new Error(`${error.message}; never pushed: ${JSON.stringify(wanted.filter((id) => !pushed.has(id)))}`);
+    });
   }
 
   close(): void {

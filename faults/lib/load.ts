@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { comparePositions, parsePosition, type AgentView } from '@pf/events';
 import { ApiClient } from '@pf/single-node/testing/api-client';
+import { waitFor } from './wait';
 
 /**
  * A steady command load: each signed-in client creates agents one after another, each with a name of
@@ -45,6 +46,22 @@ export class CommandLoad implements Sent {
   async stop(): Promise<void> {
     this.running = false;
     await Promise.all(this.loops);
+  }
+
+  /** Waits until `count` more commands are acknowledged than when called: the load has run that far. */
+  async untilAcknowledged(count: number, timeoutMs = 60_000): Promise<void> {
+    const target = this.acknowledged.size + count;
+    await waitFor(
+      `${count} more acknowledged commands (${this.acknowledged.size} so far)`,
+      () => this.acknowledged.size >= target,
+      timeoutMs,
+    );
+  }
+
+  /** Waits until `count` more answers of `status` ("network": no answer) are recorded than when called. */
+  async untilAnswered(status: string, count = 1, timeoutMs = 60_000): Promise<void> {
+    const target = (this.statuses.get(status) ?? 0) + count;
+    await waitFor(`${count} more answers ${status}`, () => (this.statuses.get(status) ?? 0) >= target, timeoutMs);
   }
 
   private async loop(index: number): Promise<void> {
@@ -107,11 +124,16 @@ export class ReadinessWatch {
    * slowly a loaded machine ran the checks (a fixed sleep may hold only one or two of them).
    */
   async untilDown(since: number, count: number, timeoutMs = 30_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.seen.filter((entry) => entry.sent >= since && entry.status === 'down').length < count) {
-      if (Date.now() > deadline) throw new Error(`fewer than ${count} readiness checks found the process down within ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await this.untilSeen('down', since, count, timeoutMs);
+  }
+
+  /** Waits until `count` checks sent at or after `since` got `status` ("down": no answer). */
+  async untilSeen(status: number | 'down', since: number, count: number, timeoutMs = 30_000): Promise<void> {
+    await waitFor(
+      `${count} readiness checks answering ${status}`,
+      () => this.seen.filter((entry) => entry.sent >= since && entry.status === status).length >= count,
+      timeoutMs,
+    );
   }
 
   async stop(): Promise<void> {
