@@ -56,6 +56,22 @@ describe('read-model progress: waiting for a position', () => {
     expect(checkpointReads).toBeLessThan(30);
   });
 
+  it('moves back when the projector starts again behind what it had applied, so reads wait for the batches applied again', async () => {
+    const progress = new ReadModelProgress(counted, 'progress-restart');
+    progress.advance(at(9, 90));
+    await progress.waitFor(at(9, 90), 1_000);
+    // The database lost its last batches (the projector commits without waiting for the disk): the stored checkpoint is behind.
+    progress.restartAt(at(8, 80));
+    expect(progress.position).toEqual(at(8, 80));
+    let answered = false;
+    const waiting = progress.waitFor(at(9, 90), 5_000).then(() => (answered = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(answered).toBe(false);
+    progress.advance(at(9, 90));
+    await waiting;
+    expect(answered).toBe(true);
+  });
+
   it('gives up with NotCaughtUp (503) when the position is not reached in time', async () => {
     const progress = new ReadModelProgress(counted, 'progress-never');
     await expect(progress.waitFor(at(9, 90), 300)).rejects.toBeInstanceOf(NotCaughtUp);

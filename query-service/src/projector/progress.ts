@@ -11,6 +11,8 @@ const POLL_MS = 20;
 export class ReadModelProgress {
   private current: Position = START;
   private readonly waiters = new Set<() => void>();
+  /** How often the local projector started again from the stored checkpoint (restartAt); answers kept by the ReadCache belong to one. */
+  private restarts = 0;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -19,6 +21,23 @@ export class ReadModelProgress {
 
   get position(): Position {
     return this.current;
+  }
+
+  get generation(): number {
+    return this.restarts;
+  }
+
+  /**
+   * The local projector starts (again) from the stored checkpoint. The read models stand there, which may be
+   * behind what this process last saw: the projector commits without waiting for the disk (projector.ts), so a
+   * PostgreSQL server that died and came back may have lost its last batches, rows and checkpoint together.
+   * Reads then wait until those batches are applied again, rather than being answered from tables that no
+   * longer hold them.
+   */
+  restartAt(position: Position): void {
+    this.current = position;
+    this.restarts += 1;
+    for (const wake of this.waiters) wake();
   }
 
   advance(position: Position): void {

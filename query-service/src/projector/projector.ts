@@ -87,7 +87,7 @@ export function projectorFollower(pool: pg.Pool, store: EventStore, progress: Re
     position: () => progress.position,
     async start() {
       const from = await loadCheckpoint(pool, READ_MODELS_PROJECTION);
-      progress.advance(from);
+      progress.restartAt(from);
       // Rows this run writes, known without reading them back while no one else writes (memory.ts).
       const memory = new ProjectorMemory();
       return runOf((onError) =>

@@ -49,4 +49,28 @@ describe('read cache', () => {
     expect(cache.size).toBe(1);
     expect(await cache.read('bob', '/api/conversations', async () => 'read again')).toBe('read again');
   });
+
+  it('forgets every answer when the projector starts again from the stored checkpoint, even at the same position', async () => {
+    const at = progress();
+    at.advance({ commit: 40n, prepare: 1n });
+    const cache = new ReadCache(at);
+    expect(await cache.read('alice', '/api/agents', async () => 'before the database died')).toBe('before the database died');
+    // The server came back without its last batches: the projector starts again behind, reads meanwhile are
+    // not kept, and once it has applied them again the position is where it was, but the answer is read anew.
+    at.restartAt({ commit: 30n, prepare: 1n });
+    expect(await cache.read('alice', '/api/agents', async () => 'while refilling')).toBe('while refilling');
+    at.advance({ commit: 40n, prepare: 1n });
+    expect(await cache.read('alice', '/api/agents', async () => 'refilled')).toBe('refilled');
+    expect(await cache.read('alice', '/api/agents', async () => 'again')).toBe('refilled');
+  });
+
+  it('does not keep an answer read while the projector started again', async () => {
+    const at = progress();
+    const cache = new ReadCache(at);
+    await cache.read('alice', '/api/agents', async () => {
+      at.restartAt({ commit: 0n, prepare: 0n });
+      return 'read across the restart';
+    });
+    expect(await cache.read('alice', '/api/agents', async () => 'read after it')).toBe('read after it');
+  });
 });
