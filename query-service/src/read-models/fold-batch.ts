@@ -48,10 +48,35 @@ export async function writeRows(
   sql: (relation: string) => string,
 ): Promise<void> {
   if (rows.length === 0) return;
-  const columns = types.map((_, index) => rows.map((row) => row[index]));
+  const columns = types.map((_, index) => arrayLiteral(rows.length, (r) => rows[r]![index]));
   const args = types.map((type, index) => `$${index + 1}::${type}[]`).join(', ');
   const names = types.map((_, index) => `v${index + 1}`).join(', ');
   await client.query(sql(`unnest(${args}) with ordinality as v(${names}, ord)`), columns);
+}
+
+/**
+ * `length` values as a PostgreSQL array literal. node-postgres builds the same literal from an array, but runs two
+ * regular expressions over every element: over JSON documents, full of quotes, that was most of what a rebuild
+ * spent writing its statements (docs/decisions/live-rebuild.md). An element with a quote or a backslash is
+ * escaped by JSON.stringify, whose escapes are the literal's when the text holds no control character nor
+ * surrogate (JSON text never holds the first; JSON.stringify would write either as an escape the literal reads otherwise).
+ */
+export function arrayLiteral(length: number, valueAt: (index: number) => unknown): string {
+  let literal = '{';
+  for (let r = 0; r < length; r++) {
+    if (r > 0) literal += ',';
+    const value = valueAt(r);
+    if (value === null || value === undefined) literal += 'NULL';
+    else if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') literal += String(value);
+    else literal += quoted(typeof value === 'string' ? value : value instanceof Date ? value.toISOString() : JSON.stringify(value));
+  }
+  return `${literal}}`;
+}
+
+function quoted(text: string): string {
+  if (!/["\\]/.test(text)) return `"${text}"`;
+  // eslint-disable-next-line no-control-regex -- the control characters are what it looks for
+  return /[\u0000-\u001f\ud800-\udfff]/.test(text) ? `"${text.replace(/["\\]/g, '\\$&')}"` : JSON.stringify(text);
 }
 
 export const json = (value: unknown) => (value === null ? null : JSON.stringify(value));

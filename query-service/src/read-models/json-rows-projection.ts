@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { DomainEvent } from '@pf/events';
 import type { Migration, RecordedEvent } from '@pf/infra';
 import { DocumentIndex, type LookupRoute } from './document-index';
+import { arrayLiteral } from './fold-batch';
 import type { ReadModel } from './read-model';
 
 /**
@@ -129,7 +130,11 @@ async function projectDocuments<Doc>(
        select v.id, array(select jsonb_array_elements_text(v.owners)), v.doc
        from unnest($1::text[], $2::jsonb[], $3::jsonb[]) as v(id, owners, doc)
        on conflict (id) do update set owners = excluded.owners, doc = excluded.doc`,
-      [kept, kept.map((id) => JSON.stringify(projection.owners(docs.get(id)!))), kept.map((id) => JSON.stringify(docs.get(id)))],
+      [
+        arrayLiteral(kept.length, (i) => kept[i]),
+        arrayLiteral(kept.length, (i) => JSON.stringify(projection.owners(docs.get(kept[i]!)!))),
+        arrayLiteral(kept.length, (i) => JSON.stringify(docs.get(kept[i]!))),
+      ],
     );
   }
   if (gone.length > 0) await client.query(`delete from ${projection.table} where id = any($1::text[])`, [gone]);
