@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { comparePositions, START, type Position } from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
 import { ProjectorMemory } from '../projector/memory';
+import { DocumentMirrors } from '../read-models/document-mirror';
 import type { RebuildPart } from './parts';
 import { REBUILD_SCHEMA, useSchema } from './shadow';
 
@@ -17,7 +18,12 @@ export class Lane {
     readonly parts: readonly RebuildPart[],
     /** Each part's committed position in the rebuild schema. */
     readonly positions: Map<string, Position>,
-  ) {}
+    /** Whether its tables are the empty copies of this run (not taken up from an interrupted one). */
+    fresh: boolean,
+  ) {
+    // Filled from empty by this lane alone: its document tables can be kept whole in memory (document-mirror.ts).
+    if (fresh) this.memory.documents = new DocumentMirrors();
+  }
 
   get position(): Position {
     return earliest(this.parts.map((part) => this.positions.get(part.name)!));
@@ -62,8 +68,10 @@ export class Lane {
     for (const part of this.parts) this.positions.set(part.name, staged.get(part.name)!);
   }
 
+  /** What it knew of its rows goes (a batch or the switch rolled back); the tables are read from then on. */
   forget(): void {
     this.memory.forget();
+    this.memory.documents = undefined;
     this.memoryAt = null;
   }
 }

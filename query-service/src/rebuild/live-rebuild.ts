@@ -187,7 +187,7 @@ export async function liveRebuild(pool: pg.Pool, store: EventStore, options: Liv
 
     const transactionMs = options.transactionMs ?? DEFAULT_TRANSACTION_MS;
     let size = followed ? Math.min(batchSize, 200) : batchSize;
-    const lanes = plan.map((members) => new Lane(members, positions));
+    const lanes = plan.map((members) => new Lane(members, positions, !resumed));
     const from = earliest(lanes.map((lane) => lane.position));
     total = await countEventsAfter(guard, from);
     report('building');
