@@ -5,6 +5,18 @@ import type { RecordedEvent } from '@pf/infra';
 /** Events were validated by the deciders that wrote them, so the read models trust them. */
 export const domainEventOf = (recorded: RecordedEvent) => ({ type: recorded.type, data: recorded.data }) as DomainEvent;
 
+const recordedTimes = new WeakMap<RecordedEvent, string>();
+
+/**
+ * The event's recorded time as ISO text, made once per event however many read models fold it (in a profile
+ * of a rebuild, making it again for each read model was 0.5 s of 200,000 events: docs/decisions/live-rebuild.md).
+ */
+export function recordedAtOf(recorded: RecordedEvent): string {
+  let at = recordedTimes.get(recorded);
+  if (at === undefined) recordedTimes.set(recorded, (at = recorded.recordedAt.toISOString()));
+  return at;
+}
+
 /** The entities of a view that a batch touches, to load before folding it. */
 export function keysOf<K>(view: View<K, unknown>, batch: readonly RecordedEvent[]): K[] {
   const keys = new Set<K>();
@@ -30,7 +42,7 @@ export function foldBatch<K, S>(
   const entities = new Map(stored);
   for (const recorded of batch) {
     const event = domainEventOf(recorded);
-    const recordedAt = recorded.recordedAt.toISOString();
+    const recordedAt = recordedAtOf(recorded);
     const state = foldInto(entities, view, event, recordedAt);
     each?.(state, event, recorded, recordedAt);
   }

@@ -3,7 +3,7 @@ import type { DomainEvent } from '@pf/events';
 import type { Migration, RecordedEvent } from '@pf/infra';
 import { DocumentIndex, type LookupRoute } from './document-index';
 import type { MirroredTable } from './document-mirror';
-import { arrayLiteral } from './fold-batch';
+import { arrayLiteral, recordedAtOf } from './fold-batch';
 import type { ReadModel } from './read-model';
 
 /**
@@ -70,7 +70,7 @@ async function projectDocuments<Doc>(
     const event = { type: recorded.type, data: recorded.data } as DomainEvent;
     const routes = projection.route(event);
     if (routes.length === 0) continue;
-    routed.push({ event, at: recorded.recordedAt.toISOString(), routes });
+    routed.push({ event, at: recordedAtOf(recorded), routes });
     for (const route of routes) {
       if ('ids' in route) route.ids.forEach((id) => ids.add(id));
       else if ('where' in route) add(wheres, route.where.field, route.where.value);

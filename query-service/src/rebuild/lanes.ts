@@ -35,7 +35,9 @@ export class Lane {
     const last = batch[batch.length - 1]!.position;
     this.memory.begin(this.memoryAt ?? START);
     for (const part of this.parts) {
-      const fresh = batch.filter(after(positions.get(part.name)!));
+      // The whole batch but where an interrupted rebuild left this part inside it.
+      const position = positions.get(part.name)!;
+      const fresh = after(position)(batch[0]!) ? batch : batch.filter(after(position));
       if (fresh.length === 0) continue;
       await part.project(client, fresh, this.memory);
       positions.set(part.name, last);
