@@ -9,6 +9,7 @@ import {
   createShadowTables,
   dropSchema,
   REBUILD_SCHEMA,
+  restorePendingLists,
   RETIRED_SCHEMA,
   shapeOf,
   swapTables,
@@ -197,15 +198,17 @@ export async function liveRebuild(pool: pg.Pool, store: EventStore, options: Liv
       for (let attempt = 1; ; attempt += 1) {
         await catchUp();
         options.signal?.throwIfAborted();
-        await createMissingIndexes(guard, REBUILD_SCHEMA, tables);
-        // Fresh planner statistics for the new rows before anyone reads them; the tables shared out to the lanes'
-        // connections, so they are analysed side by side.
+        // The indexes left out while the rows went in, then fresh planner statistics for the new rows before anyone
+        // reads them; the tables shared out to the lanes' connections, so they are built and analysed side by side.
         await Promise.all(
           clients.map(async (client, index) => {
-            for (const table of tables.filter((_, t) => t % clients.length === index))
+            for (const table of tables.filter((_, t) => t % clients.length === index)) {
+              await createMissingIndexes(client, REBUILD_SCHEMA, [table]);
               await client.query(`analyze ${REBUILD_SCHEMA}.${table}`);
+            }
           }),
         );
+        await restorePendingLists(guard, REBUILD_SCHEMA);
         report('switching');
         try {
           const switchMs = await switchIn();

@@ -96,7 +96,7 @@ function withoutPendingList(def: string): string {
 }
 
 /** The GIN indexes of `schema`'s copies filled without a pending list get the default back (a catalogue change). */
-async function restorePendingLists(client: pg.ClientBase, schema: string): Promise<void> {
+export async function restorePendingLists(client: pg.ClientBase, schema: string): Promise<void> {
   const off = await client.query<{ name: string }>(
     `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
      where n.nspname = $1 and c.relkind = 'i' and c.reloptions @> array['fastupdate=off']
@@ -132,7 +132,6 @@ export async function createMissingIndexes(client: pg.ClientBase, schema: string
       await client.query(`reset statement_timeout`);
     }
   }
-  await restorePendingLists(client, schema);
 }
 
 /** Which of `tables` exist in `schema`. */
