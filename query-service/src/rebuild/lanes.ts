@@ -6,7 +6,7 @@ import { DocumentMirrors } from '../read-models/document-mirror';
 import type { RebuildPart } from './parts';
 import { REBUILD_SCHEMA, useSchema } from './shadow';
 
-export const after = (position: Position) => (event: RecordedEvent) => comparePositions(event.position, position) > 0;
+const after = (position: Position) => (event: RecordedEvent) => comparePositions(event.position, position) > 0;
 export const earliest = (positions: Position[]) => positions.reduce((best, p) => (comparePositions(p, best) < 0 ? p : best));
 
 /** A group of parts folded in its own transactions, one after another; lanes run side by side. */
