@@ -1,4 +1,5 @@
 import { comparePositions, type Conversation, type Position } from '@pf/events';
+import type { DocumentMirrors } from '../read-models/document-mirror';
 
 /** How many conversations the projector keeps in memory. */
 const PROJECTOR_MEMORY_CONVERSATIONS = 10_000;
@@ -17,6 +18,11 @@ export class ProjectorMemory {
   /** Least recently written first. */
   private readonly conversations = new Map<number, Conversation>();
   private readonly staged = new Map<number, Conversation>();
+  /**
+   * Whole document tables, when this memory's owner filled them from empty and is their only writer (a live
+   * rebuild's lane: document-mirror.ts). Not dropped by `forget`: its owner drops it (a running projector has none).
+   */
+  documents: DocumentMirrors | undefined;
 
   constructor(private readonly capacity = PROJECTOR_MEMORY_CONVERSATIONS) {}
 

@@ -2,6 +2,8 @@ import type pg from 'pg';
 import type { DomainEvent } from '@pf/events';
 import type { Migration, RecordedEvent } from '@pf/infra';
 import { DocumentIndex, type LookupRoute } from './document-index';
+import type { MirroredTable } from './document-mirror';
+import { arrayLiteral, recordedAtOf } from './fold-batch';
 import type { ReadModel } from './read-model';
 
 /**
@@ -55,6 +57,7 @@ async function projectDocuments<Doc>(
   client: pg.ClientBase,
   projection: DocumentProjection<Doc>,
   batch: readonly RecordedEvent[],
+  mirror?: MirroredTable<Doc>,
 ): Promise<void> {
   const routed: { event: DomainEvent; at: string; routes: Route[] }[] = [];
   const ids = new Set<string>();
@@ -67,7 +70,7 @@ async function projectDocuments<Doc>(
     const event = { type: recorded.type, data: recorded.data } as DomainEvent;
     const routes = projection.route(event);
     if (routes.length === 0) continue;
-    routed.push({ event, at: recorded.recordedAt.toISOString(), routes });
+    routed.push({ event, at: recordedAtOf(recorded), routes });
     for (const route of routes) {
       if ('ids' in route) route.ids.forEach((id) => ids.add(id));
       else if ('where' in route) add(wheres, route.where.field, route.where.value);
@@ -77,32 +80,7 @@ async function projectDocuments<Doc>(
   }
   if (routed.length === 0) return;
 
-  const docs = new Map<string, Doc | null>();
-  const clauses: string[] = [];
-  const params: unknown[] = [];
-  if (ids.size > 0) {
-    params.push([...ids]);
-    clauses.push(`id = any($${params.length}::text[])`);
-  }
-  for (const [field, values] of wheres) {
-    params.push(field, [...values]);
-    clauses.push(`doc->>($${params.length - 1}::text) = any($${params.length}::text[])`);
-  }
-  for (const [field, keys] of hasKeys) {
-    params.push(field, [...keys]);
-    clauses.push(`(doc->($${params.length - 1}::text)) ?| $${params.length}::text[]`);
-  }
-  if (owners.size > 0) {
-    params.push([...owners]);
-    clauses.push(`owners && $${params.length}::text[]`);
-  }
-  const loaded = await client.query<{ id: string; doc: Doc }>(
-    `select id, doc from ${projection.table} where ${clauses.join(' or ')}`,
-    params,
-  );
-  for (const row of loaded.rows) docs.set(row.id, row.doc);
-  const index = new DocumentIndex(projection, docs);
-
+  const { docs, index } = mirror ?? (await loadDocuments(client, projection, ids, wheres, hasKeys, owners));
   const changed = new Set<string>();
   for (const { event, at, routes } of routed) {
     for (const route of routes) {
@@ -129,10 +107,51 @@ async function projectDocuments<Doc>(
        select v.id, array(select jsonb_array_elements_text(v.owners)), v.doc
        from unnest($1::text[], $2::jsonb[], $3::jsonb[]) as v(id, owners, doc)
        on conflict (id) do update set owners = excluded.owners, doc = excluded.doc`,
-      [kept, kept.map((id) => JSON.stringify(projection.owners(docs.get(id)!))), kept.map((id) => JSON.stringify(docs.get(id)))],
+      [
+        arrayLiteral(kept.length, (i) => kept[i]),
+        arrayLiteral(kept.length, (i) => JSON.stringify(projection.owners(docs.get(kept[i]!)!))),
+        arrayLiteral(kept.length, (i) => JSON.stringify(docs.get(kept[i]!))),
+      ],
     );
   }
   if (gone.length > 0) await client.query(`delete from ${projection.table} where id = any($1::text[])`, [gone]);
+  if (mirror) for (const id of gone) mirror.docs.delete(id);
+}
+
+/** The rows the batch's routes name (by id, by lookup field, by key, by owner), in one query. */
+async function loadDocuments<Doc>(
+  client: pg.ClientBase,
+  projection: DocumentProjection<Doc>,
+  ids: ReadonlySet<string>,
+  wheres: ReadonlyMap<string, ReadonlySet<string>>,
+  hasKeys: ReadonlyMap<string, ReadonlySet<string>>,
+  owners: ReadonlySet<string>,
+): Promise<{ docs: Map<string, Doc | null>; index: DocumentIndex<Doc> }> {
+  const docs = new Map<string, Doc | null>();
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  if (ids.size > 0) {
+    params.push([...ids]);
+    clauses.push(`id = any($${params.length}::text[])`);
+  }
+  for (const [field, values] of wheres) {
+    params.push(field, [...values]);
+    clauses.push(`doc->>($${params.length - 1}::text) = any($${params.length}::text[])`);
+  }
+  for (const [field, keys] of hasKeys) {
+    params.push(field, [...keys]);
+    clauses.push(`(doc->($${params.length - 1}::text)) ?| $${params.length}::text[]`);
+  }
+  if (owners.size > 0) {
+    params.push([...owners]);
+    clauses.push(`owners && $${params.length}::text[]`);
+  }
+  const loaded = await client.query<{ id: string; doc: Doc }>(
+    `select id, doc from ${projection.table} where ${clauses.join(' or ')}`,
+    params,
+  );
+  for (const row of loaded.rows) docs.set(row.id, row.doc);
+  return { docs, index: new DocumentIndex(projection, docs) };
 }
 
 function matches<Doc>(doc: Doc, route: LookupRoute, projection: DocumentProjection<Doc>): boolean {
@@ -149,7 +168,7 @@ export function documentReadModel<Doc>(projection: DocumentProjection<Doc>, migr
     tables: [projection.table],
     migrations: [documentTableMigration(projection, migrationName)],
     foldIndexes: [...projection.lookupFields, ...(projection.keyFields ?? [])].map((field) => lookupIndex(projection, field)),
-    project: (client, batch) => projectDocuments(client, projection, batch),
+    project: (client, batch, memory) => projectDocuments(client, projection, batch, memory?.documents?.of(projection)),
   };
 }
 

@@ -1,14 +1,15 @@
 import pg from 'pg';
 import { comparePositions, START, type Position } from '@pf/events';
 import { loadCheckpoint, lockCheckpoint, saveCheckpoint, type EventStore, type RecordedEvent } from '@pf/infra';
-import { ProjectorMemory } from '../projector/memory';
 import { ANALYTICS_FACTS_CHECKPOINT, ANALYTICS_FACTS_CONSUMER } from '../read-models/analytics';
-import { planLanes, REBUILD_PARTS, selectParts, type RebuildPart } from './parts';
+import { earliest, foldInLanes, Lane } from './lanes';
+import { planLanes, REBUILD_PARTS, selectParts } from './parts';
 import {
   createMissingIndexes,
   createShadowTables,
   dropSchema,
   REBUILD_SCHEMA,
+  restorePendingLists,
   RETIRED_SCHEMA,
   shapeOf,
   swapTables,
@@ -87,72 +88,12 @@ export const DEFAULT_REBUILD_BATCH = 5000;
 export const DEFAULT_REBUILD_LANES = 4;
 export const DEFAULT_TRANSACTION_MS = 50;
 const SWITCH_ATTEMPTS = 5;
+/** How many batches the log is read ahead of the slowest lane. */
+const LANE_BATCHES_AHEAD = 2;
 
 const at = (row: { commit: string; prepare: string }): Position => ({ commit: BigInt(row.commit), prepare: BigInt(row.prepare) });
-const after = (position: Position) => (event: RecordedEvent) => comparePositions(event.position, position) > 0;
 const notAfter = (cap: Position | null) => (event: RecordedEvent) => cap === null || comparePositions(event.position, cap) <= 0;
 const latest = (positions: Iterable<Position>) => [...positions].reduce((best, p) => (comparePositions(p, best) > 0 ? p : best), START);
-const earliest = (positions: Position[]) => positions.reduce((best, p) => (comparePositions(p, best) < 0 ? p : best));
-
-/** A group of parts folded in its own transactions, one after another; lanes run side by side. */
-class Lane {
-  readonly memory = new ProjectorMemory();
-  private memoryAt: Position | null = null;
-
-  constructor(
-    readonly parts: readonly RebuildPart[],
-    /** Each part's committed position in the rebuild schema. */
-    readonly positions: Map<string, Position>,
-  ) {}
-
-  get position(): Position {
-    return earliest(this.parts.map((part) => this.positions.get(part.name)!));
-  }
-
-  /** Folds the events each part has not folded yet into the rebuild schema, inside the caller's transaction. */
-  async applyIn(client: pg.ClientBase, batch: readonly RecordedEvent[], positions: Map<string, Position>): Promise<void> {
-    if (batch.length === 0) return;
-    const last = batch[batch.length - 1]!.position;
-    this.memory.begin(this.memoryAt ?? START);
-    for (const part of this.parts) {
-      const fresh = batch.filter(after(positions.get(part.name)!));
-      if (fresh.length === 0) continue;
-      await part.project(client, fresh, this.memory);
-      positions.set(part.name, last);
-    }
-    await client.query(`update rebuild_positions set commit_position = $2, prepare_position = $3 where part = any($1::text[])`, [
-      this.parts.map((p) => p.name),
-      last.commit.toString(),
-      last.prepare.toString(),
-    ]);
-    this.memory.committed(last);
-    this.memoryAt = last;
-  }
-
-  /** One committed batch on this lane's own connection. */
-  async apply(client: pg.ClientBase, batch: readonly RecordedEvent[]): Promise<void> {
-    if (batch.every((event) => !after(this.position)(event))) return;
-    const staged = new Map(this.positions);
-    try {
-      // Not waiting for the WAL flush: the rows and the positions commit together, so a crash loses whole
-      // batches, which the next rebuild applies again from the positions that did reach the disk.
-      await client.query(`begin; set local synchronous_commit = off`);
-      await useSchema(client, REBUILD_SCHEMA);
-      await this.applyIn(client, batch, staged);
-      await client.query('commit');
-    } catch (error) {
-      this.forget();
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    }
-    for (const part of this.parts) this.positions.set(part.name, staged.get(part.name)!);
-  }
-
-  forget(): void {
-    this.memory.forget();
-    this.memoryAt = null;
-  }
-}
 
 /** A pool of the caller's settings for the rebuild's own connections (lanes, the switch, the lock). */
 function rebuildPool(pool: pg.Pool, size: number): pg.Pool {
@@ -247,7 +188,7 @@ export async function liveRebuild(pool: pg.Pool, store: EventStore, options: Liv
 
     const transactionMs = options.transactionMs ?? DEFAULT_TRANSACTION_MS;
     let size = followed ? Math.min(batchSize, 200) : batchSize;
-    const lanes = plan.map((members) => new Lane(members, positions));
+    const lanes = plan.map((members) => new Lane(members, positions, !resumed));
     const from = earliest(lanes.map((lane) => lane.position));
     total = await countEventsAfter(guard, from);
     report('building');
@@ -257,15 +198,17 @@ export async function liveRebuild(pool: pg.Pool, store: EventStore, options: Liv
       for (let attempt = 1; ; attempt += 1) {
         await catchUp();
         options.signal?.throwIfAborted();
-        await createMissingIndexes(guard, REBUILD_SCHEMA, tables);
-        // Fresh planner statistics for the new rows before anyone reads them; the tables shared out to the lanes'
-        // connections, so they are analysed side by side.
+        // The indexes left out while the rows went in, then fresh planner statistics for the new rows before anyone
+        // reads them; the tables shared out to the lanes' connections, so they are built and analysed side by side.
         await Promise.all(
           clients.map(async (client, index) => {
-            for (const table of tables.filter((_, t) => t % clients.length === index))
+            for (const table of tables.filter((_, t) => t % clients.length === index)) {
+              await createMissingIndexes(client, REBUILD_SCHEMA, [table]);
               await client.query(`analyze ${REBUILD_SCHEMA}.${table}`);
+            }
           }),
         );
+        await restorePendingLists(guard, REBUILD_SCHEMA);
         report('switching');
         try {
           const switchMs = await switchIn();
@@ -286,33 +229,32 @@ export async function liveRebuild(pool: pg.Pool, store: EventStore, options: Liv
     /** Committed batches, the lanes side by side, until the copy is at the head (or at the live tables' place). */
     async function catchUp(): Promise<void> {
       const caps = async () => (partial.length > 0 ? earliest(await Promise.all(partial.map((name) => loadCheckpoint(own, name)))) : null);
-      let position = earliest(lanes.map((lane) => lane.position));
-      let nextAsked = size;
-      let next = store.readAll(position, size);
-      try {
-        for (;;) {
-          options.signal?.throwIfAborted();
-          const read = await next;
-          const asked = nextAsked;
-          const cap = await caps();
-          const batch = read.filter(notAfter(cap));
-          if (batch.length === 0) return;
-          position = batch[batch.length - 1]!.position;
-          const began = performance.now();
-          nextAsked = size;
-          next = store.readAll(position, size);
-          await Promise.all(lanes.map((lane, index) => lane.apply(clients[index]!, batch)));
-          const took = performance.now() - began;
-          if (followed)
-            size = Math.max(100, Math.min(batchSize, Math.round(size * Math.min(2, Math.max(0.25, transactionMs / Math.max(1, took))))));
-          done += batch.length;
-          report('building');
+      // The slowest batch transaction since the last read: while a product follows the log, it sizes the next batch.
+      let slowest = 0;
+      await foldInLanes({
+        lanes,
+        clients,
+        from: earliest(lanes.map((lane) => lane.position)),
+        ahead: LANE_BATCHES_AHEAD,
+        signal: options.signal,
+        size: () => {
+          if (followed && slowest > 0)
+            size = Math.max(100, Math.min(batchSize, Math.round(size * Math.min(2, Math.max(0.25, transactionMs / Math.max(1, slowest))))));
+          slowest = 0;
+          return size;
+        },
+        read: async (position, limit) => {
+          const read = await store.readAll(position, limit);
+          const events = read.filter(notAfter(await caps()));
           // At the head (or the cap): the rest is the switch's.
-          if (batch.length < read.length || read.length < asked) return;
-        }
-      } finally {
-        next.catch(() => undefined);
-      }
+          return { events, atHead: events.length < read.length || read.length < limit };
+        },
+        took: (ms) => (slowest = Math.max(slowest, ms)),
+        applied: (events) => {
+          done += events;
+          report('building');
+        },
+      });
     }
 
     /** The switch: one transaction, the live followers held only for it. Returns how long it held them. */

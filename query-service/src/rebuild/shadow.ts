@@ -80,9 +80,30 @@ export async function createShadowTables(
       if (options.deferIndexes && !options.keep?.has(name)) continue;
       const on = ` ON public.${table} `;
       if (!def.includes(on)) throw new Error(`Cannot copy index ${name} of ${table}: ${def}`);
-      await client.query(def.replace(on, ` ON ${qualified(schema, table)} `));
+      await client.query(withoutPendingList(def.replace(on, ` ON ${qualified(schema, table)} `)));
     }
   }
+}
+
+/**
+ * A GIN index filled row by row keeps new entries in a pending list that every search reads through (up to
+ * gin_pending_list_limit, 4 MB): a fold that looks rows up through one at every batch spent most of its time
+ * there. The copies are filled with the list off, and given the live index's setting back before the switch
+ * (restorePendingLists), so the live definition is what the migrations made.
+ */
+function withoutPendingList(def: string): string {
+  return / USING gin /.test(def) && !/ WITH \(/.test(def) ? `${def} WITH (fastupdate = off)` : def;
+}
+
+/** The GIN indexes of `schema`'s copies filled without a pending list get the default back (a catalogue change). */
+export async function restorePendingLists(client: pg.ClientBase, schema: string): Promise<void> {
+  const off = await client.query<{ name: string }>(
+    `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname = $1 and c.relkind = 'i' and c.reloptions @> array['fastupdate=off']
+       and not exists (select 1 from pg_class l where l.oid = to_regclass(format('public.%I', c.relname)) and l.reloptions @> array['fastupdate=off'])`,
+    [schema],
+  );
+  for (const { name } of off.rows) await client.query(`alter index ${qualified(schema, name)} reset (fastupdate)`);
 }
 
 /**

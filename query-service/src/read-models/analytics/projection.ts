@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { RecordedEvent } from '@pf/infra';
-import { domainEventOf, json, writeRows } from '../fold-batch';
+import { domainEventOf, json, recordedAtOf, writeRows } from '../fold-batch';
 import { forgetDeletedOwners } from './account-deleted';
 import {
   agentOf,
@@ -104,7 +104,7 @@ async function projectFacts(
     agents: new Set(),
     versions: new Set(),
   };
-  batch.forEach((recorded, index) => applyFact(state, touched, events[index]!, recorded.recordedAt.toISOString()));
+  batch.forEach((recorded, index) => applyFact(state, touched, events[index]!, recordedAtOf(recorded)));
 
   await writeRows(
     client,

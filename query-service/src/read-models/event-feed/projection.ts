@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { Migration, RecordedEvent } from '@pf/infra';
 import type { ReadModel } from '../read-model';
 import { firmOf as firmOfParty, type DomainEvent } from '@pf/events';
+import { domainEventOf } from '../fold-batch';
 
 const migrations: Migration[] = [
   {
@@ -53,7 +54,6 @@ async function streamFirms(event: DomainEvent, firmsOf: (stream: string) => Prom
         ...(event.data.brokerAgentId ? [event.data.brokerAgentId] : []),
       ];
       const firms: string[] = [];
-      // One at a time: they share the projector's client.
       for (const agentId of agents) firms.push(...(await firmsOf(agentStream(agentId))));
       return unique(firms);
     }
@@ -70,14 +70,21 @@ async function project(client: pg.ClientBase, batch: readonly RecordedEvent[]): 
   const begun = new Map<string, string[]>();
   const owners: [number, string][] = [];
   const deleted: [string, Date][] = [];
-  const firmsOf = async (stream: string): Promise<readonly string[]> => {
-    const known = begun.get(stream);
-    if (known) return known;
-    const { rows } = await client.query<{ firms: string[] }>('select firms from rm_feed_streams where stream = $1', [stream]);
-    return rows[0]?.firms ?? [];
-  };
+  // The stored streams the batch's events name, read in one query rather than one per event (the rows stand
+  // still until the batch's own are written below, so the answers are those a query at each event would give).
+  const named = new Set<string>();
+  for (const recorded of batch) await streamFirms(domainEventOf(recorded), async (stream) => (named.add(stream), []));
+  const stored = new Map<string, readonly string[]>();
+  if (named.size > 0) {
+    const { rows } = await client.query<{ stream: string; firms: string[] }>(
+      'select stream, firms from rm_feed_streams where stream = any($1::text[])',
+      [[...named]],
+    );
+    for (const row of rows) stored.set(row.stream, row.firms);
+  }
+  const firmsOf = async (stream: string): Promise<readonly string[]> => begun.get(stream) ?? stored.get(stream) ?? [];
   for (const recorded of batch) {
-    const event = { type: recorded.type, data: recorded.data } as DomainEvent;
+    const event = domainEventOf(recorded);
     if (event.type === 'AgentCreated') owners.push([event.data.agentId, event.data.ownerId]);
     if (event.type === 'AccountDeleted') deleted.push([event.data.userId, recorded.recordedAt]);
     if (begun.has(recorded.stream)) continue;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { DEFAULT_NOTIFICATION_PREFERENCES, firmOf, type NotificationPreferences } from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
-import { domainEventOf, writeRows } from '../fold-batch';
+import { domainEventOf, recordedAtOf, writeRows } from '../fold-batch';
 import type { ProjectorMemory } from '../../projector/memory';
 import { namesOf, notificationsOf, type Candidate, type Party } from './derive';
 import { isSubjectEvent, subjectIdOf, subjectNotifications, subjectOpened, type Subject } from './lifecycle';
@@ -124,7 +124,7 @@ export async function projectNotifications(
 
   batch.forEach((recorded, index) => {
     const event = events[index]!;
-    const at = recorded.recordedAt.toISOString();
+    const at = recordedAtOf(recorded);
     if (event.type === 'NotificationPreferencesChanged') {
       preferences.set(event.data.userId, event.data.preferences);
       changedPreferences.add(event.data.userId);
