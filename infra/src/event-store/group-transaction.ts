@@ -9,15 +9,14 @@ const describe = (expected: ExpectedVersion) => (typeof expected === 'number' ? 
 /** What became of one member of a group. */
 export type Settled =
   | { readonly kind: 'written'; readonly member: QueuedAppend; readonly result: AppendResult }
+  /** Its expected version did not hold: a conflict, or a retried append whose first try was stored. */
   | { readonly kind: 'conflict'; readonly member: QueuedAppend; readonly error: ConcurrencyConflict }
-  /** Some of its ids are already stored: a retried append, answered as the first one was. */
-  | { readonly kind: 'seen'; readonly member: QueuedAppend }
   /** Something a group cannot decide for it (an id twice, data JSON cannot write): it goes on its own. */
   | { readonly kind: 'alone'; readonly member: QueuedAppend };
 
 interface Row {
   member: number;
-  outcome: 'written' | 'conflict' | 'seen';
+  outcome: 'written' | 'conflict';
   version: number | null;
   tx: string | null;
   pos: number | null;
@@ -61,12 +60,10 @@ export async function writeGroup(db: pg.Pool | pg.ClientBase, group: readonly Qu
           recordedAt,
         };
         settled.set(member, { kind: 'written', member, result });
-      } else if (row.outcome === 'conflict') {
+      } else {
         const current = Number(row.version);
         const error = new ConcurrencyConflict(member.stream, describe(member.expected), current === -1 ? 'no stream' : String(current));
         settled.set(member, { kind: 'conflict', member, error });
-      } else {
-        settled.set(member, { kind: 'seen', member });
       }
     }
   }

@@ -91,8 +91,8 @@ export class PostgresEventStore implements EventStore {
   /**
    * One transaction (one statement) for every append queued meanwhile (group-commit.ts,
    * group-transaction.ts), then each caller settled with its own result. When the statement fails with an
-   * error PostgreSQL reports (a duplicate id racing in from elsewhere, a deadlock between stream locks, an id
-   * that is not a UUID), nothing of the group is stored and each member is appended on its own, in order, so
+   * error PostgreSQL reports (an id already stored: a retried append, or a duplicate racing in from
+   * elsewhere; a deadlock between stream locks; an id that is not a UUID), nothing of the group is stored and each member is appended on its own, in order, so
    * it gets exactly the answer a lone append gives; a lost connection fails them all, as it would each.
    */
   private async commitGroup(group: readonly QueuedAppend[]): Promise<void> {
@@ -109,14 +109,14 @@ export class PostgresEventStore implements EventStore {
     for (const outcome of outcomes) {
       const { member } = outcome;
       if (outcome.kind === 'written') member.resolve(outcome.result);
-      else if (outcome.kind === 'conflict') member.reject(outcome.error);
-      else if (outcome.kind === 'seen') {
-        await this.settle(
-          member,
-          async () =>
-            (await findExisting(this.pool, member.stream, member.events)) ??
-            appendAlone(this.pool, member.stream, member.events, member.expected),
-        );
+      else if (outcome.kind === 'conflict') {
+        // A retried append whose first try was stored finds its stream moved on: answered as that try was.
+        const { error } = outcome;
+        await this.settle(member, async () => {
+          const existing = await findExisting(this.pool, member.stream, member.events);
+          if (existing) return existing;
+          throw error;
+        });
       } else {
         await this.settle(member, () => appendAlone(this.pool, member.stream, member.events, member.expected));
         this.announce();
