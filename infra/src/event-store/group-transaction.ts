@@ -84,7 +84,7 @@ function prepare(member: QueuedAppend, recordedAt: Date, groupIds: ReadonlySet<s
   if (new Set(memberIds).size !== memberIds.length || memberIds.some((id) => groupIds.has(id))) return null;
   try {
     const events = member.events.map((event) => {
-      if (JSON.stringify(event.data) === undefined || JSON.stringify(event.metadata) === undefined) throw new Error('not JSON');
+      if (hasNoJson(event.data) || hasNoJson(event.metadata)) throw new Error('not JSON');
       const digest = contentDigest({ ...event, stream: member.stream, recordedAt });
       return { id: event.id, type: event.type, data: event.data, metadata: event.metadata, digest };
     });
@@ -92,4 +92,14 @@ function prepare(member: QueuedAppend, recordedAt: Date, groupIds: ReadonlySet<s
   } catch {
     return null;
   }
+}
+
+/**
+ * Whether JSON has no text for `value` (undefined, a function, a symbol, or a toJSON giving one of them). An
+ * object without toJSON always has one, so it is not written out here only to be looked at: a cycle or a
+ * BigInt in it is refused by the digest (hash-chain.ts canonicalJson) just as JSON.stringify refuses it.
+ */
+function hasNoJson(value: unknown): boolean {
+  if (typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON !== 'function') return false;
+  return JSON.stringify(value) === undefined;
 }
