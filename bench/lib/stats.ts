@@ -41,7 +41,10 @@ export async function unitsPerSecond(clients: number, seconds: number, work: (cl
     clients,
     () => performance.now() >= end,
     async (client) => {
-      done += await work(client);
+      // Not `done += await work(client)`: that reads `done` before the await, so loops finishing together
+      // (a group commit settles its appends in one turn) overwrite each other's counts.
+      const units = await work(client);
+      done += units;
     },
   );
   return done / ((performance.now() - started) / 1000);

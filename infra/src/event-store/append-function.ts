@@ -1,25 +1,45 @@
 import type { Migration } from '../db/migrate';
 
 /**
+ * The 'seen' check of 003 and 004: before its expected version, each member's ids looked up one at a time,
+ * by equality (a cached, generic plan of "event_id in (a set)" can scan all of events; the unique index's
+ * equality plan never does). It was about a third of the statement's time in the Emmett comparison
+ * (bench/scenarios/emmett.ts), for a case the unique index already refuses.
+ */
+const seenCheck = `
+        seen := false;
+        for e in select value from jsonb_array_elements(m->'events') loop
+          seen := exists (select 1 from events where event_id = (e->>'id')::uuid);
+          exit when seen;
+        end loop;
+        if seen then
+          outcomes := outcomes || 'seen'::text;
+          versions := versions || null::bigint;
+          member_last := member_last || null::int;
+          continue;
+        end if;
+`;
+
+/**
  * `event_store_append_group(streams, members)`: a whole group of appends (group-commit.ts) in one statement,
  * so one round trip and one commit. In order:
  * 1. the advisory lock of every stream, in the order given (sorted by the caller, so two groups never wait
  *    on each other in a cycle), before anything that assigns a transaction id: a group waiting for a
  *    stream's lock gets its id only after the holder committed, so global (transaction id) order agrees
  *    with stream order, exactly as a lone append's lock does;
- * 2. each member, in order, on its own: 'seen' if any of its ids is already stored (a retry, answered by
- *    the caller), 'conflict' (with the version found) if its expected version does not hold against its
- *    stream's head as the members before it left it, else its events are given their versions and linked
- *    each to the one before it (hash-chain.ts `linkHash`: the content digests come from the caller, the link
- *    under the lock);
+ * 2. each member, in order, on its own: 'conflict' (with the version found) if its expected version does
+ *    not hold against its stream's head as the members before it left it, else its events are given their
+ *    versions and linked each to the one before it (hash-chain.ts `linkHash`: the content digests come from
+ *    the caller, the link under the lock); up to 004, first 'seen' if any of its ids was already stored;
  * 3. every written member's events in one insert, in the members' order (so positions follow versions within
  *    each stream), and every written stream's new head (version and hash) in one upsert.
- * The caller never puts one event id in two members of a group (group-transaction.ts), so a member's 'seen'
- * check needs only the stored events, not the group's earlier members.
+ * An id already stored (a retried append) fails the insert on the unique index, and with it the whole
+ * statement: the caller then appends each member on its own (postgres-event-store.ts). The caller never puts
+ * one event id in two members of a group (group-transaction.ts).
  * `members`: [{ stream, expected: 'any' | 'no_stream' | '<version>', events: [{ id, type, data, metadata,
  * digest }] }]; `recorded`: the time every event was hashed with, stored as recorded_at.
  */
-const appendGroupFunction = `
+const appendGroupFunction = (seenCheck: string) => `
     create or replace function event_store_append_group(lock_streams text[], members jsonb, recorded timestamptz)
     returns table (member int, outcome text, version bigint, tx text, pos bigint)
     language plpgsql as $fn$
@@ -54,20 +74,7 @@ const appendGroupFunction = `
       for m in select value from jsonb_array_elements(members) loop
         i := i + 1;
         s := m->>'stream';
-        -- One id at a time, by equality: a cached (generic) plan of "event_id in (a set)" can scan all of
-        -- events, the unique index's equality plan never does.
-        seen := false;
-        for e in select value from jsonb_array_elements(m->'events') loop
-          seen := exists (select 1 from events where event_id = (e->>'id')::uuid);
-          exit when seen;
-        end loop;
-        if seen then
-          outcomes := outcomes || 'seen'::text;
-          versions := versions || null::bigint;
-          member_last := member_last || null::int;
-          continue;
-        end if;
-        if heads ? s then
+${seenCheck}        if heads ? s then
           cur := (heads->s->>'version')::bigint;
           head := heads->s->>'hash';
         else
@@ -134,7 +141,20 @@ const appendGroupFunction = `
   `;
 
 /** The group append as first made: replaced by the next migration's one insert per group (same results). */
-export const appendFunctionMigration: Migration = { name: 'event-store/003-append-group-function', sql: appendGroupFunction };
+export const appendFunctionMigration: Migration = { name: 'event-store/003-append-group-function', sql: appendGroupFunction(seenCheck) };
 
 /** Every written event of a group in one insert, where each event was its own (the same rows and answers). */
-export const appendFunctionOneInsertMigration: Migration = { name: 'event-store/004-append-group-one-insert', sql: appendGroupFunction };
+export const appendFunctionOneInsertMigration: Migration = {
+  name: 'event-store/004-append-group-one-insert',
+  sql: appendGroupFunction(seenCheck),
+};
+
+/**
+ * No 'seen' check: the unique index on event_id refuses a stored id, which fails the whole statement, so the
+ * store appends each member on its own (single-append.ts), and that answers a retried append as the first
+ * one was answered; a member told of a conflict is looked up as a retry first (postgres-event-store.ts).
+ */
+export const appendFunctionNoSeenCheckMigration: Migration = {
+  name: 'event-store/005-append-group-ids-by-unique-index',
+  sql: appendGroupFunction(''),
+};

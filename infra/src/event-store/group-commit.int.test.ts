@@ -105,6 +105,21 @@ describe('PostgreSQL event store: group commit', () => {
     expect(await store.readStream(name)).toHaveLength(2);
   });
 
+  it('answers a retry with "any" as the first append, and still stores the others of its group', async () => {
+    const name = stream('retried-any');
+    const events = [event(1), event(2)];
+    const original = await store.append(name, events, 'any');
+    const first = occupyLane();
+    const again = store.append(name, events, 'any');
+    const beside = store.append(name, [event(3)], original.nextExpectedVersion);
+    const fresh = store.append(stream('beside'), [event(4)], 'no_stream');
+    await first;
+    expect(await again).toEqual(original);
+    expect((await beside).nextExpectedVersion).toBe(2);
+    expect((await fresh).nextExpectedVersion).toBe(0);
+    expect(await store.readStream(name)).toHaveLength(3);
+  });
+
   it('fails only the member PostgreSQL refuses, and still stores the others of its group', async () => {
     const good = stream('good');
     const bad = stream('bad');

@@ -9,15 +9,14 @@ const describe = (expected: ExpectedVersion) => (typeof expected === 'number' ? 
 /** What became of one member of a group. */
 export type Settled =
   | { readonly kind: 'written'; readonly member: QueuedAppend; readonly result: AppendResult }
+  /** Its expected version did not hold: a conflict, or a retried append whose first try was stored. */
   | { readonly kind: 'conflict'; readonly member: QueuedAppend; readonly error: ConcurrencyConflict }
-  /** Some of its ids are already stored: a retried append, answered as the first one was. */
-  | { readonly kind: 'seen'; readonly member: QueuedAppend }
   /** Something a group cannot decide for it (an id twice, data JSON cannot write): it goes on its own. */
   | { readonly kind: 'alone'; readonly member: QueuedAppend };
 
 interface Row {
   member: number;
-  outcome: 'written' | 'conflict' | 'seen';
+  outcome: 'written' | 'conflict';
   version: number | null;
   tx: string | null;
   pos: number | null;
@@ -61,12 +60,10 @@ export async function writeGroup(db: pg.Pool | pg.ClientBase, group: readonly Qu
           recordedAt,
         };
         settled.set(member, { kind: 'written', member, result });
-      } else if (row.outcome === 'conflict') {
+      } else {
         const current = Number(row.version);
         const error = new ConcurrencyConflict(member.stream, describe(member.expected), current === -1 ? 'no stream' : String(current));
         settled.set(member, { kind: 'conflict', member, error });
-      } else {
-        settled.set(member, { kind: 'seen', member });
       }
     }
   }
@@ -87,7 +84,7 @@ function prepare(member: QueuedAppend, recordedAt: Date, groupIds: ReadonlySet<s
   if (new Set(memberIds).size !== memberIds.length || memberIds.some((id) => groupIds.has(id))) return null;
   try {
     const events = member.events.map((event) => {
-      if (JSON.stringify(event.data) === undefined || JSON.stringify(event.metadata) === undefined) throw new Error('not JSON');
+      if (hasNoJson(event.data) || hasNoJson(event.metadata)) throw new Error('not JSON');
       const digest = contentDigest({ ...event, stream: member.stream, recordedAt });
       return { id: event.id, type: event.type, data: event.data, metadata: event.metadata, digest };
     });
@@ -95,4 +92,14 @@ function prepare(member: QueuedAppend, recordedAt: Date, groupIds: ReadonlySet<s
   } catch {
     return null;
   }
+}
+
+/**
+ * Whether JSON has no text for `value` (undefined, a function, a symbol, or a toJSON giving one of them). An
+ * object without toJSON always has one, so it is not written out here only to be looked at: a cycle or a
+ * BigInt in it is refused by the digest (hash-chain.ts canonicalJson) just as JSON.stringify refuses it.
+ */
+function hasNoJson(value: unknown): boolean {
+  if (typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON !== 'function') return false;
+  return JSON.stringify(value) === undefined;
 }

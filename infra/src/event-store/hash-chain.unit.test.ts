@@ -24,6 +24,41 @@ describe('canonical encoding', () => {
     expect(canonicalJson({ b: 1, a: 2 })).toBe(canonicalJson({ a: 2, b: 1 }));
   });
 
+  it('takes values as JSON.stringify does: the same text as the encoding of the JSON round trip it replaced', () => {
+    // The encoding as first written: through JSON text and back, then keys sorted. Stored hashes were made by it.
+    const sorted = (value: unknown): string => {
+      if (value === null || typeof value !== 'object') return JSON.stringify(value);
+      if (Array.isArray(value)) return `[${value.map(sorted).join(',')}]`;
+      const record = value as Record<string, unknown>;
+      return `{${Object.keys(record)
+        .sort()
+        .map((key) => `${JSON.stringify(key)}:${sorted(record[key])}`)
+        .join(',')}}`;
+    };
+    const roundTrip = (value: unknown): string => sorted(JSON.parse(JSON.stringify(value)));
+    class Money {
+      constructor(readonly pence: number) {}
+    }
+    const values: unknown[] = [
+      { at: new Date(Date.UTC(2026, 0, 2)), money: new Money(5), tags: new Map([['a', 1]]), boxed: Object(3) as unknown },
+      [undefined, () => 1, Symbol('s'), Number.NaN, -0, 1e21, 'é\u0000"\\', [], {}],
+      { toJSON: (key: string) => ({ key, z: 1, a: undefined }) },
+      { é: 1, e: 2, E: 3, '10': 4, '9': 5, '': 6, 'a b': { y: [{ d: 1, c: 2 }], x: null } },
+      Object.assign(Object.create(null) as object, { b: 1, a: 2 }),
+      'text',
+      42,
+      null,
+      true,
+    ];
+    for (const value of values) expect(canonicalJson(value)).toBe(roundTrip(value));
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    expect(() => canonicalJson(cycle)).toThrow(TypeError);
+    expect(() => canonicalJson({ amount: 5n })).toThrow(TypeError);
+    expect(() => canonicalJson(() => 1)).toThrow(SyntaxError);
+    expect(canonicalJson(undefined)).toBe('null');
+  });
+
   it('hashes every immutable field: changing any one changes the hash', () => {
     const base = { id: 'E', stream: 's', streamVersion: 0, type: 'T', data: { a: 1 }, metadata, recordedAt: at, previousHash: null };
     const hash = chainHash(base);

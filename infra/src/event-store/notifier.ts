@@ -80,15 +80,18 @@ export class Notifier {
   /**
    * Whether any other session listens for appends on this database (another process, or another store in
    * this one): only then is a NOTIFY worth sending, since this store's own followers are woken in process.
-   * Looked up on the pool (by the listening connection's backend pid) at most every OTHERS_CHECK_MS; until
-   * the first answer, and while the connection is down, it says yes. A listener that starts meanwhile is only
-   * told by its next poll (POLL_MS), a wake-up a few hundred milliseconds late at worst, never an event lost.
+   * Looked up on the pool at most every OTHERS_CHECK_MS, leaving out this store's own listening connection
+   * when it has one (by its backend pid); a store with no connection up (no follower of its own, as in a
+   * process that only appends, or one being re-opened) counts every listener, its own leftover one too, so
+   * it may notify for nothing but never misses anyone. Until the first answer it says yes. A listener that
+   * starts meanwhile is only told by its next poll (POLL_MS), a wake-up a few hundred milliseconds late at
+   * worst, never an event lost.
    */
   othersMayListen(): boolean {
-    const client = this.client;
-    const pid = (client as unknown as { processID?: number } | null)?.processID;
-    if (!client || !this.pool || typeof pid !== 'number') return true;
+    if (!this.pool) return true;
     if (!this.checkingOthers && Date.now() - this.othersCheckedAt >= OTHERS_CHECK_MS) {
+      // No backend has pid 0: without a connection of its own, nothing is left out.
+      const pid = (this.client as unknown as { processID?: number } | null)?.processID ?? 0;
       this.checkingOthers = true;
       this.pool
         .query<{ others: boolean }>(

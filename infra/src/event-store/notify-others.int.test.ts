@@ -13,6 +13,32 @@ const noted = () => ({ id: randomUUID(), type: 'Noted', data: {}, metadata });
 describe('NOTIFY only when someone else listens (real PostgreSQL)', () => {
   const database = eventStoreDatabase();
 
+  it('a store with no follower of its own (it only appends) notifies only while another store listens', async () => {
+    const notifies = database.count((sql) => sql.includes('pg_notify'));
+    const appendOnly = new PostgresEventStore(database.pool, database.url);
+    const notifiesOfAnAppend = async () => {
+      const before = notifies();
+      await appendOnly.append(`append-only-${randomUUID()}`, [noted()], 'no_stream');
+      return notifies() - before;
+    };
+    await expect.poll(notifiesOfAnAppend, { timeout: 10_000, interval: 500 }).toBe(0);
+
+    const listeningPool = createPool(database.url, 2);
+    const listening = new PostgresEventStore(listeningPool, database.url);
+    const theirs: string[] = [];
+    const subscription = listening.subscribe(
+      START,
+      async (batch: readonly RecordedEvent[]) => void theirs.push(...batch.map((e) => e.stream)),
+    );
+    await subscription.caughtUp;
+    await expect.poll(notifiesOfAnAppend, { timeout: 10_000, interval: 500 }).toBeGreaterThan(0);
+
+    await subscription.close();
+    await listening.close();
+    await listeningPool.end();
+    await appendOnly.close();
+  });
+
   it('stops notifying when it is the only listener, and a second store in another process is woken once it listens', async () => {
     const notifies = database.count((sql) => sql.includes('pg_notify'));
     const alone = database.store;

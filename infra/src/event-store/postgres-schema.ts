@@ -1,5 +1,5 @@
 import type { Migration } from '../db/migrate';
-import { appendFunctionMigration, appendFunctionOneInsertMigration } from './append-function';
+import { appendFunctionMigration, appendFunctionNoSeenCheckMigration, appendFunctionOneInsertMigration } from './append-function';
 
 export const eventStoreMigrations: Migration[] = [
   {
@@ -37,4 +37,5 @@ export const eventStoreMigrations: Migration[] = [
   // A group of appends in one statement (group-commit.ts).
   appendFunctionMigration,
   appendFunctionOneInsertMigration,
+  appendFunctionNoSeenCheckMigration,
 ];

@@ -8,8 +8,8 @@ const UNIQUE_VIOLATION = '23505';
 
 /**
  * One append in a transaction of its own: the path an append takes when its group cannot decide it (an id
- * stored twice in one group, a duplicate id racing in from another stream, data PostgreSQL refuses), so
- * every such case answers exactly as a lone append always has.
+ * twice in one group, an id already stored: a retry, or a duplicate racing in from another stream; data
+ * PostgreSQL refuses), so every such case answers exactly as a lone append always has.
  */
 export async function appendAlone(
   pool: pg.Pool,
