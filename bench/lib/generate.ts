@@ -177,7 +177,9 @@ export async function generateEvents(pool: pg.Pool, store: EventStore, events: n
     Array.from({ length: writers }, async () => {
       while (next < users) {
         const n = next++;
-        appended += await appendUserHistory(store, ids, randomUUID(), n);
+        // Read after the await: `appended += await ...` reads it before, and writers settling together overwrite each other's counts.
+        const written = await appendUserHistory(store, ids, randomUUID(), n);
+        appended += written;
       }
     }),
   );

@@ -13,6 +13,36 @@ export async function expectEveryAcknowledgedOnce(load: Sent, reader: ApiClient,
   const byName = new Map<string, number[]>();
   for (const agent of listed.body as { id: number; name: string }[]) byName.set(agent.name, [...(byName.get(agent.name) ?? []), agent.id]);
   const missing = [...load.acknowledged].filter(([name, id]) => byName.get(name)?.[0] !== id);
+  if (missing.length > 0) {
+    const diag = new pg.Client({ connectionString: databaseUrl });
+    await diag.connect();
+    for (const [name, id] of missing) {
+      const ev = await diag.query(
+        `select transaction_id::text, position::text, stream_id, type, data from events where data->>'name' = $1`,
+        [name],
+      );
+      const rm = await diag.query(`select * from rm_agents where id = $1 or name = $2`, [id, name]);
+      console.log('[diag] missing', name, id, 'listed as', byName.get(name), JSON.stringify(ev.rows), JSON.stringify(rm.rows));
+    }
+    console.log('[diag] checkpoints', JSON.stringify((await diag.query(`select * from checkpoints`)).rows));
+    console.log(
+      '[diag] head',
+      JSON.stringify(
+        (await diag.query(`select transaction_id::text, position::text from events order by transaction_id desc, position desc limit 3`))
+          .rows,
+      ),
+    );
+    console.log('[diag] readyz', await (await fetch(reader.baseUrl + '/readyz')).text());
+    await new Promise((r) => setTimeout(r, 5000));
+    const again = await reader.get('/api/agents');
+    const names = new Set((again.body as { name: string }[]).map((a) => a.name));
+    console.log(
+      '[diag] 5 s later listed:',
+      missing.map(([n]) => names.has(n)),
+    );
+    console.log('[diag] checkpoints later', JSON.stringify((await diag.query(`select * from checkpoints`)).rows));
+    await diag.end();
+  }
   expect(missing, 'acknowledged agents missing from the read models').toEqual([]);
   expect(
     [...byName].filter(([, ids]) => ids.length > 1),
