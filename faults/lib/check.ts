@@ -13,37 +13,9 @@ export async function expectEveryAcknowledgedOnce(load: Sent, reader: ApiClient,
   const byName = new Map<string, number[]>();
   for (const agent of listed.body as { id: number; name: string }[]) byName.set(agent.name, [...(byName.get(agent.name) ?? []), agent.id]);
   const missing = [...load.acknowledged].filter(([name, id]) => byName.get(name)?.[0] !== id);
-  if (missing.length > 0) {
-    const diag = new pg.Client({ connectionString: databaseUrl });
-    await diag.connect();
-    for (const [name, id] of missing) {
-      const ev = await diag.query(
-        `select transaction_id::text, position::text, stream_id, type, data from events where data->>'name' = $1`,
-        [name],
-      );
-      const rm = await diag.query(`select * from rm_agents where id = $1 or name = $2`, [id, name]);
-      console.log('[diag] missing', name, id, 'listed as', byName.get(name), JSON.stringify(ev.rows), JSON.stringify(rm.rows));
-    }
-    console.log('[diag] checkpoints', JSON.stringify((await diag.query(`select * from checkpoints`)).rows));
-    console.log(
-      '[diag] head',
-      JSON.stringify(
-        (await diag.query(`select transaction_id::text, position::text from events order by transaction_id desc, position desc limit 3`))
-          .rows,
-      ),
-    );
-    console.log('[diag] readyz', await (await fetch(reader.baseUrl + '/readyz')).text());
-    await new Promise((r) => setTimeout(r, 5000));
-    const again = await reader.get('/api/agents');
-    const names = new Set((again.body as { name: string }[]).map((a) => a.name));
-    console.log(
-      '[diag] 5 s later listed:',
-      missing.map(([n]) => names.has(n)),
-    );
-    console.log('[diag] checkpoints later', JSON.stringify((await diag.query(`select * from checkpoints`)).rows));
-    await diag.end();
-  }
-  expect(missing, 'acknowledged agents missing from the read models').toEqual([]);
+  // Where each missing agent stands, for the failure's message: stored or not, its row, how far the read side says it is.
+  const diagnosis = missing.length > 0 ? await whereMissingStand(missing, byName, reader, databaseUrl) : '';
+  expect(missing, `acknowledged agents missing from the read models${diagnosis}`).toEqual([]);
   expect(
     [...byName].filter(([, ids]) => ids.length > 1),
     'agents listed twice',
@@ -75,4 +47,33 @@ export function expectPushedOnce(pushed: readonly number[], load: Sent): void {
   ).toEqual([]);
   const missing = [...load.acknowledged.values()].filter((id) => !counts.has(id));
   expect(missing, 'acknowledged agents never pushed').toEqual([]);
+}
+
+async function whereMissingStand(
+  missing: readonly [string, number][],
+  listed: ReadonlyMap<string, number[]>,
+  reader: ApiClient,
+  databaseUrl: string,
+): Promise<string> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const lines: string[] = [];
+    for (const [name, id] of missing) {
+      const stored = await client.query(
+        `select transaction_id::text as tx, position::text, stream_name, type from events where data->>'name' = $1`,
+        [name],
+      );
+      const row = await client.query(`select id, name, firm_id, is_deleted from rm_agents where id = $1 or name = $2`, [id, name]);
+      lines.push(
+        `${name} (id ${id}): listed as ${JSON.stringify(listed.get(name) ?? null)}; in the event store ${JSON.stringify(stored.rows)}; in rm_agents ${JSON.stringify(row.rows)}`,
+      );
+    }
+    const checkpoints = await client.query(`select name, commit_position::text, prepare_position::text from checkpoints order by name`);
+    lines.push(`read with x-after-position ${reader.lastPosition}; checkpoints ${JSON.stringify(checkpoints.rows)}`);
+    lines.push(`/readyz ${await fetch(`${reader.baseUrl}/readyz`).then((response) => response.text(), String)}`);
+    return `\n${lines.join('\n')}`;
+  } finally {
+    await client.end();
+  }
 }
