@@ -8,6 +8,7 @@ import { embeddedDataDir, embeddedNodeEnv, postmasterPid } from './lib/env';
 import { CommandLoad, ReadinessWatch, untilCaughtUp, untilReady } from './lib/load';
 import { LiveSocket } from './lib/live-socket';
 import { ENTRIES, startService, type ServiceProcess } from './lib/processes';
+import { waitFor } from './lib/wait';
 import type { AgentView } from '@pf/events';
 
 /**
@@ -28,17 +29,11 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(what: string, check: () => Promise<T | null>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== null) return value;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms\n${node.output()}`);
-    await sleep(50);
-  }
-}
+/** waitFor, failing with what the node wrote. */
+const until = <T>(what: string, check: () => Promise<T | null>, timeoutMs?: number): Promise<T> =>
+  waitFor(what, check, timeoutMs).catch((error: Error) => {
+    throw new Error(`${error.message}\n${node.output()}`);
+  });
 
 /** From `since` until a new write is acknowledged and read back through x-after-position. */
 async function untilWriteReadBack(client: ApiClient, since: number): Promise<number> {
@@ -64,7 +59,7 @@ it('answers 503 while its embedded PostgreSQL is down after a SIGKILL under load
   const oldPid = postmasterPid(dir);
   const killed = Date.now();
   process.kill(oldPid, 'SIGKILL');
-  await until('a command answered 503', async () => ((load.statuses.get('503') ?? 0) > 0 ? true : null));
+  await load.untilAnswered('503');
   const recoveryMs = await untilWriteReadBack(prober, killed);
   const restarted = await until('the new postmaster', async () => {
     const pid = postmasterPid(dir);

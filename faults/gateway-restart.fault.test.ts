@@ -44,7 +44,7 @@ it('resumes every subscribed socket with no gap and no repeat when a gateway cop
   await gateway.kill('SIGTERM');
   // From the moment the process has exited (a check answered while it shut down may say 503 instead).
   const stopped = Date.now();
-  await readiness.untilDown(stopped, 3);
+  await readiness.untilSeen('down', stopped, 3);
   const restarting = Date.now();
   gateway = await startService(ENTRIES.gateway, gatewayPort, gatewayEnv());
   await untilCaughtUpWithStore(gateway.url, db.url, 60_000);

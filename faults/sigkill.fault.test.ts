@@ -35,7 +35,7 @@ it('loses nothing acknowledged when the single node is killed with SIGKILL under
 
   const killed = Date.now();
   await node.kill('SIGKILL');
-  await readiness.untilDown(killed + 200, 5);
+  await readiness.untilSeen('down', killed + 200, 5);
   const restarting = Date.now();
   node = await startService(ENTRIES.singleNode, port, singleNodeEnv(db.url));
   const live = Date.now();

@@ -120,14 +120,10 @@ export class ReadinessWatch {
   }
 
   /**
-   * Waits until `count` checks sent at or after `since` got no answer: the outage is then on record however
-   * slowly a loaded machine ran the checks (a fixed sleep may hold only one or two of them).
+   * Waits until `count` checks sent at or after `since` got `status` ("down": no answer): an outage, or what
+   * readiness said meanwhile, is then on record however slowly a loaded machine ran the checks (a fixed sleep
+   * may hold only one or two of them).
    */
-  async untilDown(since: number, count: number, timeoutMs = 30_000): Promise<void> {
-    await this.untilSeen('down', since, count, timeoutMs);
-  }
-
-  /** Waits until `count` checks sent at or after `since` got `status` ("down": no answer). */
   async untilSeen(status: number | 'down', since: number, count: number, timeoutMs = 30_000): Promise<void> {
     await waitFor(
       `${count} readiness checks answering ${status}`,

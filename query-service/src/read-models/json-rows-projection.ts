@@ -3,7 +3,7 @@ import type { DomainEvent } from '@pf/events';
 import type { Migration, RecordedEvent } from '@pf/infra';
 import { DocumentIndex, type LookupRoute } from './document-index';
 import type { MirroredTable } from './document-mirror';
-import { arrayLiteral, recordedAtOf } from './fold-batch';
+import { arrayLiteral, domainEventOf, recordedAtOf } from './fold-batch';
 import type { ReadModel } from './read-model';
 
 /**
@@ -67,7 +67,7 @@ async function projectDocuments<Doc>(
   const add = (map: Map<string, Set<string>>, field: string, value: string) =>
     (map.get(field) ?? map.set(field, new Set()).get(field)!).add(value);
   for (const recorded of batch) {
-    const event = { type: recorded.type, data: recorded.data } as DomainEvent;
+    const event = domainEventOf(recorded);
     const routes = projection.route(event);
     if (routes.length === 0) continue;
     routed.push({ event, at: recordedAtOf(recorded), routes });
