@@ -21,7 +21,7 @@ export const checkpointMigrations: Migration[] = [
   },
 ];
 
-type Queryable = Pick<pg.Pool | pg.ClientBase, 'query'>;
+export type Queryable = Pick<pg.Pool | pg.ClientBase, 'query'>;
 
 /** Function properties: a relay's checkpoint may be put together from two stores' functions. */
 export interface CheckpointStore {
@@ -29,7 +29,8 @@ export interface CheckpointStore {
   readonly save: (position: Position) => Promise<void>;
 }
 
-const toPosition = (row: { commit: string; prepare: string } | undefined): Position =>
+/** A row's `commit_position::text as commit, prepare_position::text as prepare`; START when there is no row. */
+export const toPosition = (row: { commit: string; prepare: string } | undefined): Position =>
   row ? { commit: BigInt(row.commit), prepare: BigInt(row.prepare) } : START;
 
 export async function loadCheckpoint(db: Queryable, name: string): Promise<Position> {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { START } from '@pf/events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger';
 import { createPool, type Pool } from '../db/pool';
@@ -8,8 +9,16 @@ import { eventStoreMigrations } from '../event-store/postgres-schema';
 import type { NewEvent, RecordedEvent } from '../event-store/port';
 import { createTestDatabase, type TestDatabase } from '../testing/database';
 import { analyticsSourceMigrations } from './schema';
-import { loadCheckpoint } from '../db/checkpoints';
-import { analyticsCheckpointName, applyOnce, startAnalyticsSource, type AnalyticsHandler } from './analytics-source';
+import { loadCheckpoint, lockCheckpoint, saveCheckpoint } from '../db/checkpoints';
+import {
+  advanceAppliedThrough,
+  analyticsCheckpointName,
+  applyOnce,
+  hasApplied,
+  loadAppliedThrough,
+  startAnalyticsSource,
+  type AnalyticsHandler,
+} from './analytics-source';
 
 const newEvent = (type: string): NewEvent => ({
   id: randomUUID(),
@@ -59,6 +68,70 @@ describe('analytics source', () => {
     const applied: RecordedEvent[] = [];
     await applyOnce(pool, 'flaky', events, async (batch) => void applied.push(...batch));
     expect(applied.map((e) => e.id)).toEqual([events[0]!.id]);
+  });
+
+  it("skips events at or before the consumer's watermark without claiming them, and applies the ones after it once", async () => {
+    const stream = `s-${randomUUID()}`;
+    await store.append(stream, [newEvent('A'), newEvent('B'), newEvent('C'), newEvent('D')], 'no_stream');
+    const events = await store.readStream(stream);
+    const claims = async () =>
+      Number(
+        (await pool.query<{ n: string }>(`select count(*) as n from analytics_processed_events where consumer = 'marked'`)).rows[0]!.n,
+      );
+    // A rebuild of the consumer's rows reached B: one row, whatever the number of events.
+    expect(await loadAppliedThrough(pool, 'marked')).toBeNull();
+    await advanceAppliedThrough(pool, 'marked', events[1]!.position);
+    expect(await loadAppliedThrough(pool, 'marked')).toEqual(events[1]!.position);
+    // Never back.
+    await advanceAppliedThrough(pool, 'marked', events[0]!.position);
+    expect(await loadAppliedThrough(pool, 'marked')).toEqual(events[1]!.position);
+
+    const applied: string[] = [];
+    const handler: AnalyticsHandler = async (batch) => void applied.push(...batch.map((e) => e.type));
+    // A and B redelivered: skipped, not handed over, not claimed, and the handler not even called.
+    let calls = 0;
+    expect(await applyOnce(pool, 'marked', [events[0]!, events[1]!], async () => void (calls += 1))).toEqual([]);
+    expect(calls).toBe(0);
+    expect(await claims()).toBe(0);
+    // C and D after it: applied once, claimed; redelivered with A and B, nothing more.
+    expect((await applyOnce(pool, 'marked', events, handler)).map((e) => e.type)).toEqual(['C', 'D']);
+    expect(await applyOnce(pool, 'marked', events, handler)).toEqual([]);
+    expect(applied).toEqual(['C', 'D']);
+    expect(await claims()).toBe(2);
+    // Applied: under the watermark (not claimed) or claimed; another consumer has neither.
+    for (const event of events) expect(await hasApplied(pool, 'marked', event)).toBe(true);
+    expect(await hasApplied(pool, 'unmarked', events[0]!)).toBe(false);
+    // The watermark is per consumer: another consumer gets everything.
+    expect(await applyOnce(pool, 'unmarked', events, handler)).toHaveLength(4);
+  });
+
+  it('moves the watermark of a consumer whose batch waits on the checkpoint lock, and the batch then skips what it covers', async () => {
+    const stream = `s-${randomUUID()}`;
+    await store.append(stream, [newEvent('A'), newEvent('B')], 'no_stream');
+    const events = await store.readStream(stream);
+    // A rebuild's switch: the consumer's checkpoint row locked, the watermark moved, committed a moment later.
+    await saveCheckpoint(pool, analyticsCheckpointName('waiting'), START);
+    const rebuild = await pool.connect();
+    try {
+      await rebuild.query('begin');
+      await lockCheckpoint(rebuild, analyticsCheckpointName('waiting'));
+      await advanceAppliedThrough(rebuild, 'waiting', events[0]!.position);
+      const handed: string[] = [];
+      const batch = applyOnce(pool, 'waiting', events, async (applied) => void handed.push(...applied.map((e) => e.type)));
+      // The batch waits on the checkpoint row (so it reads the watermark only once the switch has committed).
+      for (let waited = 0; ; waited += 20) {
+        const waiting = await pool.query(`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
+        if (waiting.rowCount) break;
+        if (waited > 5_000) throw new Error('The batch never waited on the checkpoint lock');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await rebuild.query('commit');
+      expect((await batch).map((e) => e.type)).toEqual(['B']);
+      expect(handed).toEqual(['B']);
+    } finally {
+      await rebuild.query('rollback');
+      rebuild.release();
+    }
   });
 
   it('follows the event store by default, in the handler transaction, and resumes from its checkpoint', async () => {

@@ -5,13 +5,13 @@ import { inTransaction } from '../db/pool';
 import { migrate } from '../db/migrate';
 import { BACKGROUND_BATCH_INTERVAL_MS, type EventStore, type RecordedEvent } from '../event-store/port';
 import type { Logger } from '../logger';
-import { loadCheckpoint, lockCheckpoint, saveCheckpoint } from '../db/checkpoints';
+import { loadCheckpoint, lockCheckpoint, saveCheckpoint, toPosition, type Queryable } from '../db/checkpoints';
 import { parseMessage } from './envelope';
 import { createKafka } from './kafka-relay-service';
 import { analyticsSourceMigrations } from './schema';
 import { runOf } from '../supervision/follow';
 import type { FollowerSpec } from '../supervision/supervisor';
-import type { Position } from '@pf/events';
+import { comparePositions, START, type Position } from '@pf/events';
 
 /**
  * What an analytics job implements: apply events it has not seen before, inside the transaction it
@@ -47,9 +47,48 @@ export interface AnalyticsSourceOptions {
 }
 
 /**
- * Applies a batch once: claims the event ids in analytics_processed_events and hands over only the
- * ones not claimed before, in the same transaction as the handler's writes (and the checkpoint),
- * so a redelivered event (Kafka is at-least-once) or a second copy of the job changes nothing.
+ * The consumer's watermark: every event at or before it has been applied (its rows were rebuilt up to there);
+ * null when none is recorded. Events after it are deduplicated by their claimed ids.
+ */
+export async function loadAppliedThrough(db: Queryable, consumer: string): Promise<Position | null> {
+  const found = await db.query<{ commit: string; prepare: string }>(
+    'select commit_position::text as commit, prepare_position::text as prepare from analytics_applied_through where consumer = $1',
+    [consumer],
+  );
+  return found.rows[0] ? toPosition(found.rows[0]) : null;
+}
+
+/**
+ * Moves the consumer's watermark forward to `position`, never back (the greater of the two stays), in the
+ * caller's transaction: one row however many events it covers. START records nothing.
+ */
+export async function advanceAppliedThrough(db: Queryable, consumer: string, position: Position): Promise<void> {
+  if (comparePositions(position, START) <= 0) return;
+  await db.query(
+    `insert into analytics_applied_through as t (consumer, commit_position, prepare_position) values ($1, $2, $3)
+     on conflict (consumer) do update
+       set commit_position = excluded.commit_position, prepare_position = excluded.prepare_position, updated_at = now()
+       where (t.commit_position, t.prepare_position) < (excluded.commit_position, excluded.prepare_position)`,
+    [consumer, position.commit.toString(), position.prepare.toString()],
+  );
+}
+
+/** Whether the consumer has applied the event: its id claimed, or its position at or before the watermark. */
+export async function hasApplied(db: Queryable, consumer: string, event: Pick<RecordedEvent, 'id' | 'position'>): Promise<boolean> {
+  const found = await db.query<{ applied: boolean }>(
+    `select exists (select 1 from analytics_processed_events where consumer = $1 and event_id = $2)
+         or exists (select 1 from analytics_applied_through
+                    where consumer = $1 and (commit_position, prepare_position) >= ($3::numeric, $4::numeric)) as applied`,
+    [consumer, event.id, event.position.commit.toString(), event.position.prepare.toString()],
+  );
+  return found.rows[0]!.applied;
+}
+
+/**
+ * Applies a batch once: drops the events at or before the consumer's watermark (loadAppliedThrough), claims the
+ * ids of the rest in analytics_processed_events and hands over only the ones not claimed before, in the same
+ * transaction as the handler's writes (and the checkpoint), so a redelivered event (Kafka is at-least-once) or
+ * a second copy of the job changes nothing.
  */
 export async function applyOnce(
   pool: pg.Pool,
@@ -62,15 +101,22 @@ export async function applyOnce(
     // The checkpoint row first, as a rebuild takes it before emptying the facts: the two then take turns. Claiming
     // first left a batch holding the claims a rebuild deletes while waiting for the tables it empties (a deadlock).
     await lockCheckpoint(client, analyticsCheckpointName(consumer));
-    const claimed = await client.query<{ event_id: string }>(
-      `insert into analytics_processed_events (consumer, event_id)
-       select $1, id from unnest($2::uuid[]) as ids(id)
-       on conflict do nothing
-       returning event_id::text`,
-      [consumer, [...new Set(batch.map((event) => event.id))]],
-    );
-    const fresh = new Set(claimed.rows.map((row) => row.event_id.toLowerCase()));
-    const events = batch.filter((event) => fresh.delete(event.id.toLowerCase()));
+    // Read after that lock: a rebuild moves the watermark while it holds it (docs/decisions/live-rebuild.md), so a
+    // batch that waited for the rebuild sees where the rebuilt rows stand.
+    const through = await loadAppliedThrough(client, consumer);
+    const after = through ? batch.filter((event) => comparePositions(event.position, through) > 0) : batch;
+    let events: RecordedEvent[] = [];
+    if (after.length > 0) {
+      const claimed = await client.query<{ event_id: string }>(
+        `insert into analytics_processed_events (consumer, event_id)
+         select $1, id from unnest($2::uuid[]) as ids(id)
+         on conflict do nothing
+         returning event_id::text`,
+        [consumer, [...new Set(after.map((event) => event.id))]],
+      );
+      const fresh = new Set(claimed.rows.map((row) => row.event_id.toLowerCase()));
+      events = after.filter((event) => fresh.delete(event.id.toLowerCase()));
+    }
     if (events.length > 0) await handler(events, client);
     if (checkpoint) await saveCheckpoint(client, analyticsCheckpointName(consumer), checkpoint);
     return events;

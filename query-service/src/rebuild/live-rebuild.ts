@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { comparePositions, START, type Position } from '@pf/events';
-import { loadCheckpoint, lockCheckpoint, saveCheckpoint, type EventStore, type RecordedEvent } from '@pf/infra';
+import { advanceAppliedThrough, loadCheckpoint, lockCheckpoint, saveCheckpoint, type EventStore, type RecordedEvent } from '@pf/infra';
 import { ANALYTICS_FACTS_CHECKPOINT, ANALYTICS_FACTS_CONSUMER } from '../read-models/analytics';
 import { earliest, foldInLanes, Lane } from './lanes';
 import { planLanes, REBUILD_PARTS, selectParts } from './parts';
@@ -288,8 +288,7 @@ export async function liveRebuild(pool: pg.Pool, store: EventStore, options: Liv
           if (comparePositions(target, livePosition) < 0 || comparePositions(reached, target) !== 0) {
             throw new Error(`The rebuilt tables stand at ${String(reached.commit)}/${String(reached.prepare)}, not at ${name}'s place`);
           }
-          if (name === ANALYTICS_FACTS_CHECKPOINT && comparePositions(target, livePosition) > 0)
-            await markAnalyticsApplied(client, livePosition, target);
+          if (name === ANALYTICS_FACTS_CHECKPOINT) await markAnalyticsApplied(client, target);
           // Saved even when unchanged: its new updated_at tells a running projector its memory is stale (projector/memory.ts).
           await saveCheckpoint(client, name, target);
         }
@@ -340,16 +339,11 @@ async function countEventsAfter(client: pg.ClientBase, from: Position): Promise<
 }
 
 /**
- * The analytics facts consumer dedups by event id (a Kafka consumer may see an event again): the events the
- * rebuilt facts hold beyond its checkpoint are claimed for it, as its own batches would have claimed them.
+ * The analytics facts consumer skips events it has applied (a Kafka consumer may see an event again): the rebuilt
+ * facts hold every event up to `to`, so its watermark moves there (never back), one row in the switch's
+ * transaction rather than a claim per event (docs/decisions/live-rebuild.md). Also when its checkpoint already
+ * stood there: from Kafka, events below the checkpoint may not have arrived yet, and the rebuilt facts hold them.
  */
-async function markAnalyticsApplied(client: pg.ClientBase, from: Position, to: Position): Promise<void> {
-  if (!(await hasEventsTable(client))) return;
-  await client.query(
-    `insert into analytics_processed_events (consumer, event_id)
-     select $1, event_id from events
-     where (transaction_id, position) > ($2::text::xid8, $3::bigint) and (transaction_id, position) <= ($4::text::xid8, $5::bigint)
-     on conflict do nothing`,
-    [ANALYTICS_FACTS_CONSUMER, from.commit.toString(), from.prepare.toString(), to.commit.toString(), to.prepare.toString()],
-  );
+async function markAnalyticsApplied(client: pg.ClientBase, to: Position): Promise<void> {
+  await advanceAppliedThrough(client, ANALYTICS_FACTS_CONSUMER, to);
 }

@@ -1,13 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyRequest } from 'fastify';
 import { formatPosition, type DomainEvent } from '@pf/events';
 import {
+  advanceAppliedThrough,
   applyOnce,
   createLogger,
   createPool,
   eventStoreMigrations,
   inTransaction,
+  loadAppliedThrough,
   loadCheckpoint,
+  NotCaughtUp,
   migrate,
   PostgresEventStore,
   startAnalyticsSource,
@@ -24,6 +28,7 @@ import {
   rebuildAnalyticsFacts,
 } from './consumer';
 import { readMarket } from './queries';
+import { analyticsReadWait } from './read-wait';
 import { analyticsMigrations } from './schema';
 
 const newEvent = (event: DomainEvent): NewEvent => ({
@@ -86,6 +91,20 @@ describe('the analytics consumer folds the facts behind Analytics & Reports and 
     for (const table of ANALYTICS_FACT_TABLES)
       tables[table] = (await pool.query<Record<string, unknown>>(`select * from ${table} order by 1`)).rows;
     return tables;
+  };
+  const claims = async () =>
+    Number(
+      (
+        await pool.query<{ n: string }>('select count(*) as n from analytics_processed_events where consumer = $1', [
+          ANALYTICS_FACTS_CONSUMER,
+        ])
+      ).rows[0]!.n,
+    );
+  /** Empties the facts and what the consumer has applied (its claims and its watermark). */
+  const forget = async () => {
+    await pool.query(`truncate ${ANALYTICS_FACT_TABLES.join(', ')}`);
+    await pool.query('delete from analytics_processed_events where consumer = $1', [ANALYTICS_FACTS_CONSUMER]);
+    await pool.query('delete from analytics_applied_through where consumer = $1', [ANALYTICS_FACTS_CONSUMER]);
   };
 
   beforeAll(async () => {
@@ -213,15 +232,17 @@ describe('the analytics consumer folds the facts behind Analytics & Reports and 
     await inTransaction(pool, (client) => rebuildAnalyticsFacts(client, store, 2));
     expect(await snapshot()).toEqual(followed);
     expect(formatPosition(await loadCheckpoint(pool, ANALYTICS_FACTS_CHECKPOINT))).toBe(formatPosition(head));
-    // The rebuild claimed every event: a Kafka consumer that redelivers them afterwards changes nothing.
+    // The rebuild set the watermark to the head rather than claiming each event: a Kafka consumer that
+    // redelivers them afterwards changes nothing.
+    expect(await claims()).toBe(0);
+    expect(await loadAppliedThrough(pool, ANALYTICS_FACTS_CONSUMER)).toEqual(head);
     const all: RecordedEvent[] = await store.readAll({ commit: 0n, prepare: 0n }, 1000);
     expect(await applyOnce(pool, ANALYTICS_FACTS_CONSUMER, all, analyticsFactsHandler)).toEqual([]);
     expect(await snapshot()).toEqual(followed);
   });
 
   it('from Kafka (no source checkpoint, redeliveries), applies each event once and moves its checkpoint to the furthest event', async () => {
-    await pool.query(`truncate ${ANALYTICS_FACT_TABLES.join(', ')}`);
-    await pool.query('delete from analytics_processed_events where consumer = $1', [ANALYTICS_FACTS_CONSUMER]);
+    await forget();
     await pool.query('delete from checkpoints where name = $1', [ANALYTICS_FACTS_CHECKPOINT]);
     const all = await store.readAll({ commit: 0n, prepare: 0n }, 1000);
     const half = Math.ceil(all.length / 2);
@@ -249,11 +270,31 @@ describe('the analytics consumer folds the facts behind Analytics & Reports and 
       [...byStream.values()].reverse(),
       [...byStream.values()].sort((a, b) => a[0]!.stream.localeCompare(b[0]!.stream)),
     ]) {
-      await pool.query(`truncate ${ANALYTICS_FACT_TABLES.join(', ')}`);
-      await pool.query('delete from analytics_processed_events where consumer = $1', [ANALYTICS_FACTS_CONSUMER]);
+      await forget();
       for (const stream of order)
         for (const event of stream) await applyOnce(pool, ANALYTICS_FACTS_CONSUMER, [event], analyticsFactsHandler);
       expect(await snapshot()).toEqual(global);
     }
+  });
+
+  it('from Kafka, a read waits for its event: claimed, or at or before the watermark a rebuild set', async () => {
+    await forget();
+    const all = await store.readAll({ commit: 0n, prepare: 0n }, 1000);
+    const wait = analyticsReadWait(pool, store, { READ_WAIT_TIMEOUT_MS: 150, KAFKA_BROKERS: ['kafka:9092'] });
+    const readAfter = (event: RecordedEvent) =>
+      wait({ headers: { 'x-after-position': formatPosition(event.position) } } as unknown as FastifyRequest);
+    const [early, late, last] = [all[2]!, all[all.length - 2]!, all[all.length - 1]!];
+    // Neither claimed nor under a watermark: the read times out.
+    await expect(readAfter(early)).rejects.toBeInstanceOf(NotCaughtUp);
+    // A rebuild reached `early`'s successor: `early` is applied though never claimed; `late` still is not.
+    await advanceAppliedThrough(pool, ANALYTICS_FACTS_CONSUMER, all[3]!.position);
+    await expect(readAfter(early)).resolves.toBeUndefined();
+    await expect(readAfter(late)).rejects.toBeInstanceOf(NotCaughtUp);
+    // Delivered from Kafka (in a batch that redelivers `early` too): `late` is claimed, `early` is skipped.
+    const applied = await applyOnce(pool, ANALYTICS_FACTS_CONSUMER, [early, late], analyticsFactsHandler);
+    expect(applied.map((e) => e.id)).toEqual([late.id]);
+    await expect(readAfter(late)).resolves.toBeUndefined();
+    expect(await claims()).toBe(1);
+    await expect(readAfter(last)).rejects.toBeInstanceOf(NotCaughtUp);
   });
 });

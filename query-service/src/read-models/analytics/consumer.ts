@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { comparePositions, START } from '@pf/events';
 import {
+  advanceAppliedThrough,
   analyticsCheckpointName,
   analyticsFollower,
   loadCheckpoint,
@@ -51,9 +52,10 @@ export function analyticsFactsFollower(options: Omit<AnalyticsSourceOptions, 'na
 }
 
 /**
- * Drops the facts and replays every event into them with the same fold, inside the caller's transaction
- * (npm run rebuild). The replayed events are claimed as applied, so a Kafka consumer that has not reached
- * them yet skips them; a consumer running beside it waits on the checkpoint lock and the truncate.
+ * Drops the facts and replays every event into them with the same fold, inside the caller's transaction. The
+ * consumer's claims go with the facts and its watermark is set to the last event replayed (one row, not a claim
+ * per event: docs/decisions/live-rebuild.md), so a Kafka consumer that has not reached those events yet skips
+ * them; a consumer running beside it waits on the checkpoint lock and the truncate.
  */
 export async function rebuildAnalyticsFacts(client: pg.ClientBase, store: EventStore, batchSize: number): Promise<void> {
   const rebuild = await startAnalyticsRebuild(client);
@@ -69,7 +71,7 @@ export async function rebuildAnalyticsFacts(client: pg.ClientBase, store: EventS
 
 /**
  * rebuildAnalyticsFacts in steps, for a caller that reads the store once and hands each batch to several
- * folds (rebuild.ts): lock and empty, apply batches in order, then save the checkpoint and analyse.
+ * folds: lock and empty, apply batches in order, then save the checkpoint and the watermark and analyse.
  */
 async function startAnalyticsRebuild(client: pg.ClientBase): Promise<{
   apply(batch: readonly RecordedEvent[]): Promise<void>;
@@ -77,18 +79,17 @@ async function startAnalyticsRebuild(client: pg.ClientBase): Promise<{
 }> {
   await lockCheckpoint(client, ANALYTICS_FACTS_CHECKPOINT);
   await client.query(`truncate ${ANALYTICS_FACT_TABLES.join(', ')}`);
+  // The facts are empty: nothing is applied any more until the replay says so.
   await client.query('delete from analytics_processed_events where consumer = $1', [ANALYTICS_FACTS_CONSUMER]);
+  await client.query('delete from analytics_applied_through where consumer = $1', [ANALYTICS_FACTS_CONSUMER]);
   return {
     async apply(batch) {
       await projectAnalytics(client, batch);
-      await client.query(
-        `insert into analytics_processed_events (consumer, event_id) select $1, id from unnest($2::uuid[]) as ids(id) on conflict do nothing`,
-        [ANALYTICS_FACTS_CONSUMER, batch.map((event) => event.id)],
-      );
     },
     async finish(position) {
       await saveCheckpoint(client, ANALYTICS_FACTS_CHECKPOINT, position);
-      await client.query(`analyze ${ANALYTICS_FACT_TABLES.join(', ')}, analytics_processed_events`);
+      await advanceAppliedThrough(client, ANALYTICS_FACTS_CONSUMER, position);
+      await client.query(`analyze ${ANALYTICS_FACT_TABLES.join(', ')}`);
     },
   };
 }

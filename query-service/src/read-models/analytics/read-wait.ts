@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { comparePositions, formatPosition, type Position } from '@pf/events';
-import { analyticsCheckpointName, Invalid, NotCaughtUp, type Config, type EventStore } from '@pf/infra';
+import { analyticsCheckpointName, hasApplied, Invalid, NotCaughtUp, type Config, type EventStore } from '@pf/infra';
 import { ReadModelProgress } from '../../projector/progress';
 import { afterPosition, waitUntilApplied } from '../../read-wait';
 import { ANALYTICS_FACTS_CONSUMER } from './consumer';
@@ -12,8 +12,9 @@ const POLL_MS = 50;
  * Read your writes for an analytics consumer's rows (the facts by default): a read naming a position waits (bounded by READ_WAIT_TIMEOUT_MS)
  * until the analytics consumer has applied it. From the event store the consumer's checkpoint says so (global
  * order). From Kafka there is no global order across partitions, so the wait is for the event written at that
- * position itself to have been applied (its id claimed by the consumer); Kafka keeps its stream in order, so
- * everything written before it in that stream is in too.
+ * position itself to have been applied (its id claimed by the consumer, or its position at or before the
+ * consumer's watermark, which a rebuild of its rows sets: docs/decisions/live-rebuild.md); Kafka keeps its
+ * stream in order, so everything written before it in that stream is in too.
  */
 export function analyticsReadWait(
   pool: pg.Pool,
@@ -36,8 +37,7 @@ export function analyticsReadWait(
       throw new Invalid(`x-after-position: no event was written at "${formatPosition(position)}"; send a position this server gave you`);
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const claimed = await pool.query('select 1 from analytics_processed_events where consumer = $1 and event_id = $2', [consumer, id]);
-      if (claimed.rowCount) return;
+      if (await hasApplied(pool, consumer, { id, position })) return;
       if (Date.now() >= deadline) throw new NotCaughtUp(formatPosition(position), timeoutMs);
       await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, deadline - Date.now())));
     }
