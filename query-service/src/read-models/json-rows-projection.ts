@@ -3,7 +3,7 @@ import type { DomainEvent } from '@pf/events';
 import type { Migration, RecordedEvent } from '@pf/infra';
 import { DocumentIndex, type LookupRoute } from './document-index';
 import type { MirroredTable } from './document-mirror';
-import { arrayLiteral, domainEventOf, recordedAtOf } from './fold-batch';
+import { arrayLiteral, domainEventOf, recordedAtOf, textArrayLiteral } from './fold-batch';
 import type { ReadModel } from './read-model';
 
 /**
@@ -104,12 +104,13 @@ async function projectDocuments<Doc>(
   if (kept.length > 0) {
     await client.query(
       `insert into ${projection.table} (id, owners, doc)
-       select v.id, array(select jsonb_array_elements_text(v.owners)), v.doc
-       from unnest($1::text[], $2::jsonb[], $3::jsonb[]) as v(id, owners, doc)
+       select v.id, v.owners::text[], v.doc
+       from unnest($1::text[], $2::text[], $3::jsonb[]) as v(id, owners, doc)
        on conflict (id) do update set owners = excluded.owners, doc = excluded.doc`,
       [
         arrayLiteral(kept.length, (i) => kept[i]),
-        arrayLiteral(kept.length, (i) => JSON.stringify(projection.owners(docs.get(kept[i]!)!))),
+        // Each row's owners as an array literal of its own, made a text[] by the statement (docs/decisions/live-rebuild.md).
+        arrayLiteral(kept.length, (i) => textArrayLiteral(projection.owners(docs.get(kept[i]!)!))),
         arrayLiteral(kept.length, (i) => JSON.stringify(docs.get(kept[i]!))),
       ],
     );

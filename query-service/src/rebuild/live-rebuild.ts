@@ -190,13 +190,23 @@ export async function liveRebuild(pool: pg.Pool, store: EventStore, options: Liv
     let size = followed ? Math.min(batchSize, 200) : batchSize;
     const lanes = plan.map((members) => new Lane(members, positions, !resumed));
     const from = earliest(lanes.map((lane) => lane.position));
-    total = await countEventsAfter(guard, from);
+    // Counted beside the first batches rather than before them (on a large log the count is a scan of its own);
+    // until it answers, progress shows what is done as the total.
+    const counted = countEventsAfter(guard, from).then(
+      (count): { error?: unknown } => {
+        total = Math.max(total, count);
+        return {};
+      },
+      (error: unknown) => ({ error }),
+    );
     report('building');
 
     const clients = await Promise.all(lanes.map(() => own.connect()));
     try {
       for (let attempt = 1; ; attempt += 1) {
         await catchUp();
+        const count = await counted;
+        if ('error' in count) throw count.error;
         options.signal?.throwIfAborted();
         // The indexes left out while the rows went in, then fresh planner statistics for the new rows before anyone
         // reads them; the tables shared out to the lanes' connections, so they are built and analysed side by side.

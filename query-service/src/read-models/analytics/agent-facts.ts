@@ -22,29 +22,36 @@ function criteriaAt(state: FactsState, agentId: number, at: string): unknown {
   return found;
 }
 
+/** Sets a deal's region and loan type from its borrower's criteria in force when it was agreed. */
+export function classifyDeal(state: FactsState, touched: Touched, dealId: string): void {
+  const deal = state.deals.get(dealId)!;
+  const criteria = criteriaAt(state, deal.borrowerAgentId, deal.agreedAt);
+  const region = regionOfCriteria(criteria);
+  const loanType = loanTypeOfCriteria(criteria);
+  if (deal.region === region && deal.loanType === loanType) return;
+  state.deals.set(dealId, { ...deal, region, loanType });
+  touched.deals.add(dealId);
+}
+
+/** Sets an offer's region from its borrower's criteria in force when it was made. */
+export function classifyOffer(state: FactsState, touched: Touched, offerId: string): void {
+  const offer = state.offers.get(offerId)!;
+  if (offer.borrowerAgentId === null) return;
+  const region = regionOfCriteria(criteriaAt(state, offer.borrowerAgentId, offer.at));
+  if (offer.region === region) return;
+  state.offers.set(offerId, { ...offer, region });
+  touched.offers.add(offerId);
+}
+
 /**
- * Sets the region and loan type of the borrower's deals and offers from the criteria in force at their time.
- * Run when a deal or offer is folded and again when a version of its borrower's criteria is: the events of an
- * agent's stream and those of its deals may arrive in either order (Kafka keeps order per stream only), and
- * either way the rows end up the same.
+ * Classifies every deal and offer of the borrower again: run when a version of its criteria is folded. A deal or
+ * offer is classified by itself when folded (classifyDeal, classifyOffer); the events of an agent's stream and
+ * those of its deals may arrive in either order (Kafka keeps order per stream only), and either way the rows end
+ * up the same.
  */
-export function classify(state: FactsState, touched: Touched, borrowerAgentId: number): void {
-  for (const deal of state.deals.values()) {
-    if (deal.borrowerAgentId !== borrowerAgentId) continue;
-    const criteria = criteriaAt(state, borrowerAgentId, deal.agreedAt);
-    const region = regionOfCriteria(criteria);
-    const loanType = loanTypeOfCriteria(criteria);
-    if (deal.region === region && deal.loanType === loanType) continue;
-    state.deals.set(deal.dealId, { ...deal, region, loanType });
-    touched.deals.add(deal.dealId);
-  }
-  for (const offer of state.offers.values()) {
-    if (offer.borrowerAgentId !== borrowerAgentId) continue;
-    const region = regionOfCriteria(criteriaAt(state, borrowerAgentId, offer.at));
-    if (offer.region === region) continue;
-    state.offers.set(offer.offerId, { ...offer, region });
-    touched.offers.add(offer.offerId);
-  }
+function classify(state: FactsState, touched: Touched, borrowerAgentId: number): void {
+  for (const deal of state.deals.values()) if (deal.borrowerAgentId === borrowerAgentId) classifyDeal(state, touched, deal.dealId);
+  for (const offer of state.offers.values()) if (offer.borrowerAgentId === borrowerAgentId) classifyOffer(state, touched, offer.offerId);
 }
 
 /** AgentCreated and AgentUpdated: the agent as it now stands, and a new version of its criteria. */

@@ -1,5 +1,5 @@
 import type { EventOf } from '@pf/events';
-import { classify } from './agent-facts';
+import { classifyDeal } from './agent-facts';
 import { reachStep, type FactsState, type Touched } from './facts';
 
 /** A deal's life after its terms are agreed (docs/behaviour/deals.md). */
@@ -50,7 +50,7 @@ export function applyDealLifecycle(state: FactsState, touched: Touched, event: L
       });
     }
     touched.deals.add(d.dealId);
-    classify(state, touched, d.borrower.agentId);
+    classifyDeal(state, touched, d.dealId);
     return;
   }
   if (!deal) return;

@@ -1,5 +1,5 @@
 import type { DomainEvent } from '@pf/events';
-import { applyAgent, classify, type AgentFact, type CriteriaVersion } from './agent-facts';
+import { applyAgent, classifyDeal, classifyOffer, type AgentFact, type CriteriaVersion } from './agent-facts';
 import { applyDealLifecycle } from './deal-lifecycle';
 
 export type { AgentFact } from './agent-facts';
@@ -165,7 +165,7 @@ export function applyFact(state: FactsState, touched: Touched, event: DomainEven
           region: null,
         });
         touched.offers.add(event.data.offerId);
-        if (borrower !== null) classify(state, touched, borrower);
+        classifyOffer(state, touched, event.data.offerId);
       }
       return;
     }
@@ -200,7 +200,7 @@ export function applyFact(state: FactsState, touched: Touched, event: DomainEven
         completedAt: opened?.completedAt ?? null,
       });
       touched.deals.add(deal.dealId);
-      classify(state, touched, deal.borrowerAgentId);
+      classifyDeal(state, touched, deal.dealId);
       reachStep(state, touched, deal.borrowerAgentId, 'agreedAt', at);
       return;
     }

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { Migration, RecordedEvent } from '@pf/infra';
 import type { ReadModel } from '../read-model';
 import { firmOf as firmOfParty, type DomainEvent } from '@pf/events';
-import { domainEventOf } from '../fold-batch';
+import { domainEventOf, textArrayLiteral } from '../fold-batch';
 
 const migrations: Migration[] = [
   {
@@ -94,9 +94,9 @@ async function project(client: pg.ClientBase, batch: readonly RecordedEvent[]): 
   if (begun.size > 0) {
     await client.query(
       `insert into rm_feed_streams (stream, firms)
-       select stream, array(select jsonb_array_elements_text(firms)) from unnest($1::text[], $2::jsonb[]) as s(stream, firms)
+       select stream, firms::text[] from unnest($1::text[], $2::text[]) as s(stream, firms)
        on conflict (stream) do nothing`,
-      [[...begun.keys()], [...begun.values()].map((firms) => JSON.stringify(firms))],
+      [[...begun.keys()], [...begun.values()].map(textArrayLiteral)],
     );
   }
   if (owners.length > 0) {
