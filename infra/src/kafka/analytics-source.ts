@@ -101,22 +101,21 @@ export async function applyOnce(
     // The checkpoint row first, as a rebuild takes it before emptying the facts: the two then take turns. Claiming
     // first left a batch holding the claims a rebuild deletes while waiting for the tables it empties (a deadlock).
     await lockCheckpoint(client, analyticsCheckpointName(consumer));
-    // Read after that lock: a rebuild moves the watermark while it holds it (docs/decisions/live-rebuild.md), so a
-    // batch that waited for the rebuild sees where the rebuilt rows stand.
-    const through = await loadAppliedThrough(client, consumer);
-    const after = through ? batch.filter((event) => comparePositions(event.position, through) > 0) : batch;
-    let events: RecordedEvent[] = [];
-    if (after.length > 0) {
-      const claimed = await client.query<{ event_id: string }>(
-        `insert into analytics_processed_events (consumer, event_id)
-         select $1, id from unnest($2::uuid[]) as ids(id)
-         on conflict do nothing
-         returning event_id::text`,
-        [consumer, [...new Set(after.map((event) => event.id))]],
-      );
-      const fresh = new Set(claimed.rows.map((row) => row.event_id.toLowerCase()));
-      events = after.filter((event) => fresh.delete(event.id.toLowerCase()));
-    }
+    // The watermark is read after that lock, in the claiming statement (no round trip of its own): a rebuild moves
+    // it while holding the lock (docs/decisions/live-rebuild.md), so a batch that waited for the rebuild sees where
+    // the rebuilt rows stand. Events at or before it are neither claimed nor applied.
+    const ids = [...new Map(batch.map((event) => [event.id, event.position])).entries()];
+    const claimed = await client.query<{ event_id: string }>(
+      `insert into analytics_processed_events (consumer, event_id)
+       select $1, e.id from unnest($2::uuid[], $3::numeric[], $4::numeric[]) as e(id, commit_position, prepare_position)
+       where not exists (select 1 from analytics_applied_through t
+                         where t.consumer = $1 and (t.commit_position, t.prepare_position) >= (e.commit_position, e.prepare_position))
+       on conflict do nothing
+       returning event_id::text`,
+      [consumer, ids.map(([id]) => id), ids.map(([, p]) => p.commit.toString()), ids.map(([, p]) => p.prepare.toString())],
+    );
+    const fresh = new Set(claimed.rows.map((row) => row.event_id.toLowerCase()));
+    const events = batch.filter((event) => fresh.delete(event.id.toLowerCase()));
     if (events.length > 0) await handler(events, client);
     if (checkpoint) await saveCheckpoint(client, analyticsCheckpointName(consumer), checkpoint);
     return events;
