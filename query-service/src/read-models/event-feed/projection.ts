@@ -32,14 +32,15 @@ const migrations: Migration[] = [
 
 const agentStream = (agentId: number) => `agent-${agentId}`;
 
+const unique = (firms: readonly string[]) => [...new Set(firms)];
+
 /**
  * The firms a stream belongs to, decided by the event that begins it: an agent's firm; the firms of a
  * conversation's or a deal's parties; a match's by its agents; a match run's by its agent; a document's by its
  * deal. `firmsOf` answers streams begun earlier (this batch's or the table's). Null: the event begins nothing.
  * A person's own stream (user-…) belongs to no firm: its settings are theirs, not a job's.
  */
-async function streamFirms(event: DomainEvent, firmsOf: (stream: string) => Promise<readonly string[]>): Promise<string[] | null> {
-  const unique = (firms: readonly string[]) => [...new Set(firms)];
+function streamFirms(event: DomainEvent, firmsOf: (stream: string) => readonly string[]): string[] | null {
   switch (event.type) {
     case 'AgentCreated':
       return [firmOfParty(event.data)];
@@ -54,13 +55,13 @@ async function streamFirms(event: DomainEvent, firmsOf: (stream: string) => Prom
         ...(event.data.brokerAgentId ? [event.data.brokerAgentId] : []),
       ];
       const firms: string[] = [];
-      for (const agentId of agents) firms.push(...(await firmsOf(agentStream(agentId))));
+      for (const agentId of agents) firms.push(...firmsOf(agentStream(agentId)));
       return unique(firms);
     }
     case 'MatchRequested':
-      return [...(await firmsOf(agentStream(event.data.agentId)))];
+      return [...firmsOf(agentStream(event.data.agentId))];
     case 'DocumentUploaded':
-      return [...(await firmsOf(`deal-${event.data.dealId}`))];
+      return [...firmsOf(`deal-${event.data.dealId}`)];
     default:
       return null;
   }
@@ -73,7 +74,8 @@ async function project(client: pg.ClientBase, batch: readonly RecordedEvent[]): 
   // The stored streams the batch's events name, read in one query rather than one per event (the rows stand
   // still until the batch's own are written below, so the answers are those a query at each event would give).
   const named = new Set<string>();
-  for (const recorded of batch) await streamFirms(domainEventOf(recorded), async (stream) => (named.add(stream), []));
+  // Synchronous, as every event of the batch goes through it twice (an async call per event was a promise each).
+  for (const recorded of batch) streamFirms(domainEventOf(recorded), (stream) => (named.add(stream), []));
   const stored = new Map<string, readonly string[]>();
   if (named.size > 0) {
     const { rows } = await client.query<{ stream: string; firms: string[] }>(
@@ -82,13 +84,13 @@ async function project(client: pg.ClientBase, batch: readonly RecordedEvent[]): 
     );
     for (const row of rows) stored.set(row.stream, row.firms);
   }
-  const firmsOf = async (stream: string): Promise<readonly string[]> => begun.get(stream) ?? stored.get(stream) ?? [];
+  const firmsOf = (stream: string): readonly string[] => begun.get(stream) ?? stored.get(stream) ?? [];
   for (const recorded of batch) {
     const event = domainEventOf(recorded);
     if (event.type === 'AgentCreated') owners.push([event.data.agentId, event.data.ownerId]);
     if (event.type === 'AccountDeleted') deleted.push([event.data.userId, recorded.recordedAt]);
     if (begun.has(recorded.stream)) continue;
-    const firms = await streamFirms(event, firmsOf);
+    const firms = streamFirms(event, firmsOf);
     if (firms) begun.set(recorded.stream, firms);
   }
   if (begun.size > 0) {
