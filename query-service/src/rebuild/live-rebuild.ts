@@ -298,7 +298,11 @@ export async function liveRebuild(pool: pg.Pool, store: EventStore, options: Liv
           if (comparePositions(target, livePosition) < 0 || comparePositions(reached, target) !== 0) {
             throw new Error(`The rebuilt tables stand at ${String(reached.commit)}/${String(reached.prepare)}, not at ${name}'s place`);
           }
-          if (name === ANALYTICS_FACTS_CHECKPOINT) await markAnalyticsApplied(client, target);
+          // The analytics facts consumer skips what it has applied (a Kafka consumer may see an event again): the
+          // rebuilt facts hold every event up to the target, so its watermark moves there, one row rather than a claim
+          // per event (docs/decisions/live-rebuild.md); also when its checkpoint already stood there, as from Kafka
+          // events below the checkpoint may not have arrived yet.
+          if (name === ANALYTICS_FACTS_CHECKPOINT) await advanceAppliedThrough(client, ANALYTICS_FACTS_CONSUMER, target);
           // Saved even when unchanged: its new updated_at tells a running projector its memory is stale (projector/memory.ts).
           await saveCheckpoint(client, name, target);
         }
@@ -346,14 +350,4 @@ async function countEventsAfter(client: pg.ClientBase, from: Position): Promise<
     [from.commit.toString(), from.prepare.toString()],
   );
   return result.rows[0]!.n;
-}
-
-/**
- * The analytics facts consumer skips events it has applied (a Kafka consumer may see an event again): the rebuilt
- * facts hold every event up to `to`, so its watermark moves there (never back), one row in the switch's
- * transaction rather than a claim per event (docs/decisions/live-rebuild.md). Also when its checkpoint already
- * stood there: from Kafka, events below the checkpoint may not have arrived yet, and the rebuilt facts hold them.
- */
-async function markAnalyticsApplied(client: pg.ClientBase, to: Position): Promise<void> {
-  await advanceAppliedThrough(client, ANALYTICS_FACTS_CONSUMER, to);
 }

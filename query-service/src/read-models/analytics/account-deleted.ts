@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { firmOf, type DomainEvent } from '@pf/events';
+import type { DomainEvent } from '@pf/events';
 
 /** What a deleted person's agents are called in the leaderboard and the lender analysis. */
 const DELETED_AGENT_NAME = 'Deleted agent';
@@ -9,19 +9,10 @@ const DELETED_AGENT_NAME = 'Deleted agent';
  * criteria (rm_an_agents, rm_an_criteria), which are the person's words. On AccountDeleted their agents' names
  * become "Deleted agent" and their criteria go; the deals, negotiations, leads and offers stay (they are
  * figures, not personal data, and the other party's history), so every aggregate is unchanged. Each agent's
- * owner is recorded from its AgentCreated for this. Run after the batch's facts are written, so an agent created
- * and its owner deleted in the same batch is erased too; erasing twice changes nothing.
+ * owner is written with its row from its AgentCreated for this (applyAgent). Run after the batch's facts are
+ * written, so an agent created and its owner deleted in the same batch is erased too; erasing twice changes nothing.
  */
 export async function forgetDeletedOwners(client: pg.ClientBase, events: readonly DomainEvent[]): Promise<void> {
-  // Its firm too (firmOf: its owner's firm of one before firms), for the firm's own analytics and the market's threshold.
-  const owners = events.flatMap((e) => (e.type === 'AgentCreated' ? [[e.data.agentId, e.data.ownerId, firmOf(e.data)] as const] : []));
-  if (owners.length > 0) {
-    await client.query(
-      `update rm_an_agents a set owner_id = o.owner_id, firm_id = o.firm_id from unnest($1::bigint[], $2::text[], $3::text[]) as o(agent_id, owner_id, firm_id)
-       where a.agent_id = o.agent_id and (a.owner_id is distinct from o.owner_id or a.firm_id is distinct from o.firm_id)`,
-      [owners.map(([agentId]) => agentId), owners.map(([, ownerId]) => ownerId), owners.map(([, , firmId]) => firmId)],
-    );
-  }
   const deleted = events.flatMap((e) => (e.type === 'AccountDeleted' ? [e.data.userId] : []));
   if (deleted.length === 0) return;
   const agents = await client.query<{ agent_id: string }>(

@@ -7,6 +7,10 @@ export interface AgentFact {
   type: string;
   name: string;
   criteria: unknown;
+  /** From its AgentCreated (null until that is seen): whose words its name and criteria are (account-deleted.ts). */
+  ownerId: string | null;
+  /** Its owner's firm (firmOf), for the firm's own analytics and the market's threshold of distinct firms. */
+  firmId: string | null;
 }
 
 /** One version of an agent's criteria and when it took effect: a deal or offer is classified by the one in force at its time. */
@@ -55,11 +59,23 @@ function classify(state: FactsState, touched: Touched, borrowerAgentId: number):
 }
 
 /** AgentCreated and AgentUpdated: the agent as it now stands, and a new version of its criteria. */
-export function applyAgent(state: FactsState, touched: Touched, agent: Omit<AgentFact, 'type'> & { type?: string }, at: string): void {
+export function applyAgent(
+  state: FactsState,
+  touched: Touched,
+  agent: Pick<AgentFact, 'agentId' | 'name' | 'criteria'> & Partial<Pick<AgentFact, 'type' | 'ownerId' | 'firmId'>>,
+  at: string,
+): void {
   const known = state.agents.get(agent.agentId);
   const type = agent.type ?? known?.type;
   if (type === undefined) return; // an update of an agent never created: nothing to name or classify
-  state.agents.set(agent.agentId, { agentId: agent.agentId, type, name: agent.name, criteria: agent.criteria });
+  state.agents.set(agent.agentId, {
+    agentId: agent.agentId,
+    type,
+    name: agent.name,
+    criteria: agent.criteria,
+    ownerId: agent.ownerId ?? known?.ownerId ?? null,
+    firmId: agent.firmId ?? known?.firmId ?? null,
+  });
   touched.agents.add(agent.agentId);
   const versions = state.versions.get(agent.agentId) ?? [];
   if (!versions.some((v) => v.at === at)) {

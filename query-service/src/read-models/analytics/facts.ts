@@ -1,4 +1,4 @@
-import type { DomainEvent } from '@pf/events';
+import { firmOf, type DomainEvent } from '@pf/events';
 import { applyAgent, classifyDeal, classifyOffer, type AgentFact, type CriteriaVersion } from './agent-facts';
 import { applyDealLifecycle } from './deal-lifecycle';
 
@@ -109,10 +109,11 @@ export function reachStep(state: FactsState, touched: Touched, agentId: number |
 export function applyFact(state: FactsState, touched: Touched, event: DomainEvent, at: string): void {
   switch (event.type) {
     case 'AgentUpdated':
-      applyAgent(state, touched, event.data, at);
+      applyAgent(state, touched, { agentId: event.data.agentId, name: event.data.name, criteria: event.data.criteria }, at);
       return;
     case 'AgentCreated': {
-      applyAgent(state, touched, event.data, at);
+      // Its firm too (firmOf: its owner's firm of one before firms).
+      applyAgent(state, touched, { ...event.data, firmId: firmOf(event.data) }, at);
       if (event.data.type !== 'borrower') return;
       const lead = state.leads.get(event.data.agentId) ?? {
         agentId: event.data.agentId,

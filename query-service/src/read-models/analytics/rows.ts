@@ -117,6 +117,13 @@ export const offerOf = (r: OfferRow): OfferFact => ({
   region: r.region,
 });
 
-export const agentOf = (r: AgentRow): AgentFact => ({ agentId: r.agent_id, type: r.type, name: r.name, criteria: r.criteria });
+export const agentOf = (r: AgentRow): AgentFact => ({
+  agentId: r.agent_id,
+  type: r.type,
+  name: r.name,
+  criteria: r.criteria,
+  ownerId: r.owner_id,
+  firmId: r.firm_id,
+});
 
 export const criteriaVersionOf = (r: CriteriaRow): CriteriaVersion => ({ at: r.at.toISOString(), criteria: r.criteria });
