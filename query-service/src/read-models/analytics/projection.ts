@@ -110,7 +110,9 @@ async function projectFacts(
     client,
     [...touched.agents].map((id) => state.agents.get(id)!).map((a) => [a.agentId, a.type, a.name, json(a.criteria), a.ownerId, a.firmId]),
     ['bigint', 'text', 'text', 'jsonb', 'text', 'text'],
-    (v) => `insert into rm_an_agents (agent_id, type, name, criteria, owner_id, firm_id) select v1, v2, v3, v4, v5, v6 from ${v} order by ord
+    (
+      v,
+    ) => `insert into rm_an_agents (agent_id, type, name, criteria, owner_id, firm_id) select v1, v2, v3, v4, v5, v6 from ${v} order by ord
             on conflict (agent_id) do update set name = excluded.name, criteria = excluded.criteria,
               owner_id = coalesce(excluded.owner_id, rm_an_agents.owner_id), firm_id = coalesce(excluded.firm_id, rm_an_agents.firm_id)`,
   );
