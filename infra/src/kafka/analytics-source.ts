@@ -85,10 +85,10 @@ export async function hasApplied(db: Queryable, consumer: string, event: Pick<Re
 }
 
 /**
- * Applies a batch once: drops the events at or before the consumer's watermark (loadAppliedThrough), claims the
- * ids of the rest in analytics_processed_events and hands over only the ones not claimed before, in the same
- * transaction as the handler's writes (and the checkpoint), so a redelivered event (Kafka is at-least-once) or
- * a second copy of the job changes nothing.
+ * Applies a batch once: drops the events at or before the consumer's watermark (set by a rebuild:
+ * advanceAppliedThrough), claims the ids of the rest in analytics_processed_events and hands over only the ones
+ * not claimed before, in the same transaction as the handler's writes (and the checkpoint), so a redelivered
+ * event (Kafka is at-least-once) or a second copy of the job changes nothing.
  */
 export async function applyOnce(
   pool: pg.Pool,

@@ -2,26 +2,24 @@ import type pg from 'pg';
 import { foldInto, type DomainEvent, type View } from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
 
-/** Where an event keeps its domain event once made, so the read models folding it share one object. */
-const DOMAIN_EVENT = Symbol('domainEvent');
+/**
+ * `make` of an event, made the first time any read model asks and kept on the event in a property of its own, so
+ * every read model folding the event shares it (a WeakMap lookup per read model cost more than making the value:
+ * docs/decisions/live-rebuild.md).
+ */
+function oncePerEvent<T>(make: (recorded: RecordedEvent) => T): (recorded: RecordedEvent) => T {
+  const key = Symbol('oncePerEvent');
+  return (recorded) => ((recorded as RecordedEvent & Record<symbol, T | undefined>)[key] ??= make(recorded));
+}
 
 /** Events were validated by the deciders that wrote them, so the read models trust them. */
-export function domainEventOf(recorded: RecordedEvent): DomainEvent {
-  const held = recorded as RecordedEvent & { [DOMAIN_EVENT]?: DomainEvent };
-  return (held[DOMAIN_EVENT] ??= { type: recorded.type, data: recorded.data } as DomainEvent);
-}
-
-/** Where an event keeps its recorded time as text once made (a property of its own: a WeakMap lookup per read model cost more than the text). */
-const RECORDED_AT = Symbol('recordedAt');
+export const domainEventOf = oncePerEvent((recorded): DomainEvent => ({ type: recorded.type, data: recorded.data }) as DomainEvent);
 
 /**
- * The event's recorded time as ISO text, made once per event however many read models fold it (in a profile
- * of a rebuild, making it again for each read model was 0.5 s of 200,000 events: docs/decisions/live-rebuild.md).
+ * The event's recorded time as ISO text (in a profile of a rebuild, making it again for each read model was 0.5 s
+ * of 200,000 events).
  */
-export function recordedAtOf(recorded: RecordedEvent): string {
-  const held = recorded as RecordedEvent & { [RECORDED_AT]?: string };
-  return (held[RECORDED_AT] ??= recorded.recordedAt.toISOString());
-}
+export const recordedAtOf = oncePerEvent((recorded) => recorded.recordedAt.toISOString());
 
 /** The entities of a view that a batch touches, to load before folding it. */
 export function keysOf<K>(view: View<K, unknown>, batch: readonly RecordedEvent[]): K[] {

@@ -192,21 +192,16 @@ export async function liveRebuild(pool: pg.Pool, store: EventStore, options: Liv
     const from = earliest(lanes.map((lane) => lane.position));
     // Counted beside the first batches rather than before them (on a large log the count is a scan of its own);
     // until it answers, progress shows what is done as the total.
-    const counted = countEventsAfter(guard, from).then(
-      (count): { error?: unknown } => {
-        total = Math.max(total, count);
-        return {};
-      },
-      (error: unknown) => ({ error }),
-    );
+    const counted = countEventsAfter(guard, from).then((count) => void (total = Math.max(total, count)));
+    // Awaited once the catch-up is done; a failure before then is not left unhandled.
+    counted.catch(() => undefined);
     report('building');
 
     const clients = await Promise.all(lanes.map(() => own.connect()));
     try {
       for (let attempt = 1; ; attempt += 1) {
         await catchUp();
-        const count = await counted;
-        if ('error' in count) throw count.error;
+        await counted;
         options.signal?.throwIfAborted();
         // The indexes left out while the rows went in, then fresh planner statistics for the new rows before anyone
         // reads them; the tables shared out to the lanes' connections, so they are built and analysed side by side.
