@@ -5,6 +5,7 @@ import { ANALYTICS_FACTS_CHECKPOINT, ANALYTICS_FACTS_CONSUMER } from '../read-mo
 import { earliest, foldInLanes, Lane } from './lanes';
 import { planLanes, REBUILD_PARTS, selectParts } from './parts';
 import {
+  analyzeIndexedColumns,
   createMissingIndexes,
   createShadowTables,
   dropSchema,
@@ -203,13 +204,14 @@ export async function liveRebuild(pool: pg.Pool, store: EventStore, options: Liv
         await catchUp();
         await counted;
         options.signal?.throwIfAborted();
-        // The indexes left out while the rows went in, then fresh planner statistics for the new rows before anyone
-        // reads them; the tables shared out to the lanes' connections, so they are built and analysed side by side.
+        // The indexes left out while the rows went in, then planner statistics for the new rows' indexed columns before
+        // anyone reads them (the rest is autovacuum's); the tables shared out to the lanes' connections, so they are
+        // built and analysed side by side.
         await Promise.all(
           clients.map(async (client, index) => {
             for (const table of tables.filter((_, t) => t % clients.length === index)) {
               await createMissingIndexes(client, REBUILD_SCHEMA, [table]);
-              await client.query(`analyze ${REBUILD_SCHEMA}.${table}`);
+              await analyzeIndexedColumns(client, REBUILD_SCHEMA, table);
             }
           }),
         );

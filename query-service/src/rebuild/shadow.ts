@@ -134,6 +134,23 @@ export async function createMissingIndexes(client: pg.ClientBase, schema: string
   }
 }
 
+/**
+ * Planner statistics for a filled copy before the switch, for the columns its indexes are built on: what the
+ * planner needs to choose between them. The other columns (documents, texts) are left to autovacuum, which
+ * analyses the whole table soon after the switch: an analyze of named columns leaves the table's count of
+ * changed rows as it was, so the table stays due (docs/decisions/live-rebuild.md). A table with no indexed
+ * column is analysed whole.
+ */
+export async function analyzeIndexedColumns(client: pg.ClientBase, schema: string, table: string): Promise<void> {
+  const columns = await client.query<{ name: string }>(
+    `select distinct a.attname as name from pg_index i join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey::int2[])
+     where i.indrelid = to_regclass($1) order by 1`,
+    [qualified(schema, table)],
+  );
+  const list = columns.rows.map((r) => ident(r.name)).join(', ');
+  await client.query(`analyze ${qualified(schema, table)}${list ? ` (${list})` : ''}`);
+}
+
 /** Which of `tables` exist in `schema`. */
 export async function tablesIn(client: pg.ClientBase | pg.Pool, schema: string): Promise<string[]> {
   const result = await client.query<{ name: string }>(
