@@ -28,6 +28,14 @@ export interface RecordedEvent<Data = unknown> {
   readonly previousHash?: string | null;
 }
 
+export interface ReadAllOptions {
+  /**
+   * true: the events as a fold needs them, without their links in the hash chain (no `hash`, `previousHash`): two
+   * 64-character texts fewer to send and decode per event, for a rebuild of the read models. An adapter may ignore it.
+   */
+  readonly lean?: boolean;
+}
+
 /** The end of a stream as the store records it, which the verifier holds the last stored event to. */
 export interface StreamHeadRecord {
   readonly version: number;
@@ -80,7 +88,7 @@ export interface EventStore {
   /** The stream's head (version and hash of its last event) as the store keeps it; null when it has none. */
   streamHead(stream: string): Promise<StreamHeadRecord | null>;
   /** Up to `limit` events after a position (exclusive), in global order. */
-  readAll(after: Position, limit: number): Promise<RecordedEvent[]>;
+  readAll(after: Position, limit: number, options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Catches up from a position (exclusive), then follows live; batches are handled one at a time. */
   subscribe(after: Position, handler: BatchHandler, options?: SubscribeOptions): Subscription;
   /** The position of the last event a reader can see now (START when empty). */

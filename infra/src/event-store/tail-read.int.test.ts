@@ -61,4 +61,23 @@ describe('shared reads of the tail (real PostgreSQL)', () => {
     expect(numbers(earlier)).toEqual([1, 2, 3, 4]);
     expect(tailQueries()).toBe(2);
   });
+
+  it('reads lean when asked, on its own: the same events, without their links in the hash chain', async () => {
+    resetCount();
+    const [full, lean] = await Promise.all([store.readAll(START, 100), store.readAll(START, 100, { lean: true })]);
+    expect(tailQueries()).toBe(2);
+    expect(full.every((event) => typeof event.hash === 'string' && event.hash.length === 64)).toBe(true);
+    expect(lean.map((event) => [event.hash, event.previousHash])).toEqual(full.map(() => [undefined, undefined]));
+    const withoutLinks = (events: typeof full) =>
+      events.map(({ id, type, stream, streamVersion, position, recordedAt, data }) => ({
+        id,
+        type,
+        stream,
+        streamVersion,
+        position,
+        recordedAt,
+        data,
+      }));
+    expect(withoutLinks(lean)).toEqual(withoutLinks(full));
+  });
 });

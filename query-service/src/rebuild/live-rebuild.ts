@@ -89,6 +89,8 @@ export const DEFAULT_REBUILD_BATCH = 5000;
 export const DEFAULT_REBUILD_LANES = 4;
 export const DEFAULT_TRANSACTION_MS = 50;
 const SWITCH_ATTEMPTS = 5;
+/** The events as folds need them (ReadAllOptions.lean): without their links in the hash chain, which no fold reads. */
+const LEAN = { lean: true } as const;
 /** How many batches the log is read ahead of the slowest lane. */
 const LANE_BATCHES_AHEAD = 2;
 
@@ -251,7 +253,7 @@ export async function liveRebuild(pool: pg.Pool, store: EventStore, options: Liv
           return size;
         },
         read: async (position, limit) => {
-          const read = await store.readAll(position, limit);
+          const read = await store.readAll(position, limit, LEAN);
           const events = read.filter(notAfter(await caps()));
           // At the head (or the cap): the rest is the switch's.
           return { events, atHead: events.length < read.length || read.length < limit };
@@ -281,7 +283,7 @@ export async function liveRebuild(pool: pg.Pool, store: EventStore, options: Liv
         let position = earliest([...staged.values()]);
         let applied = 0;
         for (;;) {
-          const batch = (await store.readAll(position, batchSize)).filter(notAfter(cap));
+          const batch = (await store.readAll(position, batchSize, LEAN)).filter(notAfter(cap));
           if (batch.length === 0) break;
           for (const lane of lanes) await lane.applyIn(client, batch, staged);
           applied += batch.length;
