@@ -108,10 +108,24 @@ describe('live rebuild of the read models', () => {
     expect(afterLive.rm_an_offers!.length).toBeGreaterThan(0);
 
     expect(await indexes()).toEqual(liveIndexes);
-    // With no one following the log, the other indexes are built once the rows are in: the same indexes.
-    await liveRebuild(pool, store);
+    // With no one following the log, the other indexes are built once the rows are in: the same indexes. Autovacuum
+    // is kept off the copies while they are filled, and the live tables have the migrations' settings after.
+    const settings = (schema: string) =>
+      pool.query<{ name: string; options: string[] | null }>(
+        `select c.relname as name, c.reloptions as options from pg_class c join pg_namespace n on n.oid = c.relnamespace
+         where n.nspname = $1 and c.relkind = 'r' and c.relname like 'rm\\_%' order by 1`,
+        [schema],
+      );
+    let duringFill: ReturnType<typeof settings> | undefined;
+    await liveRebuild(pool, store, {
+      onProgress: (progress) => void (progress.phase === 'building' && (duringFill ??= settings('rm_rebuild'))),
+    });
     expect(await snapshot()).toEqual(afterLive);
     expect(await indexes()).toEqual(liveIndexes);
+    const filled = (await duringFill!).rows;
+    expect(filled.length).toBeGreaterThan(20);
+    expect(filled.filter((table) => !table.options?.includes('autovacuum_enabled=false'))).toEqual([]);
+    expect((await settings('public')).rows.filter((table) => table.options !== null)).toEqual([]);
 
     // Planner statistics from before the switch for the columns the indexes are built on; a text only shown (a
     // message's content) is left to autovacuum, for which the table stays due (shadow.ts: analyzeIndexedColumns).

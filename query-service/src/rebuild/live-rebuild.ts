@@ -10,6 +10,7 @@ import {
   createShadowTables,
   dropSchema,
   REBUILD_SCHEMA,
+  restoreAutovacuum,
   restorePendingLists,
   RETIRED_SCHEMA,
   shapeOf,
@@ -177,6 +178,7 @@ export async function liveRebuild(pool: pg.Pool, store: EventStore, options: Liv
       await guard.query(`create schema ${REBUILD_SCHEMA}`);
       await createShadowTables(guard, REBUILD_SCHEMA, tables, {
         deferIndexes: !followed && !options.keepIndexes,
+        withoutAutovacuum: !followed,
         keep: new Set(parts.flatMap((p) => p.foldIndexes)),
       });
       await guard.query(
@@ -218,6 +220,7 @@ export async function liveRebuild(pool: pg.Pool, store: EventStore, options: Liv
           }),
         );
         await restorePendingLists(guard, REBUILD_SCHEMA);
+        await restoreAutovacuum(guard, REBUILD_SCHEMA);
         report('switching');
         try {
           const switchMs = await switchIn();

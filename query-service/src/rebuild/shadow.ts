@@ -65,14 +65,18 @@ export async function createShadowTables(
   client: pg.ClientBase,
   schema: string,
   tables: readonly string[],
-  /** `deferIndexes`: leave out the indexes (not the constraints) but those named in `keep`, to be built after the rows. */
-  options: { deferIndexes?: boolean; keep?: ReadonlySet<string> } = {},
+  /**
+   * `deferIndexes`: leave out the indexes (not the constraints) but those named in `keep`, to be built after the rows.
+   * `withoutAutovacuum`: autovacuum leaves the copies alone while they are filled (restoreAutovacuum).
+   */
+  options: { deferIndexes?: boolean; keep?: ReadonlySet<string>; withoutAutovacuum?: boolean } = {},
 ): Promise<void> {
   for (const table of tables) {
     const { constraints, indexes } = await definitions(client, table);
     await client.query(
       `create table ${qualified(schema, table)} (like ${qualified('public', table)}
-         including defaults including constraints including generated including storage including compression including comments)`,
+         including defaults including constraints including generated including storage including compression including comments)
+       ${options.withoutAutovacuum ? `with (${AUTOVACUUM_OFF.map((option) => `${option} = false`).join(', ')})` : ''}`,
     );
     for (const [name, def] of constraints)
       await client.query(`alter table ${qualified(schema, table)} add constraint ${ident(name)} ${def}`);
@@ -104,6 +108,26 @@ export async function restorePendingLists(client: pg.ClientBase, schema: string)
     [schema],
   );
   for (const { name } of off.rows) await client.query(`alter index ${qualified(schema, name)} reset (fastupdate)`);
+}
+
+/** The settings that keep autovacuum off a copy filled in bulk (restoreAutovacuum). */
+const AUTOVACUUM_OFF = ['autovacuum_enabled', 'toast.autovacuum_enabled'];
+
+/**
+ * Autovacuum would vacuum and analyse a copy while it is being filled, each time enough rows have gone in: work
+ * thrown away, since the rows keep coming and the switch analyses them (analyzeIndexedColumns), competing with the
+ * rebuild for the machine. A copy filled in bulk (no one following the log) is created with autovacuum off, and
+ * given the default back before the switch (a catalogue change): autovacuum takes the new tables up from there,
+ * and the live tables' settings stay the migrations'. A rebuild followed by a running product (long, its batches
+ * short) leaves autovacuum on, so that the rows its upserts replace are cleaned up as it goes.
+ */
+export async function restoreAutovacuum(client: pg.ClientBase, schema: string): Promise<void> {
+  const off = await client.query<{ name: string }>(
+    `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname = $1 and c.relkind = 'r' and c.reloptions @> array['autovacuum_enabled=false']`,
+    [schema],
+  );
+  for (const { name } of off.rows) await client.query(`alter table ${qualified(schema, name)} reset (${AUTOVACUUM_OFF.join(', ')})`);
 }
 
 /**
