@@ -122,6 +122,10 @@ describe('live rebuild of the read models', () => {
     });
     expect(await snapshot()).toEqual(afterLive);
     expect(await indexes()).toEqual(liveIndexes);
+    // Both rebuilds copied their new rows in (read-models/bulk-fill.ts); every row through the read models'
+    // statements, as the projector writes them, gives the same rows.
+    await liveRebuild(pool, store, { copyRows: false });
+    expect(await snapshot()).toEqual(afterLive);
     const filled = (await duringFill!).rows;
     expect(filled.length).toBeGreaterThan(20);
     expect(filled.filter((table) => !table.options?.includes('autovacuum_enabled=false'))).toEqual([]);

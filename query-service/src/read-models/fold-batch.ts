@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { foldInto, type DomainEvent, type View } from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
+import { bulkFillOf, type BulkTarget } from './bulk-fill';
 
 /**
  * `make` of an event, made the first time any read model asks and kept on the event in a property of its own, so
@@ -55,14 +56,19 @@ export function foldBatch<K, S>(
 
 /**
  * Runs `sql` over the rows as one relation `v(v1, v2, ..., ord)` built by unnest (one array parameter per
- * column), so a batch is written in one statement whatever its size; nothing when there are no rows.
+ * column), so a batch is written in one statement whatever its size; nothing when there are no rows. `bulk` names
+ * the table and key the statement inserts into: while a live rebuild fills that table from empty, the rows with
+ * keys not yet written are copied in and only the rest go through the statement (bulk-fill.ts).
  */
 export async function writeRows(
   client: pg.ClientBase,
-  rows: readonly unknown[][],
+  given: readonly unknown[][],
   types: readonly string[],
   sql: (relation: string) => string,
+  bulk?: BulkTarget,
 ): Promise<void> {
+  const fill = bulk && given.length > 0 ? bulkFillOf(client) : undefined;
+  const rows = fill ? await fill.copyNew(client, bulk!, types, given) : given;
   if (rows.length === 0) return;
   const columns = types.map((_, index) => arrayLiteral(rows.length, (r) => rows[r]![index]));
   const args = types.map((type, index) => `$${index + 1}::${type}[]`).join(', ');

@@ -3,7 +3,7 @@ import type { DomainEvent } from '@pf/events';
 import type { Migration, RecordedEvent } from '@pf/infra';
 import { DocumentIndex, type LookupRoute } from './document-index';
 import type { MirroredTable } from './document-mirror';
-import { arrayLiteral, domainEventOf, recordedAtOf, textArrayLiteral } from './fold-batch';
+import { domainEventOf, recordedAtOf, textArrayLiteral, writeRows } from './fold-batch';
 import type { ReadModel } from './read-model';
 
 /**
@@ -101,20 +101,15 @@ async function projectDocuments<Doc>(
 
   const kept = [...changed].filter((id) => docs.get(id));
   const gone = [...changed].filter((id) => !docs.get(id));
-  if (kept.length > 0) {
-    await client.query(
-      `insert into ${projection.table} (id, owners, doc)
-       select v.id, v.owners::text[], v.doc
-       from unnest($1::text[], $2::text[], $3::jsonb[]) as v(id, owners, doc)
-       on conflict (id) do update set owners = excluded.owners, doc = excluded.doc`,
-      [
-        arrayLiteral(kept.length, (i) => kept[i]),
-        // Each row's owners as an array literal of its own, made a text[] by the statement (docs/decisions/live-rebuild.md).
-        arrayLiteral(kept.length, (i) => textArrayLiteral(projection.owners(docs.get(kept[i]!)!))),
-        arrayLiteral(kept.length, (i) => JSON.stringify(docs.get(kept[i]!))),
-      ],
-    );
-  }
+  await writeRows(
+    client,
+    // Each row's owners as an array literal of its own, made a text[] by the statement (docs/decisions/live-rebuild.md).
+    kept.map((id) => [id, textArrayLiteral(projection.owners(docs.get(id)!)), JSON.stringify(docs.get(id))]),
+    ['text', 'text', 'jsonb'],
+    (v) => `insert into ${projection.table} (id, owners, doc) select v1, v2::text[], v3 from ${v} order by ord
+            on conflict (id) do update set owners = excluded.owners, doc = excluded.doc`,
+    { table: projection.table, columns: ['id', 'owners', 'doc'], key: [0], whenStored: 'statement' },
+  );
   if (gone.length > 0) await client.query(`delete from ${projection.table} where id = any($1::text[])`, [gone]);
   if (mirror) for (const id of gone) mirror.docs.delete(id);
 }

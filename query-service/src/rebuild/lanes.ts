@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { comparePositions, START, type Position } from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
 import { ProjectorMemory } from '../projector/memory';
+import { BulkFill, fillingWith } from '../read-models/bulk-fill';
 import { DocumentMirrors } from '../read-models/document-mirror';
 import type { RebuildPart } from './parts';
 import { REBUILD_SCHEMA, useSchema } from './shadow';
@@ -13,6 +14,8 @@ export const earliest = (positions: Position[]) => positions.reduce((best, p) =>
 export class Lane {
   readonly memory = new ProjectorMemory();
   private memoryAt: Position | null = null;
+  /** Its new rows copied in rather than inserted, while it alone fills its copies from empty (bulk-fill.ts). */
+  private fill: BulkFill | undefined;
 
   constructor(
     readonly parts: readonly RebuildPart[],
@@ -20,9 +23,12 @@ export class Lane {
     readonly positions: Map<string, Position>,
     /** Whether its tables are the empty copies of this run (not taken up from an interrupted one). */
     fresh: boolean,
+    /** Whether new rows of fresh tables are copied in (bulk-fill.ts) rather than inserted by their statements. */
+    copyRows = fresh,
   ) {
     // Filled from empty by this lane alone: its document tables can be kept whole in memory (document-mirror.ts).
     if (fresh) this.memory.documents = new DocumentMirrors();
+    if (fresh && copyRows) this.fill = new BulkFill();
   }
 
   get position(): Position {
@@ -32,6 +38,11 @@ export class Lane {
   /** Folds the events each part has not folded yet into the rebuild schema, inside the caller's transaction. */
   async applyIn(client: pg.ClientBase, batch: readonly RecordedEvent[], positions: Map<string, Position>): Promise<void> {
     if (batch.length === 0) return;
+    if (this.fill) await fillingWith(client, this.fill, () => this.fold(client, batch, positions));
+    else await this.fold(client, batch, positions);
+  }
+
+  private async fold(client: pg.ClientBase, batch: readonly RecordedEvent[], positions: Map<string, Position>): Promise<void> {
     const last = batch[batch.length - 1]!.position;
     this.memory.begin(this.memoryAt ?? START);
     for (const part of this.parts) {
@@ -74,6 +85,7 @@ export class Lane {
   forget(): void {
     this.memory.forget();
     this.memory.documents = undefined;
+    this.fill = undefined;
     this.memoryAt = null;
   }
 }

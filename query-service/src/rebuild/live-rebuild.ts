@@ -64,6 +64,11 @@ export interface LiveRebuildOptions {
   readonly signal?: AbortSignal;
   /** Keep every index up to date from the start even with no one following the log (measurements). */
   readonly keepIndexes?: boolean;
+  /**
+   * Copy the new rows of the fresh tables in (the default: read-models/bulk-fill.ts); false writes every row through
+   * the read models' statements, as the projector does (tests compare the two).
+   */
+  readonly copyRows?: boolean;
   /** Called in the switch's transaction once the live followers are held (tests: to act at that moment). */
   readonly beforeSwitch?: () => Promise<void>;
 }
@@ -193,7 +198,7 @@ export async function liveRebuild(pool: pg.Pool, store: EventStore, options: Liv
 
     const transactionMs = options.transactionMs ?? DEFAULT_TRANSACTION_MS;
     let size = followed ? Math.min(batchSize, 200) : batchSize;
-    const lanes = plan.map((members) => new Lane(members, positions, !resumed));
+    const lanes = plan.map((members) => new Lane(members, positions, !resumed, options.copyRows ?? true));
     const from = earliest(lanes.map((lane) => lane.position));
     // Counted beside the first batches rather than before them (on a large log the count is a scan of its own);
     // until it answers, progress shows what is done as the total.

@@ -1,8 +1,11 @@
 import type pg from 'pg';
 import { agentsView, type Agent } from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
+import type { BulkTarget } from '../bulk-fill';
 import { foldBatch, json, keysOf, writeRows } from '../fold-batch';
 import { AGENT_COLUMNS, agentFromRow, type AgentRow } from './rows';
+
+const AGENTS: BulkTarget = { table: 'rm_agents', columns: AGENT_COLUMNS.split(', '), key: [0], whenStored: 'statement' };
 
 /** Loads the agents the batch touches, folds the batch with the shared evolve, and writes back the changed ones in one statement. */
 export async function projectAgents(client: pg.ClientBase, batch: readonly RecordedEvent[]): Promise<void> {
@@ -41,5 +44,6 @@ async function writeAgents(client: pg.ClientBase, batch: readonly RecordedEvent[
      select v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12 from ${v} order by ord
      on conflict (id) do update set name = excluded.name, description = excluded.description, criteria = excluded.criteria,
        strategy = excluded.strategy, is_active = excluded.is_active, is_deleted = excluded.is_deleted, updated_at = excluded.updated_at`,
+    AGENTS,
   );
 }

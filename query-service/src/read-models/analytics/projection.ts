@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { RecordedEvent } from '@pf/infra';
+import type { BulkTarget } from '../bulk-fill';
 import { domainEventOf, json, recordedAtOf, writeRows } from '../fold-batch';
 import { forgetDeletedOwners } from './account-deleted';
 import {
@@ -80,6 +81,65 @@ async function load(client: pg.ClientBase, keys: BatchKeys): Promise<FactsState>
   return { deals, negotiations, leads, offers, agents, versions };
 }
 
+// Where each fact table's statement inserts (bulk-fill.ts: copied in while a live rebuild fills the tables).
+const AN_AGENTS: BulkTarget = {
+  table: 'rm_an_agents',
+  columns: ['agent_id', 'type', 'name', 'criteria', 'owner_id', 'firm_id'],
+  key: [0],
+  whenStored: 'statement',
+};
+const AN_CRITERIA: BulkTarget = { table: 'rm_an_criteria', columns: ['agent_id', 'at', 'criteria'], key: [0, 1], whenStored: 'nothing' };
+const AN_DEALS: BulkTarget = {
+  table: 'rm_an_deals',
+  columns: [
+    'deal_id',
+    'conversation_id',
+    'agreed_at',
+    'borrower_agent_id',
+    'lender_agent_id',
+    'broker_agent_id',
+    'region',
+    'loan_type',
+    'property_value',
+    'loan_amount',
+    'interest_rate',
+    'arrangement_fee',
+    'status',
+    'stage',
+    'stage_times',
+    'completed_at',
+  ],
+  key: [0],
+  whenStored: 'statement',
+};
+const AN_NEGOTIATIONS: BulkTarget = {
+  table: 'rm_an_negotiations',
+  columns: [
+    'conversation_id',
+    'started_at',
+    'borrower_agent_id',
+    'lender_agent_id',
+    'broker_agent_id',
+    'first_offer_at',
+    'completed_at',
+    'outcome',
+  ],
+  key: [0],
+  whenStored: 'statement',
+};
+const AN_LEADS: BulkTarget = {
+  table: 'rm_an_leads',
+  columns: ['agent_id', 'created_at', 'qualified_at', 'proposed_at', 'agreed_at', 'completed_at'],
+  key: [0],
+  whenStored: 'statement',
+};
+const AN_OFFERS: BulkTarget = {
+  table: 'rm_an_offers',
+  columns: ['offer_id', 'conversation_id', 'at', 'interest_rate', 'borrower_agent_id', 'region'],
+  key: [0],
+  whenStored: 'statement',
+};
+
 /** Folds a batch into the analytics facts (facts.ts) and writes back the rows it changed, one statement per table. */
 export async function projectAnalytics(client: pg.ClientBase, batch: readonly RecordedEvent[]): Promise<void> {
   const events = batch.map(domainEventOf);
@@ -110,17 +170,17 @@ async function projectFacts(
     client,
     [...touched.agents].map((id) => state.agents.get(id)!).map((a) => [a.agentId, a.type, a.name, json(a.criteria), a.ownerId, a.firmId]),
     ['bigint', 'text', 'text', 'jsonb', 'text', 'text'],
-    (
-      v,
-    ) => `insert into rm_an_agents (agent_id, type, name, criteria, owner_id, firm_id) select v1, v2, v3, v4, v5, v6 from ${v} order by ord
+    (v) => `insert into rm_an_agents (${AN_AGENTS.columns.join(', ')}) select v1, v2, v3, v4, v5, v6 from ${v} order by ord
             on conflict (agent_id) do update set name = excluded.name, criteria = excluded.criteria,
               owner_id = coalesce(excluded.owner_id, rm_an_agents.owner_id), firm_id = coalesce(excluded.firm_id, rm_an_agents.firm_id)`,
+    AN_AGENTS,
   );
   await writeRows(
     client,
     [...touched.versions].flatMap((id) => state.versions.get(id)!.map((v) => [id, v.at, json(v.criteria)])),
     ['bigint', 'timestamptz', 'jsonb'],
-    (v) => `insert into rm_an_criteria (agent_id, at, criteria) select v1, v2, v3 from ${v} order by ord on conflict do nothing`,
+    (v) => `insert into rm_an_criteria (${AN_CRITERIA.columns.join(', ')}) select v1, v2, v3 from ${v} order by ord on conflict do nothing`,
+    AN_CRITERIA,
   );
   const deals = [...touched.deals].map((id) => state.deals.get(id)!);
   await writeRows(
@@ -161,16 +221,14 @@ async function projectFacts(
       'jsonb',
       'timestamptz',
     ],
-    (
-      v,
-    ) => `insert into rm_an_deals (deal_id, conversation_id, agreed_at, borrower_agent_id, lender_agent_id, broker_agent_id, region, loan_type,
-              property_value, loan_amount, interest_rate, arrangement_fee, status, stage, stage_times, completed_at)
+    (v) => `insert into rm_an_deals (${AN_DEALS.columns.join(', ')})
             select v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16 from ${v} order by ord
             on conflict (deal_id) do update set conversation_id = excluded.conversation_id, agreed_at = excluded.agreed_at,
               borrower_agent_id = excluded.borrower_agent_id, lender_agent_id = excluded.lender_agent_id, broker_agent_id = excluded.broker_agent_id,
               region = excluded.region, loan_type = excluded.loan_type, property_value = excluded.property_value, loan_amount = excluded.loan_amount,
               interest_rate = excluded.interest_rate, arrangement_fee = excluded.arrangement_fee, status = excluded.status, stage = excluded.stage,
               stage_times = excluded.stage_times, completed_at = excluded.completed_at`,
+    AN_DEALS,
   );
   const negotiations = [...touched.negotiations].map((id) => state.negotiations.get(id)!);
   await writeRows(
@@ -186,28 +244,29 @@ async function projectFacts(
       n.outcome,
     ]),
     ['bigint', 'timestamptz', 'bigint', 'bigint', 'bigint', 'timestamptz', 'timestamptz', 'text'],
-    (
-      v,
-    ) => `insert into rm_an_negotiations (conversation_id, started_at, borrower_agent_id, lender_agent_id, broker_agent_id, first_offer_at, completed_at, outcome)
+    (v) => `insert into rm_an_negotiations (${AN_NEGOTIATIONS.columns.join(', ')})
             select v1, v2, v3, v4, v5, v6, v7, v8 from ${v} order by ord
             on conflict (conversation_id) do update set first_offer_at = excluded.first_offer_at, completed_at = excluded.completed_at, outcome = excluded.outcome`,
+    AN_NEGOTIATIONS,
   );
   const leads = [...touched.leads].map((id) => state.leads.get(id)!);
   await writeRows(
     client,
     leads.map((l) => [l.agentId, l.createdAt, l.qualifiedAt, l.proposedAt, l.agreedAt, l.completedAt]),
     ['bigint', 'timestamptz', 'timestamptz', 'timestamptz', 'timestamptz', 'timestamptz'],
-    (v) => `insert into rm_an_leads (agent_id, created_at, qualified_at, proposed_at, agreed_at, completed_at)
+    (v) => `insert into rm_an_leads (${AN_LEADS.columns.join(', ')})
             select v1, v2, v3, v4, v5, v6 from ${v} order by ord
             on conflict (agent_id) do update set created_at = excluded.created_at, qualified_at = excluded.qualified_at, proposed_at = excluded.proposed_at,
               agreed_at = excluded.agreed_at, completed_at = excluded.completed_at`,
+    AN_LEADS,
   );
   const offers = [...touched.offers].map((id) => state.offers.get(id)!);
   await writeRows(
     client,
     offers.map((o) => [o.offerId, o.conversationId, o.at, o.interestRate, o.borrowerAgentId, o.region]),
     ['text', 'bigint', 'timestamptz', 'numeric', 'bigint', 'text'],
-    (v) => `insert into rm_an_offers (offer_id, conversation_id, at, interest_rate, borrower_agent_id, region)
+    (v) => `insert into rm_an_offers (${AN_OFFERS.columns.join(', ')})
             select v1, v2, v3, v4, v5, v6 from ${v} order by ord on conflict (offer_id) do update set region = excluded.region`,
+    AN_OFFERS,
   );
 }

@@ -1,9 +1,41 @@
 import type pg from 'pg';
 import { conversationsView, firmOf, messageOf, type Conversation } from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
+import type { BulkTarget } from '../bulk-fill';
 import { foldBatch, keysOf, writeRows } from '../fold-batch';
 import type { ProjectorMemory } from '../../projector/memory';
 import { CONVERSATION_SELECT, conversationFromRow, type ConversationRow } from './rows';
+
+const CONVERSATIONS: BulkTarget = {
+  table: 'rm_conversations',
+  columns: ['id', 'title', 'status', 'outcome', 'is_manual_mode', 'match_id', 'created_at', 'updated_at', 'manual_sides'],
+  key: [0],
+  whenStored: 'statement',
+};
+const PARTICIPANTS: BulkTarget = {
+  table: 'rm_participants',
+  columns: ['conversation_id', 'agent_id', 'owner_id', 'firm_id', 'name', 'type', 'ordinal'],
+  key: [0, 1],
+  whenStored: 'nothing',
+};
+const MESSAGES: BulkTarget = {
+  table: 'rm_messages',
+  columns: [
+    'id',
+    'conversation_id',
+    'seq',
+    'from_agent_id',
+    'to_agent_id',
+    'from_agent_name',
+    'from_agent_type',
+    'content',
+    'is_automated',
+    'is_reading',
+    'created_at',
+  ],
+  key: [0],
+  whenStored: 'nothing',
+};
 
 /**
  * Loads the conversations the batch touches (with their participants), folds the batch with the shared
@@ -69,10 +101,11 @@ export async function projectConversations(
     rows,
     ['bigint', 'text', 'text', 'text', 'boolean', 'text', 'timestamptz', 'timestamptz', 'jsonb'],
     (v) =>
-      `insert into rm_conversations (id, title, status, outcome, is_manual_mode, match_id, created_at, updated_at, manual_sides)
+      `insert into rm_conversations (${CONVERSATIONS.columns.join(', ')})
      select v1, v2, v3, v4, v5, v6, v7, v8, v9 from ${v} order by ord
      on conflict (id) do update set status = excluded.status, outcome = excluded.outcome,
        is_manual_mode = excluded.is_manual_mode, updated_at = excluded.updated_at, manual_sides = excluded.manual_sides`,
+    CONVERSATIONS,
   );
   const participants = changed
     .filter((c) => !stored.has(c.id))
@@ -82,15 +115,17 @@ export async function projectConversations(
     participants,
     ['bigint', 'bigint', 'text', 'text', 'text', 'text', 'int'],
     (v) =>
-      `insert into rm_participants (conversation_id, agent_id, owner_id, firm_id, name, type, ordinal)
+      `insert into rm_participants (${PARTICIPANTS.columns.join(', ')})
      select v1, v2, v3, v4, v5, v6, v7 from ${v} order by ord on conflict do nothing`,
+    PARTICIPANTS,
   );
   await writeRows(
     client,
     messages,
     ['bigint', 'bigint', 'bigint', 'bigint', 'bigint', 'text', 'text', 'text', 'boolean', 'boolean', 'timestamptz'],
     (v) =>
-      `insert into rm_messages (id, conversation_id, seq, from_agent_id, to_agent_id, from_agent_name, from_agent_type, content, is_automated, is_reading, created_at)
+      `insert into rm_messages (${MESSAGES.columns.join(', ')})
      select v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11 from ${v} order by ord on conflict (id) do nothing`,
+    MESSAGES,
   );
 }

@@ -1,7 +1,28 @@
 import type pg from 'pg';
 import { dealsAgreedView } from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
+import type { BulkTarget } from '../bulk-fill';
 import { foldBatch, writeRows } from '../fold-batch';
+
+const DEALS: BulkTarget = {
+  table: 'rm_deals',
+  columns: [
+    'deal_id',
+    'conversation_id',
+    'borrower_agent_id',
+    'lender_agent_id',
+    'broker_agent_id',
+    'property_value',
+    'loan_amount',
+    'ltv',
+    'interest_rate',
+    'term_years',
+    'arrangement_fee',
+    'created_at',
+  ],
+  key: [0],
+  whenStored: 'nothing',
+};
 
 /**
  * A deal agreed is recorded once and never changes, so the rows already stored are not loaded: the batch is
@@ -26,8 +47,8 @@ export async function projectDealsAgreed(client: pg.ClientBase, batch: readonly 
       d.createdAt,
     ]),
     ['text', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint', 'numeric', 'numeric', 'int', 'bigint', 'timestamptz'],
-    (v) => `insert into rm_deals (deal_id, conversation_id, borrower_agent_id, lender_agent_id, broker_agent_id, property_value,
-              loan_amount, ltv, interest_rate, term_years, arrangement_fee, created_at)
+    (v) => `insert into rm_deals (${DEALS.columns.join(', ')})
             select v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12 from ${v} order by ord on conflict do nothing`,
+    DEALS,
   );
 }

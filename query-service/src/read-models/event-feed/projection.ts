@@ -2,7 +2,11 @@ import type pg from 'pg';
 import type { Migration, RecordedEvent } from '@pf/infra';
 import type { ReadModel } from '../read-model';
 import { firmOf as firmOfParty, type DomainEvent } from '@pf/events';
-import { domainEventOf, textArrayLiteral } from '../fold-batch';
+import type { BulkTarget } from '../bulk-fill';
+import { domainEventOf, textArrayLiteral, writeRows } from '../fold-batch';
+
+const FEED_STREAMS: BulkTarget = { table: 'rm_feed_streams', columns: ['stream', 'firms'], key: [0], whenStored: 'nothing' };
+const FEED_AGENTS: BulkTarget = { table: 'rm_feed_agents', columns: ['agent_id', 'owner_id'], key: [0], whenStored: 'nothing' };
 
 const migrations: Migration[] = [
   {
@@ -93,20 +97,20 @@ async function project(client: pg.ClientBase, batch: readonly RecordedEvent[]): 
     const firms = streamFirms(event, firmsOf);
     if (firms) begun.set(recorded.stream, firms);
   }
-  if (begun.size > 0) {
-    await client.query(
-      `insert into rm_feed_streams (stream, firms)
-       select stream, firms::text[] from unnest($1::text[], $2::text[]) as s(stream, firms)
-       on conflict (stream) do nothing`,
-      [[...begun.keys()], [...begun.values()].map(textArrayLiteral)],
-    );
-  }
-  if (owners.length > 0) {
-    await client.query(
-      `insert into rm_feed_agents (agent_id, owner_id) select * from unnest($1::bigint[], $2::text[]) on conflict (agent_id) do nothing`,
-      [owners.map(([id]) => id), owners.map(([, owner]) => owner)],
-    );
-  }
+  await writeRows(
+    client,
+    [...begun].map(([stream, firms]) => [stream, textArrayLiteral(firms)]),
+    ['text', 'text'],
+    (v) => `insert into rm_feed_streams (stream, firms) select v1, v2::text[] from ${v} on conflict (stream) do nothing`,
+    FEED_STREAMS,
+  );
+  await writeRows(
+    client,
+    owners,
+    ['bigint', 'text'],
+    (v) => `insert into rm_feed_agents (agent_id, owner_id) select v1, v2 from ${v} on conflict (agent_id) do nothing`,
+    FEED_AGENTS,
+  );
   if (deleted.length > 0) {
     await client.query(
       'insert into rm_feed_deleted_people (user_id, deleted_at) select * from unnest($1::text[], $2::timestamptz[]) on conflict do nothing',

@@ -1,7 +1,15 @@
 import type pg from 'pg';
 import { matchesView, partyAgentIds } from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
+import type { BulkTarget } from '../bulk-fill';
 import { foldBatch, writeRows } from '../fold-batch';
+
+const MATCHES: BulkTarget = {
+  table: 'rm_matches',
+  columns: ['match_id', 'borrower_agent_id', 'lender_agent_id', 'broker_agent_id', 'score', 'explanation', 'created_at'],
+  key: [0],
+  whenStored: 'nothing',
+};
 
 /**
  * A match is recorded once and never changes, so the rows already stored are not loaded: the batch is
@@ -22,8 +30,9 @@ export async function projectMatchesFound(client: pg.ClientBase, batch: readonly
       m.createdAt,
     ]),
     ['text', 'bigint', 'bigint', 'bigint', 'numeric', 'jsonb', 'timestamptz'],
-    (v) => `insert into rm_matches (match_id, borrower_agent_id, lender_agent_id, broker_agent_id, score, explanation, created_at)
+    (v) => `insert into rm_matches (${MATCHES.columns.join(', ')})
             select v1, v2, v3, v4, v5, v6, v7 from ${v} order by ord on conflict do nothing`,
+    MATCHES,
   );
   await writeRows(
     client,

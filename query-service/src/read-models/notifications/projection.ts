@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { DEFAULT_NOTIFICATION_PREFERENCES, firmOf, type NotificationPreferences } from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
+import type { BulkTarget } from '../bulk-fill';
 import { domainEventOf, recordedAtOf, writeRows } from '../fold-batch';
 import type { ProjectorMemory } from '../../projector/memory';
 import { namesOf, notificationsOf, type Candidate, type Party } from './derive';
@@ -13,6 +14,13 @@ import { isSubjectEvent, subjectIdOf, subjectNotifications, subjectOpened, type 
  */
 export const notificationId = (eventId: string, firmId: string) =>
   createHash('sha256').update(`${eventId}|${firmId}`).digest('hex').slice(0, 24);
+
+const NOTIFICATIONS: BulkTarget = {
+  table: 'rm_notifications',
+  columns: ['id', 'firm_id', 'kind', 'type', 'title', 'message', 'priority', 'link', 'created_at', 'read_at'],
+  key: [0],
+  whenStored: 'nothing',
+};
 
 interface Pending extends Candidate {
   id: string;
@@ -176,8 +184,9 @@ export async function projectNotifications(
     client,
     [...pending.values()].map((n) => [n.id, n.firmId, n.kind, n.type, n.title, n.message, n.priority, n.link, n.createdAt, n.readAt]),
     ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'timestamptz', 'timestamptz'],
-    (v) => `insert into rm_notifications (id, firm_id, kind, type, title, message, priority, link, created_at, read_at)
+    (v) => `insert into rm_notifications (${NOTIFICATIONS.columns.join(', ')})
             select v1, v2, v3, v4, v5, v6, v7, v8, v9, v10 from ${v} order by ord on conflict do nothing`,
+    NOTIFICATIONS,
   );
   await writeRows(
     client,

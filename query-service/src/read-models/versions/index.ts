@@ -1,5 +1,7 @@
 import type pg from 'pg';
 import type { RecordedEvent } from '@pf/infra';
+import type { BulkTarget } from '../bulk-fill';
+import { writeRows } from '../fold-batch';
 import type { ReadModel } from '../read-model';
 
 /**
@@ -8,6 +10,7 @@ import type { ReadModel } from '../read-model';
  * not know about versions, and it stands at the same checkpoint as they do.
  */
 const VERSIONED = /^(agent|conversation)-\d+$/;
+const VERSIONS: BulkTarget = { table: 'rm_stream_versions', columns: ['stream', 'version'], key: [0], whenStored: 'statement' };
 
 async function project(client: pg.ClientBase, batch: readonly RecordedEvent[]): Promise<void> {
   const latest = new Map<string, number>();
@@ -16,11 +19,13 @@ async function project(client: pg.ClientBase, batch: readonly RecordedEvent[]): 
   }
   if (latest.size === 0) return;
   // greatest(): a rebuild or a redelivered batch never moves a version back.
-  await client.query(
-    `insert into rm_stream_versions (stream, version)
-     select * from unnest($1::text[], $2::int[])
-     on conflict (stream) do update set version = greatest(rm_stream_versions.version, excluded.version)`,
-    [[...latest.keys()], [...latest.values()]],
+  await writeRows(
+    client,
+    [...latest],
+    ['text', 'int'],
+    (v) => `insert into rm_stream_versions (stream, version) select v1, v2 from ${v}
+            on conflict (stream) do update set version = greatest(rm_stream_versions.version, excluded.version)`,
+    VERSIONS,
   );
 }
 

@@ -1,0 +1,156 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { chmod, mkdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { commandMigrations } from '@pf/command-service';
+import { createLogger, openServiceContext, parseConfig } from '@pf/infra';
+import { startEmbeddedPostgres } from '@pf/infra/embedded';
+import { liveRebuild, queryMigrations } from '@pf/query-service';
+import { appendUserHistory, EVENTS_PER_USER, generateEvents, reserveIds } from './lib/generate';
+import { benchUser } from './lib/session';
+import { round } from './lib/stats';
+
+/**
+ * npm run bench:rebuild [-- --runs 3 --events 200000 --dir /tmp/pf-rebuild-timing]: the rebuild alone, timed the
+ * way the full bench times it (`liveRebuild` over the stored log with the product stopped, the first rebuild of
+ * a fresh process), several times over the same events, with the CPU each side spent: Node's (the rebuilding
+ * process) and PostgreSQL's (every server process). The events are generated once into a template database
+ * under `--dir` (kept between invocations), and each run rebuilds a fresh copy of it, so runs compare code, not
+ * data. `--profile <dir>` writes a CPU profile of each rebuilding process. A tool for working on the rebuild (docs/decisions/live-rebuild.md); `npm run bench` stays the record.
+ */
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    events: { type: 'string', default: '200000' },
+    dir: { type: 'string', default: path.join(os.tmpdir(), 'pf-rebuild-timing') },
+    child: { type: 'string' },
+    only: { type: 'string' },
+    profile: { type: 'string' },
+    'node-option': { type: 'string', multiple: true },
+  },
+});
+const log = (line: string) => process.stderr.write(`[rebuild-timing] ${line}\n`);
+const migrations = [...commandMigrations, ...queryMigrations];
+const open = (url: string) =>
+  openServiceContext(parseConfig({ DATABASE_URL: url, AUTOMATION: 'off' }), createLogger('silent', 'bench'), url, migrations);
+
+/** CPU seconds (user + system) of a process and of its children it has waited for, from /proc (clock ticks of 1/100 s). */
+function cpuOf(pid: number, withChildren: boolean): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // After "pid (comm) ": state is field 0, utime 11, stime 12, cutime 13, cstime 14.
+    const own = Number(fields[11]) + Number(fields[12]);
+    return (withChildren ? own + Number(fields[13]) + Number(fields[14]) : own) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** Every PostgreSQL server process's CPU so far: the postmaster with the backends it has reaped, and those still running. */
+function postgresCpu(postmaster: number): number {
+  let total = cpuOf(postmaster, true);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      if (Number(fields[1]) === postmaster) total += cpuOf(Number(entry), false);
+    } catch {
+      // Gone meanwhile: its time is in the postmaster's reaped children.
+    }
+  }
+  return total;
+}
+
+if (values.child) {
+  // One rebuild in a fresh process, as `npm run rebuild` and the full bench run it.
+  const context = await open(values.child);
+  const before = process.cpuUsage();
+  const started = performance.now();
+  const result = await liveRebuild(context.pool, context.store, values.only ? { only: values.only.split(',') } : {});
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(before);
+  await context.close();
+  process.stdout.write(`${JSON.stringify({ applied: result.applied, seconds, nodeCpu: (cpu.user + cpu.system) / 1e6 })}\n`);
+} else {
+  const dir = values.dir;
+  await mkdir(dir, { recursive: true });
+  // As root, PostgreSQL runs as a "postgres" user, which must be able to enter the directory.
+  await chmod(dir, 0o755);
+  const embedded = await startEmbeddedPostgres(dir);
+  const events = Number(values.events);
+  const template = `pf_rebuild_template_${events}`;
+  const admin = new pg.Client({ connectionString: embedded.url });
+  await admin.connect();
+  const urlOf = (database: string) => Object.assign(new URL(embedded.url), { pathname: `/${database}` }).toString();
+  const postmaster = Number(readFileSync(path.join(dir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  try {
+    const has = await admin.query('select 1 from pg_database where datname = $1', [template]);
+    if (has.rowCount === 0) {
+      log(`generating ${events.toLocaleString('en-GB')} events into ${template} (once; kept under ${dir})`);
+      await admin.query(`create database ${template}`);
+      const context = await open(urlOf(template));
+      const user = await benchUser(context.sessions);
+      await appendUserHistory(context.store, await reserveIds(context.pool, 1), user.id, 0);
+      await generateEvents(context.pool, context.store, events - EVENTS_PER_USER);
+      await context.close();
+    }
+    const script = fileURLToPath(import.meta.url);
+    const runs: { seconds: number; eventsPerSecond: number; nodeCpu: number; postgresCpu: number }[] = [];
+    for (let run = 1; run <= Number(values.runs); run += 1) {
+      const database = `pf_rebuild_run_${run}`;
+      await admin.query(`drop database if exists ${database}`);
+      await admin.query(`create database ${database} template ${template}`);
+      await admin.query('checkpoint');
+      const cpuBefore = postgresCpu(postmaster);
+      const child = spawn(
+        process.execPath,
+        [
+          ...(values['node-option'] ?? []),
+          ...(values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : []),
+          '--import',
+          'tsx',
+          script,
+          '--child',
+          urlOf(database),
+          ...(values.only ? ['--only', values.only] : []),
+        ],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      if (code !== 0) throw new Error(`The rebuild exited with ${code}`);
+      const lines = output.trim().split('\n');
+      // What the rebuilding process printed besides its result (--node-option=--trace-gc, say).
+      if (lines.length > 1) process.stderr.write(`${lines.slice(0, -1).join('\n')}\n`);
+      const result = JSON.parse(lines.at(-1)!) as { applied: number; seconds: number; nodeCpu: number };
+      const line = {
+        seconds: round(result.seconds, 2),
+        eventsPerSecond: round(result.applied / result.seconds, 0),
+        nodeCpu: round(result.nodeCpu, 2),
+        postgresCpu: round(postgresCpu(postmaster) - cpuBefore, 2),
+      };
+      runs.push(line);
+      log(
+        `run ${run}: ${result.applied} events in ${line.seconds} s (${line.eventsPerSecond}/s); Node CPU ${line.nodeCpu} s, PostgreSQL CPU ${line.postgresCpu} s`,
+      );
+      await admin.query(`drop database ${database}`);
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    process.stdout.write(
+      `${JSON.stringify({
+        load: os.loadavg().map((v) => round(v, 2)),
+        medianEventsPerSecond: median(runs.map((r) => r.eventsPerSecond)),
+        runs,
+      })}\n`,
+    );
+  } finally {
+    await admin.end();
+    await embedded.stop();
+  }
+  if (!existsSync(dir)) log(`${dir} went missing`);
+}
