@@ -70,11 +70,16 @@ if (values.child) {
   const context = await open(values.child);
   const before = process.cpuUsage();
   const started = performance.now();
-  const result = await liveRebuild(context.pool, context.store, values.only ? { only: values.only.split(',') } : {});
+  // When each phase began, in seconds from the start (building ends when the last batch has committed).
+  const phases: Record<string, number> = {};
+  const result = await liveRebuild(context.pool, context.store, {
+    ...(values.only ? { only: values.only.split(',') } : {}),
+    onProgress: (progress) => void (phases[progress.phase] ??= round((performance.now() - started) / 1000, 2)),
+  });
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(before);
   await context.close();
-  process.stdout.write(`${JSON.stringify({ applied: result.applied, seconds, nodeCpu: (cpu.user + cpu.system) / 1e6 })}\n`);
+  process.stdout.write(`${JSON.stringify({ applied: result.applied, seconds, nodeCpu: (cpu.user + cpu.system) / 1e6, phases })}\n`);
 } else {
   const dir = values.dir;
   await mkdir(dir, { recursive: true });
@@ -127,7 +132,7 @@ if (values.child) {
       const lines = output.trim().split('\n');
       // What the rebuilding process printed besides its result (--node-option=--trace-gc, say).
       if (lines.length > 1) process.stderr.write(`${lines.slice(0, -1).join('\n')}\n`);
-      const result = JSON.parse(lines.at(-1)!) as { applied: number; seconds: number; nodeCpu: number };
+      const result = JSON.parse(lines.at(-1)!) as { applied: number; seconds: number; nodeCpu: number; phases: Record<string, number> };
       const line = {
         seconds: round(result.seconds, 2),
         eventsPerSecond: round(result.applied / result.seconds, 0),
@@ -136,7 +141,7 @@ if (values.child) {
       };
       runs.push(line);
       log(
-        `run ${run}: ${result.applied} events in ${line.seconds} s (${line.eventsPerSecond}/s); Node CPU ${line.nodeCpu} s, PostgreSQL CPU ${line.postgresCpu} s`,
+        `run ${run}: ${result.applied} events in ${line.seconds} s (${line.eventsPerSecond}/s); Node CPU ${line.nodeCpu} s, PostgreSQL CPU ${line.postgresCpu} s; phases began at ${JSON.stringify(result.phases)}`,
       );
       await admin.query(`drop database ${database}`);
     }
