@@ -40,6 +40,8 @@ app.get<{ Params: { id: string } }>('/crud/items/:id', async (request, reply) =>
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
 process.send?.({ url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` });
+// The benchmark that started it has gone (it failed part way): nothing of it is left running.
+process.once('disconnect', () => process.exit(1));
 process.on('message', (message) => {
   if (message === 'close')
     void app

@@ -143,6 +143,8 @@ const measures: Record<string, (seconds: number) => Promise<number>> = {
   log_read_events_per_s: () => logReadRate(store),
 };
 
+// The benchmark that started it has gone (it failed part way): nothing of it is left running.
+process.once('disconnect', () => process.exit(1));
 process.on('message', (message: 'close' | { id: number; measure: string; seconds: number }) => {
   if (message === 'close') {
     void store.close().finally(() => process.exit(0));

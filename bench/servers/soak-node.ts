@@ -13,6 +13,8 @@ await server.caughtUp;
 process.send?.({ url: server.url });
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
 const snapshotDir = process.env.SOAK_HEAP_SNAPSHOTS;
+// The benchmark that started it has gone (it failed part way): nothing of it is left running.
+process.once('disconnect', () => process.exit(1));
 process.on('message', (message) => {
   if (message === 'memory') {
     gc();
