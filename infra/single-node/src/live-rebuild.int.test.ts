@@ -117,9 +117,23 @@ describe('live rebuild of the read models', () => {
         [schema],
       );
     let duringFill: ReturnType<typeof settings> | undefined;
+    // The indexes the folds load their rows through are there while the rows go in (ReadModel.foldIndexes); the rest come after.
+    let indexesDuringFill: Promise<string[]> | undefined;
+    const rebuildIndexes = async () =>
+      (await pool.query<{ name: string }>(`select indexname as name from pg_indexes where schemaname = 'rm_rebuild' order by 1`)).rows.map(
+        (row) => row.name,
+      );
     await liveRebuild(pool, store, {
-      onProgress: (progress) => void (progress.phase === 'building' && (duringFill ??= settings('rm_rebuild'))),
+      onProgress: (progress) => {
+        if (progress.phase !== 'building') return;
+        duringFill ??= settings('rm_rebuild');
+        indexesDuringFill ??= rebuildIndexes();
+      },
     });
+    expect(await indexesDuringFill).toEqual(
+      expect.arrayContaining(['rm_an_deals_borrower', 'rm_an_offers_borrower', 'rm_lead_board_conversations', 'rm_messages_pkey']),
+    );
+    expect(await indexesDuringFill).not.toContain('rm_messages_conversation');
     expect(await snapshot()).toEqual(afterLive);
     expect(await indexes()).toEqual(liveIndexes);
     // Both rebuilds copied their new rows in (read-models/bulk-fill.ts); every row through the read models'

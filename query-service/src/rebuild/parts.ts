@@ -3,7 +3,7 @@ import type { RecordedEvent } from '@pf/infra';
 import type { ProjectorMemory } from '../projector/memory';
 import { READ_MODELS_PROJECTION } from '../projector/checkpoint';
 import { readModels } from '../read-models';
-import { ANALYTICS_FACT_TABLES, ANALYTICS_FACTS_CHECKPOINT, projectAnalytics } from '../read-models/analytics';
+import { ANALYTICS_FACT_TABLES, ANALYTICS_FACTS_CHECKPOINT, ANALYTICS_FOLD_INDEXES, projectAnalytics } from '../read-models/analytics';
 
 /** One thing a live rebuild can rebuild: a read model, or the analytics facts; its tables and whose checkpoint they stand at. */
 export interface RebuildPart {
@@ -36,7 +36,7 @@ export const REBUILD_PARTS: readonly RebuildPart[] = [
     tables: ANALYTICS_FACT_TABLES,
     checkpoint: ANALYTICS_FACTS_CHECKPOINT,
     reads: [],
-    foldIndexes: [],
+    foldIndexes: ANALYTICS_FOLD_INDEXES,
     project: (client, batch) => projectAnalytics(client, batch),
   },
 ];

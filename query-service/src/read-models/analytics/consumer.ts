@@ -26,6 +26,12 @@ export const ANALYTICS_FACT_TABLES: readonly string[] = [
   'rm_an_leads',
   'rm_an_offers',
 ];
+/**
+ * The indexes the facts' fold loads its rows through besides the keys (a borrower's deals and offers, when its
+ * criteria change: projection.ts): a rebuild keeps them while the rows go in, or each batch's load would read
+ * the whole growing table (docs/decisions/live-rebuild.md).
+ */
+export const ANALYTICS_FOLD_INDEXES: readonly string[] = ['rm_an_deals_borrower', 'rm_an_offers_borrower'];
 
 /** The greatest position of a batch (Kafka hands batches over per partition, so not necessarily the last one). */
 function greatest(batch: readonly RecordedEvent[]): RecordedEvent['position'] {

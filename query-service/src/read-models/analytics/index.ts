@@ -7,4 +7,10 @@
 export { analyticsMigrations as analyticsFactsMigrations } from './schema';
 export { projectAnalytics } from './projection';
 export { analyticsReportRoutes } from './routes';
-export { ANALYTICS_FACT_TABLES, ANALYTICS_FACTS_CHECKPOINT, ANALYTICS_FACTS_CONSUMER, analyticsFactsFollower } from './consumer';
+export {
+  ANALYTICS_FACT_TABLES,
+  ANALYTICS_FOLD_INDEXES,
+  ANALYTICS_FACTS_CHECKPOINT,
+  ANALYTICS_FACTS_CONSUMER,
+  analyticsFactsFollower,
+} from './consumer';
