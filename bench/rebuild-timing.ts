@@ -20,7 +20,9 @@ import { round } from './lib/stats';
  * a fresh process), several times over the same events, with the CPU each side spent: Node's (the rebuilding
  * process) and PostgreSQL's (every server process). The events are generated once into a template database
  * under `--dir` (kept between invocations), and each run rebuilds a fresh copy of it, so runs compare code, not
- * data. `--profile <dir>` writes a CPU profile of each rebuilding process. A tool for working on the rebuild (docs/decisions/live-rebuild.md); `npm run bench` stays the record.
+ * data. `--statements` writes every row through the read models' statements (`copyRows: false`), to compare
+ * with the rows copied in; `--profile <dir>` writes a CPU profile of each rebuilding process. A tool for working
+ * on the rebuild (docs/decisions/live-rebuild.md); `npm run bench` stays the record.
  */
 const { values } = parseArgs({
   options: {
@@ -30,6 +32,7 @@ const { values } = parseArgs({
     child: { type: 'string' },
     only: { type: 'string' },
     profile: { type: 'string' },
+    statements: { type: 'boolean', default: false },
     'node-option': { type: 'string', multiple: true },
   },
 });
@@ -74,6 +77,7 @@ if (values.child) {
   const phases: Record<string, number> = {};
   const result = await liveRebuild(context.pool, context.store, {
     ...(values.only ? { only: values.only.split(',') } : {}),
+    copyRows: !values.statements,
     onProgress: (progress) => void (phases[progress.phase] ??= round((performance.now() - started) / 1000, 2)),
   });
   const seconds = (performance.now() - started) / 1000;
@@ -122,6 +126,7 @@ if (values.child) {
           '--child',
           urlOf(database),
           ...(values.only ? ['--only', values.only] : []),
+          ...(values.statements ? ['--statements'] : []),
         ],
         { stdio: ['ignore', 'pipe', 'inherit'] },
       );
