@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +12,7 @@ import { startEmbeddedPostgres } from '@pf/infra/embedded';
 import { liveRebuild, queryMigrations } from '@pf/query-service';
 import { appendUserHistory, EVENTS_PER_USER, generateEvents, reserveIds } from './lib/generate';
 import { benchUser } from './lib/session';
-import { round } from './lib/stats';
+import { percentile, round } from './lib/stats';
 
 /**
  * npm run bench:rebuild [-- --runs 3 --events 200000 --dir /tmp/pf-rebuild-timing]: the rebuild alone, timed the
@@ -41,29 +41,28 @@ const migrations = [...commandMigrations, ...queryMigrations];
 const open = (url: string) =>
   openServiceContext(parseConfig({ DATABASE_URL: url, AUTOMATION: 'off' }), createLogger('silent', 'bench'), url, migrations);
 
-/** CPU seconds (user + system) of a process and of its children it has waited for, from /proc (clock ticks of 1/100 s). */
-function cpuOf(pid: number, withChildren: boolean): number {
+/**
+ * A process's /proc stat fields after "pid (comm) " (state is field 0, the parent 1, utime 11, stime 12, cutime 13,
+ * cstime 14; times in clock ticks of 1/100 s), or null once it has gone.
+ */
+function statOf(pid: string | number): string[] | null {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    // After "pid (comm) ": state is field 0, utime 11, stime 12, cutime 13, cstime 14.
-    const own = Number(fields[11]) + Number(fields[12]);
-    return (withChildren ? own + Number(fields[13]) + Number(fields[14]) : own) / 100;
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   } catch {
-    return 0;
+    return null;
   }
 }
 
+const seconds = (fields: string[], ...indexes: number[]) => indexes.reduce((sum, index) => sum + Number(fields[index]), 0) / 100;
+
 /** Every PostgreSQL server process's CPU so far: the postmaster with the backends it has reaped, and those still running. */
 function postgresCpu(postmaster: number): number {
-  let total = cpuOf(postmaster, true);
+  const own = statOf(postmaster);
+  let total = own ? seconds(own, 11, 12, 13, 14) : 0;
   for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      if (Number(fields[1]) === postmaster) total += cpuOf(Number(entry), false);
-    } catch {
-      // Gone meanwhile: its time is in the postmaster's reaped children.
-    }
+    // A backend gone meanwhile has its time in the postmaster's reaped children.
+    const fields = /^\d+$/.test(entry) ? statOf(entry) : null;
+    if (fields && Number(fields[1]) === postmaster) total += seconds(fields, 11, 12);
   }
   return total;
 }
@@ -80,10 +79,10 @@ if (values.child) {
     copyRows: !values.statements,
     onProgress: (progress) => void (phases[progress.phase] ??= round((performance.now() - started) / 1000, 2)),
   });
-  const seconds = (performance.now() - started) / 1000;
+  const took = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(before);
   await context.close();
-  process.stdout.write(`${JSON.stringify({ applied: result.applied, seconds, nodeCpu: (cpu.user + cpu.system) / 1e6, phases })}\n`);
+  process.stdout.write(`${JSON.stringify({ applied: result.applied, seconds: took, nodeCpu: (cpu.user + cpu.system) / 1e6, phases })}\n`);
 } else {
   const dir = values.dir;
   await mkdir(dir, { recursive: true });
@@ -150,11 +149,13 @@ if (values.child) {
       );
       await admin.query(`drop database ${database}`);
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     process.stdout.write(
       `${JSON.stringify({
         load: os.loadavg().map((v) => round(v, 2)),
-        medianEventsPerSecond: median(runs.map((r) => r.eventsPerSecond)),
+        medianEventsPerSecond: percentile(
+          runs.map((r) => r.eventsPerSecond),
+          50,
+        ),
         runs,
       })}\n`,
     );
@@ -162,5 +163,4 @@ if (values.child) {
     await admin.end();
     await embedded.stop();
   }
-  if (!existsSync(dir)) log(`${dir} went missing`);
 }

@@ -39,7 +39,7 @@ export class BulkFill {
    * Copies the rows whose key this fill has not written; returns the rows left for the statement (stored keys,
    * when the statement updates them; all of them once the table's keys are past the limit).
    */
-  async copyNew(client: pg.ClientBase, target: BulkTarget, types: readonly string[], rows: readonly unknown[][]): Promise<unknown[][]> {
+  async copyNew(client: pg.ClientBase, target: BulkTarget, rows: readonly unknown[][]): Promise<unknown[][]> {
     let keys = this.written.get(target.table);
     if (keys === undefined) this.written.set(target.table, (keys = new Set()));
     if (keys === null) return [...rows];
@@ -53,7 +53,7 @@ export class BulkFill {
       } else if (target.whenStored === 'statement') stored.push(row);
     }
     if (keys.size > this.maxKeysPerTable) this.written.set(target.table, null);
-    if (fresh.length > 0) await copyRows(client, target, types, fresh);
+    if (fresh.length > 0) await copyRows(client, target, fresh);
     return stored;
   }
 }
@@ -77,10 +77,10 @@ export async function fillingWith<T>(client: pg.ClientBase, fill: BulkFill, work
 export const bulkFillOf = (client: pg.ClientBase): BulkFill | undefined => fills.get(client);
 
 /** The rows in COPY's text format, one line each, then one COPY statement. */
-async function copyRows(client: pg.ClientBase, target: BulkTarget, types: readonly string[], rows: readonly unknown[][]): Promise<void> {
+async function copyRows(client: pg.ClientBase, target: BulkTarget, rows: readonly unknown[][]): Promise<void> {
   let text = '';
   for (const row of rows) {
-    for (let index = 0; index < types.length; index++) {
+    for (let index = 0; index < target.columns.length; index++) {
       if (index > 0) text += '\t';
       text += copyValue(row[index]);
     }

@@ -68,7 +68,7 @@ export async function writeRows(
   bulk?: BulkTarget,
 ): Promise<void> {
   const fill = bulk && given.length > 0 ? bulkFillOf(client) : undefined;
-  const rows = fill ? await fill.copyNew(client, bulk!, types, given) : given;
+  const rows = fill ? await fill.copyNew(client, bulk!, given) : given;
   if (rows.length === 0) return;
   const columns = types.map((_, index) => arrayLiteral(rows.length, (r) => rows[r]![index]));
   const args = types.map((type, index) => `$${index + 1}::${type}[]`).join(', ');
