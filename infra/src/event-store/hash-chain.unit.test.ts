@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { EventMetadata } from '@pf/events';
 import { canonicalJson, chainHash, contentDigest, linkEvents, linkHash, verifyStream, type StoredLink } from './hash-chain';
@@ -19,23 +20,24 @@ function chain(count: number): StoredLink[] {
 }
 
 describe('canonical encoding', () => {
+  // The encoding as first written: through JSON text and back, then keys sorted. Stored hashes were made by it.
+  const sorted = (value: unknown): string => {
+    if (value === null || typeof value !== 'object') return JSON.stringify(value);
+    if (Array.isArray(value)) return `[${value.map(sorted).join(',')}]`;
+    const record = value as Record<string, unknown>;
+    return `{${Object.keys(record)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${sorted(record[key])}`)
+      .join(',')}}`;
+  };
+  const roundTrip = (value: unknown): string => sorted(JSON.parse(JSON.stringify(value)));
+
   it('sorts keys at every depth and drops what JSON drops, so a jsonb round trip gives the same text', () => {
     expect(canonicalJson({ b: 1, a: { d: undefined, c: [2, { z: 1, y: null }] } })).toBe('{"a":{"c":[2,{"y":null,"z":1}]},"b":1}');
     expect(canonicalJson({ b: 1, a: 2 })).toBe(canonicalJson({ a: 2, b: 1 }));
   });
 
   it('takes values as JSON.stringify does: the same text as the encoding of the JSON round trip it replaced', () => {
-    // The encoding as first written: through JSON text and back, then keys sorted. Stored hashes were made by it.
-    const sorted = (value: unknown): string => {
-      if (value === null || typeof value !== 'object') return JSON.stringify(value);
-      if (Array.isArray(value)) return `[${value.map(sorted).join(',')}]`;
-      const record = value as Record<string, unknown>;
-      return `{${Object.keys(record)
-        .sort()
-        .map((key) => `${JSON.stringify(key)}:${sorted(record[key])}`)
-        .join(',')}}`;
-    };
-    const roundTrip = (value: unknown): string => sorted(JSON.parse(JSON.stringify(value)));
     class Money {
       constructor(readonly pence: number) {}
     }
@@ -57,6 +59,27 @@ describe('canonical encoding', () => {
     expect(() => canonicalJson({ amount: 5n })).toThrow(TypeError);
     expect(() => canonicalJson(() => 1)).toThrow(SyntaxError);
     expect(canonicalJson(undefined)).toBe('null');
+  });
+
+  it("gives the round trip's text for any value JSON can hold, and again for the same member names (their quoted texts are kept)", () => {
+    fc.assert(
+      fc.property(
+        fc.anything({
+          withNullPrototype: true,
+          withObjectString: true,
+          withBoxedValues: true,
+          withMap: true,
+          withSparseArray: true,
+          withDate: true,
+        }),
+        (value) => {
+          fc.pre(JSON.stringify(value) !== undefined);
+          expect(canonicalJson(value)).toBe(roundTrip(value));
+          expect(canonicalJson(value)).toBe(roundTrip(value));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 
   it('hashes every immutable field: changing any one changes the hash', () => {
