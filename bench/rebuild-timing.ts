@@ -21,7 +21,8 @@ import { percentile, round } from './lib/stats';
  * process) and PostgreSQL's (every server process). The events are generated once into a template database
  * under `--dir` (kept between invocations), and each run rebuilds a fresh copy of it, so runs compare code, not
  * data. `--statements` writes every row through the read models' statements (`copyRows: false`), to compare
- * with the rows copied in; `--profile <dir>` writes a CPU profile of each rebuilding process. A tool for working
+ * with the rows copied in; `--batch <events>` and `--lanes <n>` change the rebuild's batch size and lanes;
+ * `--profile <dir>` writes a CPU profile of each rebuilding process. A tool for working
  * on the rebuild (docs/decisions/live-rebuild.md); `npm run bench` stays the record.
  */
 const { values } = parseArgs({
@@ -31,11 +32,17 @@ const { values } = parseArgs({
     dir: { type: 'string', default: path.join(os.tmpdir(), 'pf-rebuild-timing') },
     child: { type: 'string' },
     only: { type: 'string' },
+    batch: { type: 'string' },
+    lanes: { type: 'string' },
     profile: { type: 'string' },
     statements: { type: 'boolean', default: false },
     'node-option': { type: 'string', multiple: true },
   },
 });
+for (const option of ['runs', 'events', 'batch', 'lanes'] as const) {
+  const value = values[option];
+  if (value !== undefined && !/^[1-9]\d*$/.test(value)) throw new Error(`--${option} takes a whole number above 0, not "${value}"`);
+}
 const log = (line: string) => process.stderr.write(`[rebuild-timing] ${line}\n`);
 const migrations = [...commandMigrations, ...queryMigrations];
 const open = (url: string) =>
@@ -76,8 +83,15 @@ if (values.child) {
   const phases: Record<string, number> = {};
   const result = await liveRebuild(context.pool, context.store, {
     ...(values.only ? { only: values.only.split(',') } : {}),
+    ...(values.batch ? { batchSize: Number(values.batch) } : {}),
+    ...(values.lanes ? { lanes: Number(values.lanes) } : {}),
     copyRows: !values.statements,
-    onProgress: (progress) => void (phases[progress.phase] ??= round((performance.now() - started) / 1000, 2)),
+    onProgress: (progress) => {
+      const at = round((performance.now() - started) / 1000, 2);
+      phases[progress.phase] ??= at;
+      // The last batch's commit: from there to switching, the indexes left out and the analyses.
+      if (progress.phase === 'building' && progress.done > 0) phases['caught up'] = at;
+    },
   });
   const took = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(before);
@@ -125,6 +139,8 @@ if (values.child) {
           '--child',
           urlOf(database),
           ...(values.only ? ['--only', values.only] : []),
+          ...(values.batch ? ['--batch', values.batch] : []),
+          ...(values.lanes ? ['--lanes', values.lanes] : []),
           ...(values.statements ? ['--statements'] : []),
         ],
         { stdio: ['ignore', 'pipe', 'inherit'] },
