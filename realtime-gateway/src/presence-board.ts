@@ -17,6 +17,24 @@ interface Held extends Person {
   until: number;
 }
 
+/** One session shown in a conversation: the name it last announced, through how many of its sockets. */
+interface Shown {
+  readonly userId: string;
+  name: string;
+  sockets: number;
+}
+
+/**
+ * The entries of one conversation (sockets, or typing sessions) and the sessions they show. Kept apart so that a
+ * session's second tab, or a thousand sockets of one session, changes nothing shown and costs nothing to show.
+ */
+interface Entries {
+  readonly held: Map<string, Held>;
+  readonly shown: Map<string, Shown>;
+}
+
+const sessionKey = (person: Pick<Person, 'userId' | 'sessionId'>) => `${person.userId}/${person.sessionId}`;
+
 export interface PresenceView {
   readonly viewers: PresentPerson[];
   readonly typers: PresentPerson[];
@@ -24,9 +42,9 @@ export interface PresenceView {
 
 export class PresenceBoard {
   /** conversation → socket (copy and connection id) → the person viewing through it. */
-  private readonly viewers = new Map<number, Map<string, Held>>();
+  private readonly viewers = new Map<number, Entries>();
   /** conversation → person's session → typing until. */
-  private readonly typers = new Map<number, Map<string, Held>>();
+  private readonly typers = new Map<number, Entries>();
 
   /** A socket follows the conversation (announced again each heartbeat). True when who is shown changed. */
   view(conversationId: number, socketKey: string, person: Person, until: number): boolean {
@@ -39,12 +57,12 @@ export class PresenceBoard {
   }
 
   typing(conversationId: number, person: Person, until: number): boolean {
-    return this.hold(this.typers, conversationId, `${person.userId}/${person.sessionId}`, person, until);
+    return this.hold(this.typers, conversationId, sessionKey(person), person, until);
   }
 
   /** The person sent their message: they are no longer typing. */
   stoppedTyping(conversationId: number, person: Pick<Person, 'userId' | 'sessionId'>): boolean {
-    return this.drop(this.typers, conversationId, `${person.userId}/${person.sessionId}`);
+    return this.drop(this.typers, conversationId, sessionKey(person));
   }
 
   /** Drops what ran out by `now`; returns the conversations whose shown people changed. */
@@ -52,7 +70,7 @@ export class PresenceBoard {
     const changed = new Set<number>();
     for (const table of [this.viewers, this.typers]) {
       for (const [conversationId, entries] of table) {
-        for (const [key, held] of entries) {
+        for (const [key, held] of entries.held) {
           if (held.until <= now && this.drop(table, conversationId, key)) changed.add(conversationId);
         }
       }
@@ -62,32 +80,51 @@ export class PresenceBoard {
 
   /**
    * The conversation as one session sees it: everyone else, one entry per person and session (two tabs of one
-   * session are one viewer), sorted by name; never the session itself.
+   * session are one viewer, under the name it announced last), sorted by name; never the session itself.
    */
   seenBy(conversationId: number, viewer: Pick<Person, 'userId' | 'sessionId'>): PresenceView {
-    const shown = (entries: Map<string, Held> | undefined): PresentPerson[] => {
-      const bySession = new Map<string, PresentPerson>();
-      for (const held of entries?.values() ?? []) {
-        if (held.userId === viewer.userId && held.sessionId === viewer.sessionId) continue;
-        bySession.set(`${held.userId}/${held.sessionId}`, { name: held.name, isYou: held.userId === viewer.userId });
+    const own = sessionKey(viewer);
+    const shown = (entries: Entries | undefined): PresentPerson[] => {
+      const people: PresentPerson[] = [];
+      for (const [key, session] of entries?.shown ?? []) {
+        if (key !== own) people.push({ name: session.name, isYou: session.userId === viewer.userId });
       }
-      return [...bySession.values()].sort((a, b) => a.name.localeCompare(b.name) || Number(a.isYou) - Number(b.isYou));
+      return people.sort((a, b) => a.name.localeCompare(b.name) || Number(a.isYou) - Number(b.isYou));
     };
     return { viewers: shown(this.viewers.get(conversationId)), typers: shown(this.typers.get(conversationId)) };
   }
 
-  private hold(table: Map<number, Map<string, Held>>, conversationId: number, key: string, person: Person, until: number): boolean {
+  /** Holds an entry; true when what is shown changed (a session not shown before, or a new name). */
+  private hold(table: Map<number, Entries>, conversationId: number, key: string, person: Person, until: number): boolean {
+    const earlier = table.get(conversationId)?.held.get(key);
+    // A key belongs to one session (a socket's, or the session itself); should it come with another, it moves.
+    if (earlier && sessionKey(earlier) !== sessionKey(person)) this.drop(table, conversationId, key);
     let entries = table.get(conversationId);
-    if (!entries) table.set(conversationId, (entries = new Map<string, Held>()));
-    const before = entries.get(key);
-    entries.set(key, { userId: person.userId, sessionId: person.sessionId, name: person.name, until: Math.max(until, before?.until ?? 0) });
-    return !before || before.name !== person.name;
+    if (!entries) table.set(conversationId, (entries = { held: new Map(), shown: new Map() }));
+    const before = entries.held.get(key);
+    entries.held.set(key, { userId: person.userId, sessionId: person.sessionId, name: person.name, until: Math.max(until, before?.until ?? 0) });
+    const session = entries.shown.get(sessionKey(person));
+    if (!session) {
+      entries.shown.set(sessionKey(person), { userId: person.userId, name: person.name, sockets: 1 });
+      return true;
+    }
+    if (!before) session.sockets += 1;
+    if (session.name === person.name) return false;
+    session.name = person.name;
+    return true;
   }
 
-  private drop(table: Map<number, Map<string, Held>>, conversationId: number, key: string): boolean {
+  /** Drops an entry; true when what is shown changed (the last entry of its session went). */
+  private drop(table: Map<number, Entries>, conversationId: number, key: string): boolean {
     const entries = table.get(conversationId);
-    if (!entries?.delete(key)) return false;
-    if (entries.size === 0) table.delete(conversationId);
+    const held = entries?.held.get(key);
+    if (!entries || !held) return false;
+    entries.held.delete(key);
+    if (entries.held.size === 0) table.delete(conversationId);
+    const session = entries.shown.get(sessionKey(held))!;
+    session.sockets -= 1;
+    if (session.sockets > 0) return false;
+    entries.shown.delete(sessionKey(held));
     return true;
   }
 }

@@ -30,6 +30,24 @@ describe('the presence board', () => {
     expect(board.view(7, 'copy/1', { ...alice, name: 'Alice Cole' }, 2000)).toBe(true);
   });
 
+  it('changes what is shown only when a session comes or goes, however many sockets it follows through', () => {
+    const board = new PresenceBoard();
+    const joined = Array.from({ length: 1000 }, (_, i) => board.view(7, `copy/${i}`, alice, 1000));
+    expect(joined.filter(Boolean)).toHaveLength(1);
+    expect(joined[0]).toBe(true);
+    expect(board.view(7, 'copy/1000', bob, 1000)).toBe(true);
+    expect(board.seenBy(7, bob).viewers).toEqual([{ name: 'Alice Borrowes', isYou: false }]);
+    // The session's newest name is shown, whichever of its sockets announced it.
+    expect(board.view(7, 'copy/999', { ...alice, name: 'Alice Cole' }, 1000)).toBe(true);
+    expect(board.seenBy(7, bob).viewers).toEqual([{ name: 'Alice Cole', isYou: false }]);
+    const left = Array.from({ length: 1000 }, (_, i) => board.leave(7, `copy/${i}`));
+    expect(left.filter(Boolean)).toHaveLength(1);
+    expect(left[999]).toBe(true);
+    expect(board.seenBy(7, bob).viewers).toEqual([]);
+    expect(board.sweep(1000)).toEqual([7]);
+    expect(board.seenBy(7, alice)).toEqual({ viewers: [], typers: [] });
+  });
+
   it('forgets viewers and typers when their time runs out, and a viewer at once when they leave', () => {
     const board = new PresenceBoard();
     board.view(7, 'crashed/1', bob, 1000);

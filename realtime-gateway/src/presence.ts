@@ -3,7 +3,7 @@ import { displayName, type FollowerSpec, type Logger, type SessionStore } from '
 import type pg from 'pg';
 import type { Connection } from './connection';
 import type { Follower } from './follower';
-import { PresenceBoard, type Person } from './presence-board';
+import { PresenceBoard, type Person, type PresenceView } from './presence-board';
 import { notifyPresence, PRESENCE_CHANNEL, viewingSignals } from './presence-signal';
 import { notificationListener } from './typing-listener';
 import { canSeeConversation } from './view-index';
@@ -140,8 +140,15 @@ export class Presence {
   }
 
   private pushTo(conversationId: number): void {
+    // One view per session: its sockets (tabs of one console) are all shown the same.
+    const views = new Map<string, PresenceView>();
     for (const connection of this.follower.connections) {
-      if (this.entitled(connection, conversationId)) this.sendTo(connection, conversationId);
+      if (!this.entitled(connection, conversationId)) continue;
+      const { id: userId, sessionId } = connection.user;
+      const key = `${userId}/${sessionId}`;
+      let seen = views.get(key);
+      if (!seen) views.set(key, (seen = this.board.seenBy(conversationId, { userId, sessionId })));
+      connection.send({ type: 'presence', conversationId, ...seen });
     }
   }
 
