@@ -85,13 +85,17 @@ export class Connection {
   private deliver(position: Position, body: PushBody): void {
     if (this.floor && comparePositions(position, this.floor) <= 0) return;
     const token = formatPosition(position);
-    this.send({ ...body, position: token, previousPosition: this.previous });
+    this.sendFrame(pushText(body, token, this.previous));
     this.previous = token;
   }
 
   send(message: ServerMessage): void {
+    this.sendFrame(JSON.stringify(message));
+  }
+
+  private sendFrame(data: string | Buffer): void {
     if (this.socket.readyState !== WebSocket.OPEN) return;
-    this.socket.send(JSON.stringify(message));
+    this.socket.send(data, { binary: false });
     if (this.socket.bufferedAmount > this.limits.maxBufferedBytes) this.socket.terminate();
   }
 
@@ -105,4 +109,22 @@ export class Connection {
   get isOpen(): boolean {
     return this.socket.readyState === WebSocket.OPEN;
   }
+}
+
+/** Each push body's text, by the position it is sent at and the one sent before it (see pushText). */
+const pushTexts = new WeakMap<PushBody, Map<string, Buffer>>();
+
+/**
+ * A push as its socket sends it: the body with its position and the previous one the socket was sent, as UTF-8
+ * text. A body goes to every socket of a firm that follows it, and sockets that were sent the same pushes
+ * share the previous position, so the text is made once for all of them rather than once a socket (a thousand
+ * sockets following one conversation: bench/README.md, `ws_push_ms`).
+ */
+function pushText(body: PushBody, position: string, previous: string | null): Buffer {
+  let texts = pushTexts.get(body);
+  if (!texts) pushTexts.set(body, (texts = new Map<string, Buffer>()));
+  const key = `${position} ${previous ?? ''}`;
+  let text = texts.get(key);
+  if (!text) texts.set(key, (text = Buffer.from(JSON.stringify({ ...body, position, previousPosition: previous }))));
+  return text;
 }

@@ -102,7 +102,12 @@ export class PresenceBoard {
     let entries = table.get(conversationId);
     if (!entries) table.set(conversationId, (entries = { held: new Map(), shown: new Map() }));
     const before = entries.held.get(key);
-    entries.held.set(key, { userId: person.userId, sessionId: person.sessionId, name: person.name, until: Math.max(until, before?.until ?? 0) });
+    entries.held.set(key, {
+      userId: person.userId,
+      sessionId: person.sessionId,
+      name: person.name,
+      until: Math.max(until, before?.until ?? 0),
+    });
     const session = entries.shown.get(sessionKey(person));
     if (!session) {
       entries.shown.set(sessionKey(person), { userId: person.userId, name: person.name, sockets: 1 });
