@@ -93,7 +93,7 @@ export class RebuildRunning extends Error {
 const REBUILD_LOCK = "hashtext('property-finance:read-model-rebuild')";
 export const DEFAULT_REBUILD_BATCH = 5000;
 export const DEFAULT_REBUILD_LANES = 4;
-export const DEFAULT_TRANSACTION_MS = 50;
+export const DEFAULT_TRANSACTION_MS = 25;
 const SWITCH_ATTEMPTS = 5;
 /** The events as folds need them (ReadAllOptions.lean): without their links in the hash chain, which no fold reads. */
 const LEAN = { lean: true } as const;
@@ -226,6 +226,10 @@ export async function liveRebuild(pool: pg.Pool, store: EventStore, options: Liv
         );
         await restorePendingLists(guard, REBUILD_SCHEMA);
         await restoreAutovacuum(guard, REBUILD_SCHEMA);
+        // What was appended while the indexes and analyses ran (a running product's events) goes in committed
+        // batches too, so that the switch, which holds the live followers, applies only the last few.
+        await catchUp();
+        options.signal?.throwIfAborted();
         report('switching');
         try {
           const switchMs = await switchIn();
