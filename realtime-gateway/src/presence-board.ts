@@ -80,7 +80,8 @@ export class PresenceBoard {
 
   /**
    * The conversation as one session sees it: everyone else, one entry per person and session (two tabs of one
-   * session are one viewer, under the name it announced last), sorted by name; never the session itself.
+   * session are one viewer, under the newest name one of its sockets brought), sorted by name; never the session
+   * itself.
    */
   seenBy(conversationId: number, viewer: Pick<Person, 'userId' | 'sessionId'>): PresenceView {
     const own = sessionKey(viewer);
@@ -114,7 +115,10 @@ export class PresenceBoard {
       return true;
     }
     if (!before) session.sockets += 1;
-    if (session.name === person.name) return false;
+    // Only a socket that brings a name it had not announced renames its session: a heartbeat re-announcing a tab
+    // opened before a profile edit (its old name) does not flip the name shown back.
+    const renamed = !before || before.name !== person.name;
+    if (!renamed || session.name === person.name) return false;
     session.name = person.name;
     return true;
   }

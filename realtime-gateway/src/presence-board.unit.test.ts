@@ -48,6 +48,18 @@ describe('the presence board', () => {
     expect(board.seenBy(7, alice)).toEqual({ viewers: [], typers: [] });
   });
 
+  it('keeps the name a session last brought, however its older tabs are announced again', () => {
+    const board = new PresenceBoard();
+    board.view(7, 'copy/1', alice, 1000); // a tab opened before a profile edit
+    expect(board.view(7, 'copy/2', { ...alice, name: 'Alice Cole' }, 1000)).toBe(true); // one opened after it
+    // Heartbeats announce both tabs again, each with the name it had: nothing shown changes, nothing flips back.
+    for (let beat = 0; beat < 3; beat++) {
+      expect(board.view(7, 'copy/1', alice, 2000 + beat)).toBe(false);
+      expect(board.view(7, 'copy/2', { ...alice, name: 'Alice Cole' }, 2000 + beat)).toBe(false);
+    }
+    expect(board.seenBy(7, bob).viewers).toEqual([{ name: 'Alice Cole', isYou: false }]);
+  });
+
   it('forgets viewers and typers when their time runs out, and a viewer at once when they leave', () => {
     const board = new PresenceBoard();
     board.view(7, 'crashed/1', bob, 1000);
