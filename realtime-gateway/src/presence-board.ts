@@ -17,7 +17,7 @@ interface Held extends Person {
   until: number;
 }
 
-/** One session shown in a conversation: the name it last announced, through how many of its sockets. */
+/** One session shown in a conversation: the newest name one of its sockets brought, and through how many sockets. */
 interface Shown {
   readonly userId: string;
   name: string;
@@ -33,7 +33,8 @@ interface Entries {
   readonly shown: Map<string, Shown>;
 }
 
-const sessionKey = (person: Pick<Person, 'userId' | 'sessionId'>) => `${person.userId}/${person.sessionId}`;
+/** A person's session, as the board and its pushes name it. */
+export const sessionKey = (person: Pick<Person, 'userId' | 'sessionId'>) => `${person.userId}/${person.sessionId}`;
 
 export interface PresenceView {
   readonly viewers: PresentPerson[];

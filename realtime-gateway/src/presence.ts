@@ -3,7 +3,7 @@ import { displayName, type FollowerSpec, type Logger, type SessionStore } from '
 import type pg from 'pg';
 import type { Connection } from './connection';
 import type { Follower } from './follower';
-import { PresenceBoard, type Person, type PresenceView } from './presence-board';
+import { PresenceBoard, sessionKey, type Person, type PresenceView } from './presence-board';
 import { notifyPresence, PRESENCE_CHANNEL, viewingSignals } from './presence-signal';
 import { notificationListener } from './typing-listener';
 import { canSeeConversation } from './view-index';
@@ -143,17 +143,16 @@ export class Presence {
     // One view per session: its sockets (tabs of one console) are all shown the same.
     const views = new Map<string, PresenceView>();
     for (const connection of this.follower.connections) {
-      if (!this.entitled(connection, conversationId)) continue;
-      const { id: userId, sessionId } = connection.user;
-      const key = `${userId}/${sessionId}`;
-      let seen = views.get(key);
-      if (!seen) views.set(key, (seen = this.board.seenBy(conversationId, { userId, sessionId })));
-      connection.send({ type: 'presence', conversationId, ...seen });
+      if (this.entitled(connection, conversationId)) this.sendTo(connection, conversationId, views);
     }
   }
 
-  private sendTo(connection: Connection, conversationId: number): void {
-    const seen = this.board.seenBy(conversationId, { userId: connection.user.id, sessionId: connection.user.sessionId });
+  /** `views`: the views already made for this conversation, by session (pushTo), taken up and added to. */
+  private sendTo(connection: Connection, conversationId: number, views = new Map<string, PresenceView>()): void {
+    const viewer = { userId: connection.user.id, sessionId: connection.user.sessionId };
+    const key = sessionKey(viewer);
+    let seen = views.get(key);
+    if (!seen) views.set(key, (seen = this.board.seenBy(conversationId, viewer)));
     connection.send({ type: 'presence', conversationId, ...seen });
   }
 
