@@ -13,6 +13,7 @@ import { loadCheckpoint, lockCheckpoint, saveCheckpoint } from '../db/checkpoint
 import {
   advanceAppliedThrough,
   analyticsCheckpointName,
+  applyInLogOrder,
   applyOnce,
   hasApplied,
   loadAppliedThrough,
@@ -134,6 +135,35 @@ describe('analytics source', () => {
     }
   });
 
+  it('from the event store, moves one watermark row with the checkpoint instead of claiming each event, and two copies apply each event once', async () => {
+    const stream = `s-${randomUUID()}`;
+    await store.append(stream, [newEvent('A'), newEvent('B'), newEvent('C')], 'no_stream');
+    const events = await store.readStream(stream);
+    const claims = async () =>
+      Number(
+        (await pool.query<{ n: string }>(`select count(*) as n from analytics_processed_events where consumer = 'ordered'`)).rows[0]!.n,
+      );
+    const handed: string[] = [];
+    const handler: AnalyticsHandler = async (batch) => void handed.push(...batch.map((e) => e.type));
+    // Two copies of the job read overlapping batches at once: whichever takes the checkpoint row second finds what
+    // the first applied under the watermark.
+    await Promise.all([
+      applyInLogOrder(pool, 'ordered', events.slice(0, 2), handler, events[1]!.position),
+      applyInLogOrder(pool, 'ordered', events, handler, events[2]!.position),
+    ]);
+    expect([...handed].sort()).toEqual(['A', 'B', 'C']);
+    expect(await claims()).toBe(0);
+    expect(await loadAppliedThrough(pool, 'ordered')).toEqual(events[2]!.position);
+    // The checkpoint never moves back, whichever copy committed last.
+    expect(await loadCheckpoint(pool, analyticsCheckpointName('ordered'))).toEqual(events[2]!.position);
+    // Delivered again, from the store or from Kafka under the same name: nothing more is applied, nothing claimed.
+    expect(await applyInLogOrder(pool, 'ordered', events, handler, events[2]!.position)).toEqual([]);
+    expect(await applyOnce(pool, 'ordered', events, handler)).toEqual([]);
+    for (const event of events) expect(await hasApplied(pool, 'ordered', event)).toBe(true);
+    expect(handed).toHaveLength(3);
+    expect(await claims()).toBe(0);
+  });
+
   it('follows the event store by default, in the handler transaction, and resumes from its checkpoint', async () => {
     const stream = `s-${randomUUID()}`;
     await store.append(stream, [newEvent('AgentCreated'), newEvent('AgentPaused')], 'no_stream');
@@ -157,5 +187,9 @@ describe('analytics source', () => {
     expect(rows.map((r) => r.type)).toEqual(expect.arrayContaining(['AgentCreated', 'AgentPaused', 'AgentResumed']));
     expect(rows.filter((r) => r.type === 'AgentResumed')).toHaveLength(1);
     expect(await loadCheckpoint(pool, analyticsCheckpointName('daily'))).toEqual(await store.headPosition());
+    // Followed in the log's order: the watermark stands at the head, and no event was claimed.
+    expect(await loadAppliedThrough(pool, 'daily')).toEqual(await store.headPosition());
+    const claimed = await pool.query<{ n: string }>(`select count(*) as n from analytics_processed_events where consumer = 'daily'`);
+    expect(Number(claimed.rows[0]!.n)).toBe(0);
   });
 });

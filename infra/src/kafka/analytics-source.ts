@@ -122,6 +122,34 @@ export async function applyOnce(
   });
 }
 
+/**
+ * Applies a batch read from the event store, which hands events over in the log's order with none left out
+ * (docs/decisions/event-order-by-transaction-id.md): once the batch commits, every event up to its last is applied, so the
+ * watermark moves there with the checkpoint, one row each, where applyOnce claims every event (a row per event
+ * for as long as the database lives). Events at or before the watermark as it stood (a rebuild's switch, a second
+ * copy of the job that went first) are dropped, as applyOnce drops them; a Kafka consumer of the same name later
+ * drops every event this one applied.
+ */
+export async function applyInLogOrder(
+  pool: pg.Pool,
+  consumer: string,
+  batch: readonly RecordedEvent[],
+  handler: AnalyticsHandler,
+  last: Position,
+): Promise<RecordedEvent[]> {
+  return inTransaction(pool, async (client) => {
+    // The checkpoint row first, as in applyOnce: a rebuild holds it while it moves the watermark.
+    const stored = await lockCheckpoint(client, analyticsCheckpointName(consumer));
+    const through = await loadAppliedThrough(client, consumer);
+    const events = through ? batch.filter((event) => comparePositions(event.position, through) > 0) : [...batch];
+    if (events.length > 0) await handler(events, client);
+    await advanceAppliedThrough(client, consumer, last);
+    // Forward only: a copy that waited behind one further on leaves the checkpoint where that one put it.
+    if (comparePositions(last, stored) > 0) await saveCheckpoint(client, analyticsCheckpointName(consumer), last);
+    return events;
+  });
+}
+
 /** Feeds `handler` from Kafka when KAFKA_BROKERS is set, else from the event store (the default). */
 export async function startAnalyticsSource(options: AnalyticsSourceOptions, handler: AnalyticsHandler): Promise<AnalyticsSource> {
   await migrate(options.pool, analyticsSourceMigrations);
@@ -158,7 +186,7 @@ async function fromEventStore(options: AnalyticsSourceOptions, handler: Analytic
     after,
     async (batch) => {
       const last = batch[batch.length - 1]!.position;
-      await applyOnce(options.pool, options.name, batch, handler, last);
+      await applyInLogOrder(options.pool, options.name, batch, handler, last);
       options.onApplied?.(last);
     },
     { batchSize: options.batchSize ?? 500, minIntervalMs: BACKGROUND_BATCH_INTERVAL_MS, onError: options.onError },
