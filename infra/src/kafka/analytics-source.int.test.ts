@@ -164,6 +164,20 @@ describe('analytics source', () => {
     expect(await claims()).toBe(0);
   });
 
+  it('from the event store, leaves alone the events a claiming copy of the job applied (a rolling upgrade runs both)', async () => {
+    const stream = `s-${randomUUID()}`;
+    await store.append(stream, [newEvent('A'), newEvent('B'), newEvent('C')], 'no_stream');
+    const events = await store.readStream(stream);
+    const handed: string[] = [];
+    const handler: AnalyticsHandler = async (batch) => void handed.push(...batch.map((e) => e.type));
+    // The copy from before claims B, with no watermark.
+    expect(await applyOnce(pool, 'rolling', [events[1]!], handler)).toHaveLength(1);
+    expect(await loadAppliedThrough(pool, 'rolling')).toBeNull();
+    // The new copy's batch holds all three: B is left alone.
+    expect((await applyInLogOrder(pool, 'rolling', events, handler, events[2]!.position)).map((e) => e.type)).toEqual(['A', 'C']);
+    expect(handed).toEqual(['B', 'A', 'C']);
+  });
+
   it('follows the event store by default, in the handler transaction, and resumes from its checkpoint', async () => {
     const stream = `s-${randomUUID()}`;
     await store.append(stream, [newEvent('AgentCreated'), newEvent('AgentPaused')], 'no_stream');

@@ -127,8 +127,8 @@ export async function applyOnce(
  * (docs/decisions/event-order-by-transaction-id.md): once the batch commits, every event up to its last is applied, so the
  * watermark moves there with the checkpoint, one row each, where applyOnce claims every event (a row per event
  * for as long as the database lives). Events at or before the watermark as it stood (a rebuild's switch, a second
- * copy of the job that went first) are dropped, as applyOnce drops them; a Kafka consumer of the same name later
- * drops every event this one applied.
+ * copy of the job that went first) or claimed are dropped, as applyOnce drops them; a Kafka consumer of the same
+ * name later drops every event this one applied.
  */
 export async function applyInLogOrder(
   pool: pg.Pool,
@@ -140,8 +140,20 @@ export async function applyInLogOrder(
   return inTransaction(pool, async (client) => {
     // The checkpoint row first, as in applyOnce: a rebuild holds it while it moves the watermark.
     const stored = await lockCheckpoint(client, analyticsCheckpointName(consumer));
-    const through = await loadAppliedThrough(client, consumer);
-    const events = through ? batch.filter((event) => comparePositions(event.position, through) > 0) : [...batch];
+    // The claims are read, never written: a copy of the job from before this (a rolling upgrade runs the two side
+    // by side) or a Kafka consumer of the same name may have claimed some of these events.
+    const seen = await client.query<{ commit: string | null; prepare: string | null; claimed: string[] }>(
+      `select t.commit_position::text as commit, t.prepare_position::text as prepare,
+              array(select event_id::text from analytics_processed_events where consumer = $1 and event_id = any($2::uuid[])) as claimed
+       from (select 1) as one left join analytics_applied_through t on t.consumer = $1`,
+      [consumer, batch.map((event) => event.id)],
+    );
+    const { commit, prepare, claimed } = seen.rows[0]!;
+    const through = commit !== null && prepare !== null ? toPosition({ commit, prepare }) : null;
+    const taken = new Set(claimed);
+    const events = batch.filter(
+      (event) => (!through || comparePositions(event.position, through) > 0) && !taken.has(event.id.toLowerCase()),
+    );
     if (events.length > 0) await handler(events, client);
     await advanceAppliedThrough(client, consumer, last);
     // Forward only: a copy that waited behind one further on leaves the checkpoint where that one put it.
