@@ -124,11 +124,11 @@ export async function applyOnce(
 
 /**
  * Applies a batch read from the event store, which hands events over in the log's order with none left out
- * (docs/decisions/event-order-by-transaction-id.md): once the batch commits, every event up to its last is applied, so the
- * watermark moves there with the checkpoint, one row each, where applyOnce claims every event (a row per event
- * for as long as the database lives). Events at or before the watermark as it stood (a rebuild's switch, a second
- * copy of the job that went first) or claimed are dropped, as applyOnce drops them; a Kafka consumer of the same
- * name later drops every event this one applied.
+ * (docs/decisions/event-order-by-transaction-id.md): once the batch commits, every event up to its last is
+ * applied, so the watermark moves there with the checkpoint, one row each, where applyOnce claims every event (a
+ * row per event for as long as the database lives). Events at or before the watermark as it stood (a rebuild's
+ * switch, a second copy of the job that went first) or claimed are dropped, as applyOnce drops them; a Kafka
+ * consumer of the same name later drops every event this one applied (docs/decisions/live-rebuild.md).
  */
 export async function applyInLogOrder(
   pool: pg.Pool,
