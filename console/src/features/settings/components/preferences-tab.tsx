@@ -77,7 +77,11 @@ export function PreferencesTab({ preferences }: { preferences: PreferencesInput 
         <HTMLSelect
           id="session-timeout"
           value={values.sessionTimeout}
-          onChange={(e) => setValues((current) => ({ ...current, sessionTimeout: Number(e.currentTarget.value) as SessionTimeout }))}
+          onChange={(e) => {
+            // Read now: an update queued behind another runs after the event, when its currentTarget is gone.
+            const sessionTimeout = Number(e.currentTarget.value) as SessionTimeout;
+            setValues((current) => ({ ...current, sessionTimeout }));
+          }}
         >
           {SESSION_TIMEOUTS.map((minutes) => (
             <option key={minutes} value={minutes}>
