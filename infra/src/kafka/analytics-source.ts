@@ -87,15 +87,15 @@ export async function hasApplied(db: Queryable, consumer: string, event: Pick<Re
 /**
  * Applies a batch once: drops the events at or before the consumer's watermark (set by a rebuild:
  * advanceAppliedThrough), claims the ids of the rest in analytics_processed_events and hands over only the ones
- * not claimed before, in the same transaction as the handler's writes (and the checkpoint), so a redelivered
- * event (Kafka is at-least-once) or a second copy of the job changes nothing.
+ * not claimed before, in the same transaction as the handler's writes, so a redelivered event (Kafka is
+ * at-least-once) or a second copy of the job changes nothing. The Kafka consumer's; a batch from the event store
+ * goes through applyInLogOrder.
  */
 export async function applyOnce(
   pool: pg.Pool,
   consumer: string,
   batch: readonly RecordedEvent[],
   handler: AnalyticsHandler,
-  checkpoint?: RecordedEvent['position'],
 ): Promise<RecordedEvent[]> {
   return inTransaction(pool, async (client) => {
     // The checkpoint row first, as a rebuild takes it before emptying the facts: the two then take turns. Claiming
@@ -117,7 +117,6 @@ export async function applyOnce(
     const fresh = new Set(claimed.rows.map((row) => row.event_id.toLowerCase()));
     const events = batch.filter((event) => fresh.delete(event.id.toLowerCase()));
     if (events.length > 0) await handler(events, client);
-    if (checkpoint) await saveCheckpoint(client, analyticsCheckpointName(consumer), checkpoint);
     return events;
   });
 }

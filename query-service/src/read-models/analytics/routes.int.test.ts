@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { formatPosition, type AnalyticsReportView, type DailyAnalyticsView } from '@pf/events';
 import {
+  applyInLogOrder,
   applyOnce,
   createHttpServer,
   createLogger,
@@ -85,7 +86,7 @@ describe('analytics routes wait on the analytics consumer’s checkpoint', () =>
 
     // The consumer applies the write (rows and checkpoint in one transaction): the same read now sees it.
     const events = await context.store.readAll({ commit: 0n, prepare: 0n }, 10);
-    await applyOnce(context.pool, ANALYTICS_FACTS_CONSUMER, events, analyticsFactsHandler, events.at(-1)!.position);
+    await applyInLogOrder(context.pool, ANALYTICS_FACTS_CONSUMER, events, analyticsFactsHandler, events.at(-1)!.position);
     const answered = await report(position);
     expect(answered.status).toBe(200);
     const body = (await answered.json()) as AnalyticsReportView;
@@ -98,7 +99,7 @@ describe('analytics routes wait on the analytics consumer’s checkpoint', () =>
     const written = await context.store.append('agent-502', [borrowerCreated(502, 'Owen Price')], 'no_stream');
     const position = formatPosition(written.position);
     expect((await report(position, kafkaBase)).status).toBe(503);
-    // Kafka hands the consumer this stream's event; it keeps no checkpoint of its own (applyOnce without one).
+    // Kafka hands the consumer this stream's event; it keeps no checkpoint of its own (applyOnce).
     const [event] = await context.store.readStream('agent-502');
     await applyOnce(context.pool, ANALYTICS_FACTS_CONSUMER, [event!], analyticsFactsHandler);
     const answered = await report(position, kafkaBase);
@@ -114,7 +115,7 @@ describe('analytics routes wait on the analytics consumer’s checkpoint', () =>
       fetch(`${at}/api/analytics/daily?days=1`, { headers: { cookie, 'x-after-position': formatPosition(written.position) } });
     expect((await daily(base)).status).toBe(503);
     const events = await context.store.readAll({ commit: 0n, prepare: 0n }, 10);
-    await applyOnce(context.pool, 'daily', events, dailyAnalytics, events.at(-1)!.position);
+    await applyInLogOrder(context.pool, 'daily', events, dailyAnalytics, events.at(-1)!.position);
     const answered = await daily(base);
     expect(answered.status).toBe(200);
     expect(((await answered.json()) as DailyAnalyticsView).events).toEqual([
