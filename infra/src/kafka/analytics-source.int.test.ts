@@ -41,6 +41,16 @@ describe('analytics source', () => {
     await migrate(pool, [...eventStoreMigrations, ...analyticsSourceMigrations]);
     store = new PostgresEventStore(pool, database.url);
   });
+  /** A new stream of events of these types, as the store reads it back. */
+  const storedStream = async (...types: string[]): Promise<RecordedEvent[]> => {
+    const stream = `s-${randomUUID()}`;
+    await store.append(
+      stream,
+      types.map((type) => newEvent(type)),
+      'no_stream',
+    );
+    return store.readStream(stream);
+  };
   afterAll(async () => {
     await store.close();
     await pool.end();
@@ -48,9 +58,7 @@ describe('analytics source', () => {
   });
 
   it('hands each event id to a consumer once, across redeliveries and within a batch', async () => {
-    const stream = `s-${randomUUID()}`;
-    await store.append(stream, [newEvent('A'), newEvent('B'), newEvent('C')], 'no_stream');
-    const events = await store.readStream(stream);
+    const events = await storedStream('A', 'B', 'C');
     const applied: string[] = [];
     const handler: AnalyticsHandler = async (batch) => void applied.push(...batch.map((e) => e.id));
     await applyOnce(pool, 'dedupe', [events[0]!, events[1]!, events[0]!], handler);
@@ -62,9 +70,7 @@ describe('analytics source', () => {
   });
 
   it('rolls the claim back with the handler, so a failed batch is applied when redelivered', async () => {
-    const stream = `s-${randomUUID()}`;
-    await store.append(stream, [newEvent('A')], 'no_stream');
-    const events = await store.readStream(stream);
+    const events = await storedStream('A');
     await expect(applyOnce(pool, 'flaky', events, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     const applied: RecordedEvent[] = [];
     await applyOnce(pool, 'flaky', events, async (batch) => void applied.push(...batch));
@@ -72,9 +78,7 @@ describe('analytics source', () => {
   });
 
   it("skips events at or before the consumer's watermark without claiming them, and applies the ones after it once", async () => {
-    const stream = `s-${randomUUID()}`;
-    await store.append(stream, [newEvent('A'), newEvent('B'), newEvent('C'), newEvent('D')], 'no_stream');
-    const events = await store.readStream(stream);
+    const events = await storedStream('A', 'B', 'C', 'D');
     const claims = async () =>
       Number(
         (await pool.query<{ n: string }>(`select count(*) as n from analytics_processed_events where consumer = 'marked'`)).rows[0]!.n,
@@ -107,9 +111,7 @@ describe('analytics source', () => {
   });
 
   it('moves the watermark of a consumer whose batch waits on the checkpoint lock, and the batch then skips what it covers', async () => {
-    const stream = `s-${randomUUID()}`;
-    await store.append(stream, [newEvent('A'), newEvent('B')], 'no_stream');
-    const events = await store.readStream(stream);
+    const events = await storedStream('A', 'B');
     // A rebuild's switch: the consumer's checkpoint row locked, the watermark moved, committed a moment later.
     await saveCheckpoint(pool, analyticsCheckpointName('waiting'), START);
     const rebuild = await pool.connect();
@@ -136,9 +138,7 @@ describe('analytics source', () => {
   });
 
   it('from the event store, moves one watermark row with the checkpoint instead of claiming each event, and two copies apply each event once', async () => {
-    const stream = `s-${randomUUID()}`;
-    await store.append(stream, [newEvent('A'), newEvent('B'), newEvent('C')], 'no_stream');
-    const events = await store.readStream(stream);
+    const events = await storedStream('A', 'B', 'C');
     const claims = async () =>
       Number(
         (await pool.query<{ n: string }>(`select count(*) as n from analytics_processed_events where consumer = 'ordered'`)).rows[0]!.n,
@@ -165,9 +165,7 @@ describe('analytics source', () => {
   });
 
   it('from the event store, leaves alone the events a claiming copy of the job applied (a rolling upgrade runs both)', async () => {
-    const stream = `s-${randomUUID()}`;
-    await store.append(stream, [newEvent('A'), newEvent('B'), newEvent('C')], 'no_stream');
-    const events = await store.readStream(stream);
+    const events = await storedStream('A', 'B', 'C');
     const handed: string[] = [];
     const handler: AnalyticsHandler = async (batch) => void handed.push(...batch.map((e) => e.type));
     // The copy from before claims B, with no watermark.
