@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { comparePositions, type Position } from '@pf/events';
+import { comparePositions, formatPosition, type Position } from '@pf/events';
 import { loadCheckpoint, lockCheckpoint, runOf, type EventStore, type FollowerSpec, type RecordedEvent } from '@pf/infra';
 import { projectReadModels } from '../read-models';
 import { READ_MODELS_PROJECTION } from './checkpoint';
@@ -20,18 +20,23 @@ import type { ReadModelProgress } from './progress';
  * appends stay fully durable). Everything here is derived from the event store, and the rows and the
  * checkpoint commit together: a crash can only lose the last few batches whole, rows and checkpoint alike,
  * and the projector applies them again from the checkpoint, so each event still counts exactly once. The
- * write-then-read round trip thus waits for one flush (the append's), not two.
+ * write-then-read round trip thus waits for one flush (the append's), not two. A crash of PostgreSQL alone (this
+ * process going on) is found at the next batch: `previous`, where this projector's last batch left the checkpoint,
+ * is then ahead of the checkpoint found under the lock (CheckpointBehind), and the follower starts again from the
+ * checkpoint rather than from where it had got, which would leave the lost batches out for good.
  */
 export async function projectBatch(
   pool: pg.Pool,
   batch: readonly RecordedEvent[],
   name = READ_MODELS_PROJECTION,
   memory = new ProjectorMemory(),
+  previous?: Position,
 ): Promise<Position> {
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
     const { checkpoint, stamp } = await beginWithCheckpointLocked(client, name);
+    if (previous && comparePositions(checkpoint, previous) < 0) throw new CheckpointBehind(name, checkpoint, previous);
     memory.begin(checkpoint, stamp);
     const fresh = batch.filter((event) => comparePositions(event.position, checkpoint) > 0);
     if (fresh.length === 0) {
@@ -61,6 +66,19 @@ export async function projectBatch(
 }
 
 /**
+ * The checkpoint stands before where this projector's last batch left it: the database lost that commit (it did not
+ * wait for the disk, and PostgreSQL stopped before writing it out), or the read models were emptied to be filled
+ * again (read-models/replay.ts). Either way the run must start again from the checkpoint.
+ */
+export class CheckpointBehind extends Error {
+  constructor(name: string, checkpoint: Position, previous: Position) {
+    super(
+      `The checkpoint ${name} stands at ${formatPosition(checkpoint)}, before ${formatPosition(previous)} where this projector's last batch left it: the database lost its last commits; starting again from the checkpoint`,
+    );
+  }
+}
+
+/**
  * `begin` and the checkpoint row locked, in one round trip; the first use creates the row (lockCheckpoint). The
  * row's updated_at comes with it, for the projector's memory.
  */
@@ -79,9 +97,17 @@ async function beginWithCheckpointLocked(client: pg.PoolClient, name: string): P
 
 /**
  * The projector as a supervised follower: each run starts from the stored checkpoint (a restart after a
- * failure resumes there), and every batch moves the read models' progress that reads wait on.
+ * failure resumes there), and every batch moves the read models' progress that reads wait on. Each batch checks
+ * that the checkpoint still stands where the run's last batch left it (projectBatch's `previous`), and so does a
+ * look at the checkpoint every `checkEveryMs` while no events come (lost batches would otherwise stay missing until
+ * the next event): a run that finds it behind fails, and the next starts from it.
  */
-export function projectorFollower(pool: pg.Pool, store: EventStore, progress: ReadModelProgress): FollowerSpec {
+export function projectorFollower(
+  pool: pg.Pool,
+  store: EventStore,
+  progress: ReadModelProgress,
+  checkEveryMs = CHECKPOINT_CHECK_MS,
+): FollowerSpec {
   return {
     name: 'read-model projector',
     position: () => progress.position,
@@ -90,12 +116,40 @@ export function projectorFollower(pool: pg.Pool, store: EventStore, progress: Re
       progress.restartAt(from);
       // Rows this run writes, known without reading them back while no one else writes (memory.ts).
       const memory = new ProjectorMemory();
-      return runOf((onError) =>
-        store.subscribe(from, async (batch) => progress.advance(await projectBatch(pool, batch, READ_MODELS_PROJECTION, memory)), {
-          batchSize: 1000,
-          onError,
-        }),
-      );
+      let applied = from;
+      let check: NodeJS.Timeout | undefined;
+      const run = await runOf((onError) => {
+        check = setInterval(() => {
+          // Where this run stood before the read: a batch committed meanwhile only moves the checkpoint further on.
+          const expected = applied;
+          loadCheckpoint(pool, READ_MODELS_PROJECTION).then(
+            (stored) => comparePositions(stored, expected) < 0 && onError(new CheckpointBehind(READ_MODELS_PROJECTION, stored, expected)),
+            // The database is away: the subscription meets that too, and the next look tries again.
+            () => undefined,
+          );
+        }, checkEveryMs);
+        check.unref();
+        return store.subscribe(
+          from,
+          async (batch) => {
+            applied = await projectBatch(pool, batch, READ_MODELS_PROJECTION, memory, applied);
+            progress.advance(applied);
+          },
+          { batchSize: 1000, onError },
+        );
+      });
+      const stopChecking = () => clearInterval(check);
+      run.done.then(stopChecking, stopChecking);
+      return {
+        ...run,
+        close: async () => {
+          stopChecking();
+          await run.close();
+        },
+      };
     },
   };
 }
+
+/** How often a running projector looks whether its checkpoint has gone back while no events come (projectorFollower). */
+const CHECKPOINT_CHECK_MS = 2_000;
