@@ -1,12 +1,10 @@
 import { setTimeout as pause } from 'node:timers/promises';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentView } from '@pf/events';
 import { createPool } from '@pf/infra';
-import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
-import { startSingleNode, type RunningServer } from '@pf/single-node';
 import { ApiClient } from '@pf/single-node/testing/api-client';
-import { testServerEnv } from '@pf/single-node/testing/server-env';
+import { testSingleNode } from '@pf/single-node/testing/single-node';
 import { READ_MODEL_TABLES } from '../read-models';
 import { READ_MODELS_PROJECTION } from './checkpoint';
 
@@ -14,13 +12,6 @@ interface Readiness {
   followers: { name: string; restarts: number; lastError: string | null }[];
 }
 
-/**
- * The projector commits without waiting for the disk (projector.ts), so a crash of PostgreSQL alone can lose its
- * last batches while the process goes on: the read models and their checkpoint go back together, and the projector
- * must apply those batches again rather than carry on from where it had got. Here the loss is made by hand, as the
- * crash leaves it (the rows and the checkpoint back where an earlier commit left them; here, the start), on the real
- * single node; faults/embedded-postmaster-kill.fault.test.ts makes it by killing the postmaster under load.
- */
 /** The read models and their checkpoint as a crash that lost every batch of the projector's would leave them. */
 async function loseEveryBatch(pool: pg.Pool): Promise<void> {
   await pool.query(
@@ -31,24 +22,22 @@ async function loseEveryBatch(pool: pg.Pool): Promise<void> {
   );
 }
 
+/**
+ * The projector commits without waiting for the disk (projector.ts), so a crash of PostgreSQL alone can lose its
+ * last batches while the process goes on: the read models and their checkpoint go back together, and the projector
+ * must apply those batches again rather than carry on from where it had got. Here the loss is made by hand, as the
+ * crash leaves it (the rows and the checkpoint back where an earlier commit left them; here, the start), on the real
+ * single node; faults/embedded-postmaster-kill.fault.test.ts makes it by killing the postmaster under load.
+ */
 describe('the projector after its last commits were lost', () => {
-  let database: TestDatabase;
-  let server: RunningServer;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    server = await startSingleNode(testServerEnv(database.url));
-  });
-  afterAll(async () => {
-    await server?.close();
-    await database?.drop();
-  });
+  const node = testSingleNode();
 
   it('applies the lost batches again at its next batch, so every agent is listed', async () => {
-    const alice = await ApiClient.signIn(server.url);
+    const alice = await ApiClient.signIn(node.server.url);
     expect((await alice.post('/api/agents', { name: 'Before the loss', type: 'borrower' })).status).toBe(201);
     expect((await alice.get<AgentView[]>('/api/agents')).body.map((agent) => agent.name)).toEqual(['Before the loss']);
 
-    const pool = createPool(server.databaseUrl, 1);
+    const pool = createPool(node.server.databaseUrl, 1);
     try {
       await loseEveryBatch(pool);
     } finally {
@@ -67,13 +56,13 @@ describe('the projector after its last commits were lost', () => {
     }
     expect(names).toEqual(['After the loss', 'Before the loss']);
 
-    const readiness = (await (await fetch(`${server.url}/readyz`)).json()) as Readiness;
+    const readiness = (await (await fetch(`${node.server.url}/readyz`)).json()) as Readiness;
     const projector = readiness.followers.find((follower) => follower.name === 'read-model projector');
     expect(projector?.restarts).toBeGreaterThanOrEqual(1);
     expect(projector?.lastError).toContain('the database lost its last commits');
   });
   it('applies them again while no events come, from its look at the checkpoint', async () => {
-    const pool = createPool(server.databaseUrl, 1);
+    const pool = createPool(node.server.databaseUrl, 1);
     try {
       const restartsBefore = await projectorRestarts();
       await loseEveryBatch(pool);
@@ -94,7 +83,7 @@ describe('the projector after its last commits were lost', () => {
   });
 
   async function projectorRestarts(): Promise<number> {
-    const readiness = (await (await fetch(`${server.url}/readyz`)).json()) as Readiness;
+    const readiness = (await (await fetch(`${node.server.url}/readyz`)).json()) as Readiness;
     return readiness.followers.find((follower) => follower.name === 'read-model projector')!.restarts;
   }
 });

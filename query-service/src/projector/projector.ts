@@ -70,7 +70,7 @@ export async function projectBatch(
  * wait for the disk, and PostgreSQL stopped before writing it out), or the read models were emptied to be filled
  * again (read-models/replay.ts). Either way the run must start again from the checkpoint.
  */
-export class CheckpointBehind extends Error {
+class CheckpointBehind extends Error {
   constructor(name: string, checkpoint: Position, previous: Position) {
     super(
       `The checkpoint ${name} stands at ${formatPosition(checkpoint)}, before ${formatPosition(previous)} where this projector's last batch left it: the database lost its last commits; starting again from the checkpoint`,
