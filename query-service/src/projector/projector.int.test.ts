@@ -22,6 +22,17 @@ async function loseEveryBatch(pool: pg.Pool): Promise<void> {
   );
 }
 
+/** `read` again until `done` says its answer will do, or `timeoutMs` have passed; the last answer either way. */
+async function until<T>(read: () => Promise<T>, done: (answer: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let answer = await read();
+  while (!done(answer) && Date.now() < deadline) {
+    await pause(25);
+    answer = await read();
+  }
+  return answer;
+}
+
 /**
  * The projector commits without waiting for the disk (projector.ts), so a crash of PostgreSQL alone can lose its
  * last batches while the process goes on: the read models and their checkpoint go back together, and the projector
@@ -46,44 +57,41 @@ describe('the projector after its last commits were lost', () => {
 
     expect((await alice.post('/api/agents', { name: 'After the loss', type: 'lender' })).status).toBe(201);
     // Read with the second write's position until the list answers (a read may find the projector starting again).
-    const deadline = Date.now() + 20_000;
-    let names: string[] = [];
-    while (Date.now() < deadline) {
-      const read = await alice.get<AgentView[]>('/api/agents');
-      if (read.status === 200) names = read.body.map((agent) => agent.name).sort();
-      if (names.length === 2) break;
-      await pause(25);
-    }
+    const names = await until(
+      async () => {
+        const read = await alice.get<AgentView[]>('/api/agents');
+        return read.status === 200 ? read.body.map((agent) => agent.name).sort() : [];
+      },
+      (listed) => listed.length === 2,
+    );
     expect(names).toEqual(['After the loss', 'Before the loss']);
 
-    const readiness = (await (await fetch(`${node.server.url}/readyz`)).json()) as Readiness;
-    const projector = readiness.followers.find((follower) => follower.name === 'read-model projector');
-    expect(projector?.restarts).toBeGreaterThanOrEqual(1);
-    expect(projector?.lastError).toContain('the database lost its last commits');
+    const projector = await projectorStatus();
+    expect(projector.restarts).toBeGreaterThanOrEqual(1);
+    expect(projector.lastError).toContain('the database lost its last commits');
   });
+
   it('applies them again while no events come, from its look at the checkpoint', async () => {
     const pool = createPool(node.server.databaseUrl, 1);
     try {
-      const restartsBefore = await projectorRestarts();
+      const restartsBefore = (await projectorStatus()).restarts;
       await loseEveryBatch(pool);
       // No command follows: only the projector's own look at its checkpoint finds the loss. The rows are read from
       // the table (an answer cached at the projector's position would still list them).
-      const deadline = Date.now() + 20_000;
-      let rows: string[] = [];
-      while (Date.now() < deadline) {
-        rows = (await pool.query<{ name: string }>('select name from rm_agents order by name')).rows.map((row) => row.name);
-        if (rows.length === 2) break;
-        await pause(50);
-      }
+      const rows = await until(
+        async () => (await pool.query<{ name: string }>('select name from rm_agents order by name')).rows.map((row) => row.name),
+        (names) => names.length === 2,
+      );
       expect(rows).toEqual(['After the loss', 'Before the loss']);
-      expect(await projectorRestarts()).toBeGreaterThan(restartsBefore);
+      expect((await projectorStatus()).restarts).toBeGreaterThan(restartsBefore);
     } finally {
       await pool.end();
     }
   });
 
-  async function projectorRestarts(): Promise<number> {
+  /** The projector as /readyz reports it. */
+  async function projectorStatus(): Promise<Readiness['followers'][number]> {
     const readiness = (await (await fetch(`${node.server.url}/readyz`)).json()) as Readiness;
-    return readiness.followers.find((follower) => follower.name === 'read-model projector')!.restarts;
+    return readiness.followers.find((follower) => follower.name === 'read-model projector')!;
   }
 });

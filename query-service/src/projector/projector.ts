@@ -99,15 +99,10 @@ async function beginWithCheckpointLocked(client: pg.PoolClient, name: string): P
  * The projector as a supervised follower: each run starts from the stored checkpoint (a restart after a
  * failure resumes there), and every batch moves the read models' progress that reads wait on. Each batch checks
  * that the checkpoint still stands where the run's last batch left it (projectBatch's `previous`), and so does a
- * look at the checkpoint every `checkEveryMs` while no events come (lost batches would otherwise stay missing until
- * the next event): a run that finds it behind fails, and the next starts from it.
+ * look at the checkpoint every CHECKPOINT_CHECK_MS, for when no events come (lost batches would otherwise stay missing
+ * until the next event): a run that finds it behind fails, and the next starts from it.
  */
-export function projectorFollower(
-  pool: pg.Pool,
-  store: EventStore,
-  progress: ReadModelProgress,
-  checkEveryMs = CHECKPOINT_CHECK_MS,
-): FollowerSpec {
+export function projectorFollower(pool: pg.Pool, store: EventStore, progress: ReadModelProgress): FollowerSpec {
   return {
     name: 'read-model projector',
     position: () => progress.position,
@@ -127,7 +122,7 @@ export function projectorFollower(
             // The database is away: the subscription meets that too, and the next look tries again.
             () => undefined,
           );
-        }, checkEveryMs);
+        }, CHECKPOINT_CHECK_MS);
         check.unref();
         return store.subscribe(
           from,
@@ -151,5 +146,5 @@ export function projectorFollower(
   };
 }
 
-/** How often a running projector looks whether its checkpoint has gone back while no events come (projectorFollower). */
+/** How often a running projector looks whether its checkpoint has gone back, events or none (projectorFollower). */
 const CHECKPOINT_CHECK_MS = 2_000;
