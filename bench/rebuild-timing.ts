@@ -18,7 +18,7 @@ import { percentile, round } from './lib/stats';
  * npm run bench:rebuild [-- --runs 3 --events 200000 --dir /tmp/pf-rebuild-timing]: the rebuild alone, timed the
  * way the full bench times it (`liveRebuild` over the stored log with the product stopped, the first rebuild of
  * a fresh process), several times over the same events, with the CPU each side spent: Node's (the rebuilding
- * process) and PostgreSQL's (every server process). The events are generated once into a template database
+ * process) and PostgreSQL's (every server process), and the WAL written. The events are generated once into a template database
  * under `--dir` (kept between invocations), and each run rebuilds a fresh copy of it, so runs compare code, not
  * data. `--statements` writes every row through the read models' statements (`copyRows: false`), to compare
  * with the rows copied in; `--batch <events>` and `--lanes <n>` change the rebuild's batch size and lanes;
@@ -61,6 +61,16 @@ function statOf(pid: string | number): string[] | null {
 }
 
 const seconds = (fields: string[], ...indexes: number[]) => indexes.reduce((sum, index) => sum + Number(fields[index]), 0) / 100;
+
+/** One rebuild as printed: its time and rate, each side's CPU, and the WAL written (with the full-page images among it). */
+interface TimedRun {
+  seconds: number;
+  eventsPerSecond: number;
+  nodeCpu: number;
+  postgresCpu: number;
+  walMb: number;
+  walFullPages: number;
+}
 
 /** Every PostgreSQL server process's CPU so far: the postmaster with the backends it has reaped, and those still running. */
 function postgresCpu(postmaster: number): number {
@@ -121,13 +131,18 @@ if (values.child) {
       await context.close();
     }
     const script = fileURLToPath(import.meta.url);
-    const runs: { seconds: number; eventsPerSecond: number; nodeCpu: number; postgresCpu: number }[] = [];
+    const runs: TimedRun[] = [];
+    // The server's WAL so far (this embedded server serves the runs alone): its bytes, and the full-page images among them.
+    const wal = async () =>
+      (await admin.query<{ bytes: string; pages: string }>('select wal_bytes::text as bytes, wal_fpi::text as pages from pg_stat_wal'))
+        .rows[0]!;
     for (let run = 1; run <= Number(values.runs); run += 1) {
       const database = `pf_rebuild_run_${run}`;
       await admin.query(`drop database if exists ${database}`);
       await admin.query(`create database ${database} template ${template}`);
       await admin.query('checkpoint');
       const cpuBefore = postgresCpu(postmaster);
+      const walBefore = await wal();
       const child = spawn(
         process.execPath,
         [
@@ -153,15 +168,18 @@ if (values.child) {
       // What the rebuilding process printed besides its result (--node-option=--trace-gc, say).
       if (lines.length > 1) process.stderr.write(`${lines.slice(0, -1).join('\n')}\n`);
       const result = JSON.parse(lines.at(-1)!) as { applied: number; seconds: number; nodeCpu: number; phases: Record<string, number> };
+      const walAfter = await wal();
       const line = {
         seconds: round(result.seconds, 2),
         eventsPerSecond: round(result.applied / result.seconds, 0),
         nodeCpu: round(result.nodeCpu, 2),
         postgresCpu: round(postgresCpu(postmaster) - cpuBefore, 2),
+        walMb: round((Number(walAfter.bytes) - Number(walBefore.bytes)) / 1e6, 1),
+        walFullPages: Number(walAfter.pages) - Number(walBefore.pages),
       };
       runs.push(line);
       log(
-        `run ${run}: ${result.applied} events in ${line.seconds} s (${line.eventsPerSecond}/s); Node CPU ${line.nodeCpu} s, PostgreSQL CPU ${line.postgresCpu} s; phases began at ${JSON.stringify(result.phases)}`,
+        `run ${run}: ${result.applied} events in ${line.seconds} s (${line.eventsPerSecond}/s); Node CPU ${line.nodeCpu} s, PostgreSQL CPU ${line.postgresCpu} s; WAL ${line.walMb} MB (${line.walFullPages} full-page images); phases began at ${JSON.stringify(result.phases)}`,
       );
       await admin.query(`drop database ${database}`);
     }
