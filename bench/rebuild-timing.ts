@@ -15,15 +15,15 @@ import { benchUser } from './lib/session';
 import { percentile, round } from './lib/stats';
 
 /**
- * npm run bench:rebuild [-- --runs 3 --events 200000 --dir /tmp/pf-rebuild-timing]: the rebuild alone, timed the
- * way the full bench times it (`liveRebuild` over the stored log with the product stopped, the first rebuild of
- * a fresh process), several times over the same events, with the CPU each side spent: Node's (the rebuilding
- * process) and PostgreSQL's (every server process), and the WAL written. The events are generated once into a template database
+ * npm run bench:rebuild [-- --runs 3 --events 200000 --dir /tmp/pf-rebuild-timing]: the rebuild alone, timed the way
+ * the full bench times it (`liveRebuild` over the stored log with the product stopped, the first rebuild of a fresh
+ * process), several times over the same events, with the CPU each side spent: Node's (the rebuilding process) and
+ * PostgreSQL's (every server process), and the WAL written. The events are generated once into a template database
  * under `--dir` (kept between invocations), and each run rebuilds a fresh copy of it, so runs compare code, not
- * data. `--statements` writes every row through the read models' statements (`copyRows: false`), to compare
- * with the rows copied in; `--batch <events>` and `--lanes <n>` change the rebuild's batch size and lanes;
- * `--profile <dir>` writes a CPU profile of each rebuilding process. A tool for working
- * on the rebuild (docs/decisions/live-rebuild.md); `npm run bench` stays the record.
+ * data. `--statements` writes every row through the read models' statements (`copyRows: false`), to compare with the
+ * rows copied in; `--batch <events>` and `--lanes <n>` change the rebuild's batch size and lanes; `--profile <dir>`
+ * writes a CPU profile of each rebuilding process. A tool for working on the rebuild
+ * (docs/decisions/live-rebuild.md); `npm run bench` stays the record.
  */
 const { values } = parseArgs({
   options: {

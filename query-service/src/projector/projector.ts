@@ -112,18 +112,9 @@ export function projectorFollower(pool: pg.Pool, store: EventStore, progress: Re
       // Rows this run writes, known without reading them back while no one else writes (memory.ts).
       const memory = new ProjectorMemory();
       let applied = from;
-      let check: NodeJS.Timeout | undefined;
+      let fail: (error: unknown) => void = () => undefined;
       const run = await runOf((onError) => {
-        check = setInterval(() => {
-          // Where this run stood before the read: a batch committed meanwhile only moves the checkpoint further on.
-          const expected = applied;
-          loadCheckpoint(pool, READ_MODELS_PROJECTION).then(
-            (stored) => comparePositions(stored, expected) < 0 && onError(new CheckpointBehind(READ_MODELS_PROJECTION, stored, expected)),
-            // The database is away: the subscription meets that too, and the next look tries again.
-            () => undefined,
-          );
-        }, CHECKPOINT_CHECK_MS);
-        check.unref();
+        fail = onError;
         return store.subscribe(
           from,
           async (batch) => {
@@ -133,6 +124,17 @@ export function projectorFollower(pool: pg.Pool, store: EventStore, progress: Re
           { batchSize: 1000, onError },
         );
       });
+      // Started once the run is, so that a subscription failing to start leaves no look behind.
+      const check = setInterval(() => {
+        // Where this run stood before the read: a batch committed meanwhile only moves the checkpoint further on.
+        const expected = applied;
+        loadCheckpoint(pool, READ_MODELS_PROJECTION).then(
+          (stored) => comparePositions(stored, expected) < 0 && fail(new CheckpointBehind(READ_MODELS_PROJECTION, stored, expected)),
+          // The database is away: the subscription meets that too, and the next look tries again.
+          () => undefined,
+        );
+      }, CHECKPOINT_CHECK_MS);
+      check.unref();
       const stopChecking = () => clearInterval(check);
       run.done.then(stopChecking, stopChecking);
       return {
