@@ -6,12 +6,10 @@ import { Landing } from '../features/landing/landing';
 import { queryClient } from '../lib/query-client';
 import { ErrorBoundary } from './error-boundary';
 import { NotFound } from './not-found';
+import { SIGNED_IN, signedIn } from './routes/screens';
 
 const RolePicker = lazy(() => import('../features/auth/role-picker').then((m) => ({ default: m.RolePicker })));
-const SignedIn = lazy(() => import('./routes/signed-in'));
-
-/** Paths of the signed-in screens; anything else that is not / or /auth is the 404 page (docs/behaviour/README.md). */
-const SIGNED_IN = /^\/(dashboard|agents|conversations|deals|documents|matching|analytics|market|notifications|settings|join)(\/.*)?$/;
+const SignedIn = signedIn.Screen;
 
 export function App() {
   return (

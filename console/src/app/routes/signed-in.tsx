@@ -1,24 +1,25 @@
 import { Spinner } from '@blueprintjs/core';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Route, Switch } from 'wouter';
 import { AppShell } from '../../components/layout/app-shell';
 import { DisplaySettings } from '../../features/settings/components/display-settings';
 import { LiveProvider } from '../../lib/live/live-provider';
 import { NotFound } from '../not-found';
+import { screens } from './screens';
 
-const Dashboard = lazy(() => import('./dashboard'));
-const Agents = lazy(() => import('./agents'));
-const Conversations = lazy(() => import('./conversations'));
-const ConversationDetail = lazy(() => import('./conversation-detail'));
-const Analytics = lazy(() => import('./analytics'));
-const Market = lazy(() => import('./market'));
-const Notifications = lazy(() => import('./notifications'));
-const Deals = lazy(() => import('./deals'));
-const Documents = lazy(() => import('./documents'));
-const Matching = lazy(() => import('./matching'));
-const ConversationHistory = lazy(() => import('./conversation-history'));
-const Settings = lazy(() => import('./settings'));
-const Join = lazy(() => import('./join'));
+const Dashboard = screens.dashboard.Screen;
+const Agents = screens.agents.Screen;
+const Conversations = screens.conversations.Screen;
+const ConversationDetail = screens.conversationDetail.Screen;
+const Analytics = screens.analytics.Screen;
+const Market = screens.market.Screen;
+const Notifications = screens.notifications.Screen;
+const Deals = screens.deals.Screen;
+const Documents = screens.documents.Screen;
+const Matching = screens.matching.Screen;
+const ConversationHistory = screens.conversationHistory.Screen;
+const Settings = screens.settings.Screen;
+const Join = screens.join.Screen;
 
 /** Every screen behind the shared navigation, with the live socket open while any of them is shown. */
 export default function SignedIn() {

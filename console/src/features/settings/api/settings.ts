@@ -13,7 +13,9 @@ const keys = {
 const getAgentDefaultsQueryOptions = () =>
   queryOptions({ queryKey: keys.agentDefaults, queryFn: () => api.get('/api/auth/agent-defaults', agentDefaultsView) });
 
-export const useProfile = () => useQuery({ queryKey: keys.profile, queryFn: () => api.get('/api/auth/profile', profileView) });
+/** Read by every signed-in screen before it draws (DisplaySettings), so asked for as the console boots (app/routes/screens.ts). */
+export const profileQueryOptions = () => queryOptions({ queryKey: keys.profile, queryFn: () => api.get('/api/auth/profile', profileView) });
+export const useProfile = () => useQuery(profileQueryOptions());
 export const useAgentDefaults = () => useQuery(getAgentDefaultsQueryOptions());
 export const useSessions = () => useQuery({ queryKey: keys.sessions, queryFn: () => api.get('/api/auth/sessions', sessionListView) });
 

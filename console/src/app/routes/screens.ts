@@ -1,0 +1,75 @@
+import { createElement, lazy, useState, type ComponentType } from 'react';
+import { profileQueryOptions } from '../../features/settings/api/settings';
+import { getUserQueryOptions } from '../../lib/current-user';
+import { queryClient } from '../../lib/query-client';
+
+/**
+ * A component in a chunk of its own, with the function that loads it. Rendered before its chunk has arrived it
+ * suspends, as `lazy()` does; rendered after, it draws at once. That matters: React holds back what a Suspense
+ * boundary reveals for up to 300 ms after it last showed a fallback, so a screen that suspends on a chunk already
+ * loaded waits for nothing.
+ */
+function inChunk<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
+  let loaded: ComponentType<P> | null = null;
+  const preload = () =>
+    load().then((module) => {
+      loaded = module.default;
+      return module;
+    });
+  const Lazy = lazy(preload);
+  function Screen(props: P) {
+    // Chosen once per mount: switching from Lazy to the loaded component would mount the screen a second time.
+    const [Component] = useState(() => loaded ?? Lazy);
+    return createElement(Component, props);
+  }
+  return { preload, Screen };
+}
+
+/** The signed-in screens, as signed-in.tsx routes them. */
+export const screens = {
+  dashboard: inChunk(() => import('./dashboard')),
+  agents: inChunk(() => import('./agents')),
+  conversations: inChunk(() => import('./conversations')),
+  conversationDetail: inChunk(() => import('./conversation-detail')),
+  conversationHistory: inChunk(() => import('./conversation-history')),
+  analytics: inChunk(() => import('./analytics')),
+  market: inChunk(() => import('./market')),
+  notifications: inChunk(() => import('./notifications')),
+  deals: inChunk(() => import('./deals')),
+  documents: inChunk(() => import('./documents')),
+  matching: inChunk(() => import('./matching')),
+  settings: inChunk(() => import('./settings')),
+  join: inChunk(() => import('./join')),
+};
+
+/** The shell of the signed-in screens (navigation, live socket, display settings). */
+export const signedIn = inChunk(() => import('./signed-in'));
+
+/** Paths of the signed-in screens; anything else that is not / or /auth is the 404 page (docs/behaviour/README.md). */
+export const SIGNED_IN =
+  /^\/(dashboard|agents|conversations|deals|documents|matching|analytics|market|notifications|settings|join)(\/.*)?$/;
+
+/** The screen a signed-in path shows, as signed-in.tsx routes it. */
+function screenOf(pathname: string): keyof typeof screens | null {
+  const [, first, id, rest] = /^\/([a-z]+)(?:\/([^/]+))?(?:\/([^/]+))?/.exec(pathname) ?? [];
+  if (first === 'conversations' && rest === 'history') return 'conversationHistory';
+  if (first === 'conversations') return id === undefined ? 'conversations' : 'conversationDetail';
+  return first !== undefined && first in screens ? (first as keyof typeof screens) : null;
+}
+
+/**
+ * On a signed-in path, as the console boots: the shell's chunk, the screen's chunk and the current user at once, and
+ * the profile every screen waits for once the user is known (so a signed-out console asks nothing more than before).
+ * They would otherwise be asked for one after another, as each part renders. A failed load is left for the render
+ * that needs it to meet (the error boundary, the sign-in redirect).
+ */
+export function startSignedIn(pathname: string): void {
+  if (!SIGNED_IN.test(pathname)) return;
+  const screen = screenOf(pathname);
+  void signedIn.preload().catch(() => undefined);
+  if (screen) void screens[screen].preload().catch(() => undefined);
+  void queryClient
+    .fetchQuery(getUserQueryOptions())
+    .then(() => queryClient.prefetchQuery(profileQueryOptions()))
+    .catch(() => undefined);
+}
