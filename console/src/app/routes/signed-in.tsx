@@ -7,20 +7,6 @@ import { LiveProvider } from '../../lib/live/live-provider';
 import { NotFound } from '../not-found';
 import { screens } from './screens';
 
-const Dashboard = screens.dashboard.Screen;
-const Agents = screens.agents.Screen;
-const Conversations = screens.conversations.Screen;
-const ConversationDetail = screens.conversationDetail.Screen;
-const Analytics = screens.analytics.Screen;
-const Market = screens.market.Screen;
-const Notifications = screens.notifications.Screen;
-const Deals = screens.deals.Screen;
-const Documents = screens.documents.Screen;
-const Matching = screens.matching.Screen;
-const ConversationHistory = screens.conversationHistory.Screen;
-const Settings = screens.settings.Screen;
-const Join = screens.join.Screen;
-
 /** Every screen behind the shared navigation, with the live socket open while any of them is shown. */
 export default function SignedIn() {
   return (
@@ -29,19 +15,19 @@ export default function SignedIn() {
         <DisplaySettings>
           <Suspense fallback={<Spinner className="pf-page-spinner" />}>
             <Switch>
-              <Route path="/dashboard" component={Dashboard} />
-              <Route path="/agents" component={Agents} />
-              <Route path="/conversations" component={Conversations} />
-              <Route path="/conversations/:id/history">{(params) => <ConversationHistory rawId={params.id} />}</Route>
-              <Route path="/settings" component={Settings} />
-              <Route path="/join/:token">{(params) => <Join token={params.token} />}</Route>
-              <Route path="/conversations/:id?">{(params) => <ConversationDetail rawId={params.id} />}</Route>
-              <Route path="/analytics" component={Analytics} />
-              <Route path="/market" component={Market} />
-              <Route path="/notifications" component={Notifications} />
-              <Route path="/deals" component={Deals} />
-              <Route path="/documents" component={Documents} />
-              <Route path="/matching" component={Matching} />
+              <Route path="/dashboard" component={screens.dashboard.Screen} />
+              <Route path="/agents" component={screens.agents.Screen} />
+              <Route path="/conversations" component={screens.conversations.Screen} />
+              <Route path="/conversations/:id/history">{(params) => <screens.conversationHistory.Screen rawId={params.id} />}</Route>
+              <Route path="/settings" component={screens.settings.Screen} />
+              <Route path="/join/:token">{(params) => <screens.join.Screen token={params.token} />}</Route>
+              <Route path="/conversations/:id?">{(params) => <screens.conversationDetail.Screen rawId={params.id} />}</Route>
+              <Route path="/analytics" component={screens.analytics.Screen} />
+              <Route path="/market" component={screens.market.Screen} />
+              <Route path="/notifications" component={screens.notifications.Screen} />
+              <Route path="/deals" component={screens.deals.Screen} />
+              <Route path="/documents" component={screens.documents.Screen} />
+              <Route path="/matching" component={screens.matching.Screen} />
               <Route>
                 <NotFound />
               </Route>
