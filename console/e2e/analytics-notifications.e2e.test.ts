@@ -18,9 +18,10 @@ import { HARRIET_COLE, WESSEX_BUILDING_SOCIETY } from '@pf/events/testing';
  */
 let server: E2eServer;
 test.beforeAll(async () => {
-  // Each automated move waits 0.75 to 1.25 times this: over a second between the match and the first offer, so
-  // the test can see the bell count them one by one.
-  server = await startE2eServer({ AUTOMATION: 'on', AGENT_REPLY_DELAY_MS: '1500' });
+  // Each automated move waits 0.75 to 1.25 times this: over two seconds between the match and the first offer, so
+  // the test can see the bell count them one by one. (At 1.5 s, a fresh-clone CI run once saw the bell's first
+  // refetch after the match come 3.2 s after the agents were created, when the offer was already in.)
+  server = await startE2eServer({ AUTOMATION: 'on', AGENT_REPLY_DELAY_MS: '3000' });
 });
 test.afterAll(async () => {
   await server?.stop();
