@@ -1,5 +1,6 @@
+import type { RouteComponentProps } from 'wouter';
 import { HistoryPage } from '../../features/history/components/history-page';
 
-export default function ConversationHistoryRoute({ rawId }: { rawId: string | undefined }) {
-  return <HistoryPage rawId={rawId} />;
+export default function ConversationHistoryRoute({ params }: RouteComponentProps) {
+  return <HistoryPage rawId={params.id} />;
 }

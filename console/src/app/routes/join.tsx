@@ -1,6 +1,7 @@
 import { Button, Callout, Intent, NonIdealState, Spinner } from '@blueprintjs/core';
 import { ROLE_LABELS } from '@pf/events';
 import { useEffect, useRef } from 'react';
+import type { RouteComponentProps } from 'wouter';
 import { PageHeader } from '../../components/page-header';
 import { useJoinFirm } from '../../features/settings/api/firm';
 import { failureReason } from '../../lib/api-client';
@@ -10,13 +11,13 @@ import { useUser } from '../../lib/current-user';
  * An invitation link (/join/{token}, docs/decisions/firms-and-visibility.md): the signed-in person joins the
  * firm that sent it, once. The console then starts afresh, so every screen and the socket are the firm's.
  */
-export default function Join({ token }: { token: string }) {
+export default function Join({ params: { token } }: RouteComponentProps) {
   const join = useJoinFirm();
   // Signed out, the shell sends the browser to sign in and back here (lib/after-sign-in.ts): join only once signed in.
   const signedIn = useUser().data !== undefined;
   const asked = useRef(false);
   useEffect(() => {
-    if (asked.current || !signedIn) return;
+    if (asked.current || !signedIn || token === undefined) return;
     asked.current = true;
     join.mutate(token);
   }, [join, token, signedIn]);

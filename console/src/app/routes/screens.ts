@@ -1,4 +1,6 @@
 import { createElement, lazy, useState, type ComponentType } from 'react';
+import { parse } from 'regexparam';
+import { matchRoute } from 'wouter';
 import { profileQueryOptions } from '../../features/settings/api/settings';
 import { getUserQueryOptions } from '../../lib/current-user';
 import { queryClient } from '../../lib/query-client';
@@ -25,7 +27,7 @@ function inChunk<P extends object>(load: () => Promise<{ default: ComponentType<
   return { preload, Screen };
 }
 
-/** The signed-in screens, as signed-in.tsx routes them. */
+/** The signed-in screens, each in a chunk of its own. */
 export const screens = {
   dashboard: inChunk(() => import('./dashboard')),
   agents: inChunk(() => import('./agents')),
@@ -42,6 +44,26 @@ export const screens = {
   join: inChunk(() => import('./join')),
 };
 
+/**
+ * Which screen a signed-in path shows: the first pattern that matches, in wouter's syntax. signed-in.tsx routes by
+ * this table and `startSignedIn` preloads by it, so a path is always preloaded as the router will show it.
+ */
+export const routes: readonly { path: string; screen: keyof typeof screens }[] = [
+  { path: '/dashboard', screen: 'dashboard' },
+  { path: '/agents', screen: 'agents' },
+  { path: '/conversations', screen: 'conversations' },
+  { path: '/conversations/:id/history', screen: 'conversationHistory' },
+  { path: '/conversations/:id?', screen: 'conversationDetail' },
+  { path: '/settings', screen: 'settings' },
+  { path: '/join/:token', screen: 'join' },
+  { path: '/analytics', screen: 'analytics' },
+  { path: '/market', screen: 'market' },
+  { path: '/notifications', screen: 'notifications' },
+  { path: '/deals', screen: 'deals' },
+  { path: '/documents', screen: 'documents' },
+  { path: '/matching', screen: 'matching' },
+];
+
 /** The shell of the signed-in screens (navigation, live socket, display settings). */
 export const signedIn = inChunk(() => import('./signed-in'));
 
@@ -49,12 +71,9 @@ export const signedIn = inChunk(() => import('./signed-in'));
 export const SIGNED_IN =
   /^\/(dashboard|agents|conversations|deals|documents|matching|analytics|market|notifications|settings|join)(\/.*)?$/;
 
-/** The screen a signed-in path shows, as signed-in.tsx routes it. */
-function screenOf(pathname: string): keyof typeof screens | null {
-  const [, first, id, rest] = /^\/([a-z]+)(?:\/([^/]+))?(?:\/([^/]+))?/.exec(pathname) ?? [];
-  if (first === 'conversations' && rest === 'history') return 'conversationHistory';
-  if (first === 'conversations') return id === undefined ? 'conversations' : 'conversationDetail';
-  return first !== undefined && first in screens ? (first as keyof typeof screens) : null;
+/** The screen a signed-in path shows, matched as the router matches it (wouter's own pattern parser). */
+export function screenOf(pathname: string): keyof typeof screens | null {
+  return routes.find(({ path }) => matchRoute(parse, path, pathname)[0])?.screen ?? null;
 }
 
 /**
