@@ -67,9 +67,12 @@ export const routes: readonly { path: string; screen: keyof typeof screens }[] =
 /** The shell of the signed-in screens (navigation, live socket, display settings). */
 export const signedIn = inChunk(() => import('./signed-in'));
 
-/** Paths of the signed-in screens; anything else that is not / or /auth is the 404 page (docs/behaviour/README.md). */
-export const SIGNED_IN =
-  /^\/(dashboard|agents|conversations|deals|documents|matching|analytics|market|notifications|settings|join)(\/.*)?$/;
+/**
+ * Paths the signed-in shell serves: those under the first segment of a path in `routes` (one there with no screen is
+ * the 404 page inside the shell). Anything else that is not / or /auth is the 404 page (docs/behaviour/README.md).
+ */
+const sections = [...new Set(routes.map(({ path }) => path.replace(/^\/([^/]+).*$/, '$1')))];
+export const SIGNED_IN = new RegExp(`^/(${sections.join('|')})(/.*)?$`);
 
 /** The screen a signed-in path shows, matched as the router matches it (wouter's own pattern parser). */
 export function screenOf(pathname: string): keyof typeof screens | null {
