@@ -30,3 +30,4 @@ export * from './admin';
 export * from './api-token';
 export * from './event-feed';
 export * from './paging';
+export * from './regulated';

@@ -18,6 +18,15 @@ export function pounds(value: number): string {
   return `£${grouped.format(rounded)}`;
 }
 
+const penceGrouped = new Intl.NumberFormat('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** "£625.78", "£1,234.50": a sum a person pays to the penny (a monthly payment); every other amount is whole pounds. */
+export function poundsAndPence(value: number): string {
+  const pence = Math.round(value * 100) || 0; // never "-0"
+  if (pence < 0) return `-£${penceGrouped.format(-pence / 100)}`;
+  return `£${penceGrouped.format(pence / 100)}`;
+}
+
 /** Drops a trailing ".0": 1.0 → "1", 1.4 → "1.4". */
 const oneDecimal = (value: number) => {
   const text = (Math.round(value * 10) / 10).toFixed(1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compactPounds, percentage, plural, pounds, wholeNumber } from './money';
+import { compactPounds, percentage, plural, pounds, poundsAndPence, wholeNumber } from './money';
 
 describe('pounds (the full form)', () => {
   it('groups thousands and rounds to whole pounds', () => {
@@ -11,6 +11,15 @@ describe('pounds (the full form)', () => {
   it('puts the minus before the pound sign', () => {
     expect(pounds(-1_500)).toBe('-£1,500');
     expect(pounds(-0.2)).toBe('£0');
+  });
+});
+
+describe('poundsAndPence (a payment to the penny)', () => {
+  it('keeps two decimals and groups thousands', () => {
+    expect(poundsAndPence(625.78)).toBe('£625.78');
+    expect(poundsAndPence(1234.5)).toBe('£1,234.50');
+    expect(poundsAndPence(0.004)).toBe('£0.00');
+    expect(poundsAndPence(-12.3)).toBe('-£12.30');
   });
 });
 
