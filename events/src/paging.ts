@@ -4,6 +4,7 @@ import { conversationStatus, conversationView } from './conversation';
 import { dealStatus, dealView } from './deal';
 import { documentType, documentView } from './document';
 import { leadView, matchView } from './matching';
+import { storableText } from './text';
 
 /**
  * A large book read a page at a time (docs/behaviour/console-layout.md): `GET /api/agents/page`,
@@ -25,7 +26,51 @@ const limit = z.coerce
   .min(1, { error: 'limit must be at least 1' })
   .max(PAGE_LIMIT_MAX, { error: `limit must be at most ${PAGE_LIMIT_MAX}` })
   .optional();
-const search = z.string().trim().max(100, { error: 'q must be at most 100 characters' }).optional();
+/** Searched with ILIKE in PostgreSQL, which cannot hold a NUL or an unpaired surrogate: refused here, naming q. */
+const search = storableText({ error: 'q must be text' }).trim().max(100, { error: 'q must be at most 100 characters' }).optional();
+
+/**
+ * What a cursor decodes to (query-service/src/read-models/paging.ts): the last row's sort key, each part
+ * something PostgreSQL can compare, so a cursor a client made up is a 400 naming the part, never a 500.
+ */
+const ISO_MICROSECONDS = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{6}Z$/;
+/** A calendar date and time that exists (no 30 February, no hour 24), from year 1 to 9999 as PostgreSQL's timestamps hold. */
+function isRealTime(value: string): boolean {
+  const match = ISO_MICROSECONDS.exec(value);
+  if (!match) return false;
+  const [year, month, day, hour, minute, second] = match.slice(1).map(Number) as [number, number, number, number, number, number];
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute, second);
+  return (
+    year >= 1 &&
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    date.getUTCHours() === hour &&
+    date.getUTCMinutes() === minute &&
+    date.getUTCSeconds() === second
+  );
+}
+const cursorKeyParts = {
+  /** A row's id (agents, conversations, leads): a whole number within JSON's exact range, which PostgreSQL's bigint holds. */
+  id: z.number().refine(Number.isSafeInteger, { error: "the cursor's id is not a whole number in range" }),
+  /** A time to the microsecond, as the conversations' cursor carries it ("2026-03-01T09:30:00.123456Z"). */
+  time: z.string().refine(isRealTime, { error: "the cursor's time is not a real date and time (YYYY-MM-DDTHH:MM:SS.ffffffZ)" }),
+  /** A text sort key or tie-breaker (a board row's date or id). */
+  text: storableText({ error: "the cursor's key is not text" }),
+};
+/** The key each paged list's cursor carries. */
+export const cursorKeys = {
+  /** Agents: the last agent's id. */
+  agents: z.tuple([cursorKeyParts.id]),
+  /** Conversations: the last one's update time and id. */
+  conversations: z.tuple([cursorKeyParts.time, cursorKeyParts.id]),
+  /** A board sorted by a text key (deals, documents, matches): the last row's key and id. */
+  boardByText: z.tuple([cursorKeyParts.text, cursorKeyParts.text]),
+  /** A board sorted by a numeric key (leads): the last row's key and id. */
+  boardByNumber: z.tuple([cursorKeyParts.id, cursorKeyParts.text]),
+};
 
 export const agentPageQuery = z.strictObject({ cursor, limit, q: search, type: agentType.optional() });
 export type AgentPageQuery = z.infer<typeof agentPageQuery>;

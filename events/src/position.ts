@@ -12,9 +12,24 @@ export interface Position {
 
 export const START: Position = { commit: 0n, prepare: 0n };
 
+/**
+ * The largest parts a position can have: PostgreSQL's transaction ids (xid8) and EventStoreDB's commit positions
+ * are unsigned 64-bit, and the store's sequence is a signed 64-bit bigint. A token beyond them names no place in
+ * any log, so it is refused where it enters (400), not found out by the database.
+ */
+const MAX_COMMIT = 2n ** 64n - 1n;
+const MAX_PREPARE = 2n ** 63n - 1n;
+
 export const positionToken = z
   .string()
-  .regex(/^\d{1,20}:\d{1,20}$/, { error: 'A position is two whole numbers joined by a colon, such as "812:40"' });
+  .regex(/^\d{1,20}:\d{1,20}$/, { error: 'A position is two whole numbers joined by a colon, such as "812:40"' })
+  .refine(
+    (token) => {
+      const [commit, prepare] = token.split(':') as [string, string];
+      return BigInt(commit) <= MAX_COMMIT && BigInt(prepare) <= MAX_PREPARE;
+    },
+    { error: `A position's first number is at most ${MAX_COMMIT} and its second at most ${MAX_PREPARE}` },
+  );
 
 export function formatPosition(position: Position): string {
   return `${position.commit}:${position.prepare}`;

@@ -1,25 +1,31 @@
+import type { z } from 'zod';
+import { cursorKeys } from '@pf/events';
 import { Invalid } from '@pf/infra';
 import type pg from 'pg';
 
 /**
  * Cursors of the paged lists (events/src/paging.ts): the last row's sort key, base64url-encoded so a client
- * treats it as opaque. A cursor that does not decode to the key's shape is the client's mistake: 400.
+ * treats it as opaque. A cursor that does not decode to the key's shape (`cursorKeyParts`: ids in range, real
+ * times, storable text) is the client's mistake: 400 naming what is wrong, before PostgreSQL sees it.
  */
 export const encodeCursor = (key: readonly (string | number)[]) => Buffer.from(JSON.stringify(key)).toString('base64url');
 
-export function decodeCursor<Key extends readonly unknown[]>(
-  cursor: string | undefined,
-  isKey: (value: unknown[]) => value is unknown[] & Key,
-): Key | null {
+export function decodeCursor<Key extends z.ZodType>(cursor: string | undefined, shape: Key): z.infer<Key> | null {
   if (!cursor) return null;
   let key: unknown;
   try {
     key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    key = null;
+    throw new Invalid('cursor: cursor must be a cursor from a previous page');
   }
-  if (!Array.isArray(key) || !isKey(key)) throw new Invalid('cursor: cursor must be a cursor from a previous page');
-  return key;
+  const parsed = shape.safeParse(key);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const why =
+      issue && issue.code !== 'invalid_type' && issue.code !== 'too_big' && issue.code !== 'too_small' ? ` (${issue.message})` : '';
+    throw new Invalid(`cursor: cursor must be a cursor from a previous page${why}`);
+  }
+  return parsed.data;
 }
 
 /** `%text%` for ILIKE, with the pattern characters in the search taken literally. */
@@ -49,11 +55,7 @@ export async function readBoardPage<Row extends pg.QueryResultRow>(
   cursor: string | undefined,
   limit: number,
 ): Promise<{ rows: Row[]; nextCursor: string | null; total: number }> {
-  const sortKey = (value: unknown) => (spec.sortType === 'text' ? typeof value === 'string' : Number.isSafeInteger(value));
-  const after = decodeCursor<[string | number, string]>(
-    cursor,
-    (key): key is [string | number, string] => key.length === 2 && sortKey(key[0]) && typeof key[1] === 'string',
-  );
+  const after = decodeCursor(cursor, spec.sortType === 'text' ? cursorKeys.boardByText : cursorKeys.boardByNumber);
   const n = spec.values.length;
   const from = `from ${spec.from} where (${spec.where})`;
   const [rows, count] = await Promise.all([

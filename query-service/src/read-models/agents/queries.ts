@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { agentViewOf, PAGE_LIMIT_DEFAULT, type AgentPage, type AgentPageQuery, type AgentView } from '@pf/events';
+import { agentViewOf, cursorKeys, PAGE_LIMIT_DEFAULT, type AgentPage, type AgentPageQuery, type AgentView } from '@pf/events';
 import { containsPattern, decodeCursor, encodeCursor } from '../paging';
 import { AGENT_COLUMNS, agentFromRow, type AgentRow } from './rows';
 
@@ -27,7 +27,7 @@ export async function findAgent(pool: pg.Pool, firmId: string, id: number): Prom
  * server, with the cursor of the next page and how many match in all (events/src/paging.ts).
  */
 export async function pageAgents(pool: pg.Pool, firmId: string, query: AgentPageQuery): Promise<AgentPage> {
-  const after = decodeCursor<[number]>(query.cursor, (key): key is [number] => key.length === 1 && Number.isInteger(key[0]));
+  const after = decodeCursor(query.cursor, cursorKeys.agents);
   const limit = query.limit ?? PAGE_LIMIT_DEFAULT;
   const filters = `firm_id = $1 and not is_deleted and ($2::text is null or name ilike $2) and ($3::text is null or type = $3)`;
   const values = [firmId, query.q ? containsPattern(query.q) : null, query.type ?? null];

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import {
   conversationViewFor,
+  cursorKeys,
   PAGE_LIMIT_DEFAULT,
   streams,
   type ConversationPage,
@@ -132,11 +133,7 @@ export async function pageConversations(
   query: ConversationPageQuery,
 ): Promise<ConversationPage> {
   const viewer = asViewer(viewerOrUser);
-  const after = decodeCursor<[string, number]>(
-    query.cursor,
-    (key): key is [string, number] =>
-      key.length === 2 && typeof key[0] === 'string' && !Number.isNaN(Date.parse(key[0])) && Number.isInteger(key[1]),
-  );
+  const after = decodeCursor(query.cursor, cursorKeys.conversations);
   const limit = query.limit ?? PAGE_LIMIT_DEFAULT;
   const filters = `c.id in (select conversation_id from rm_participants where firm_id = $1)
      and ($2::text is null or c.title ilike $2) and ($3::text is null or c.status = $3)
