@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { concessionStrategy } from './negotiation';
+import { borrowerNeeds } from './products/needs';
+import { productRange } from './products/product';
 import { storableText, visibleText } from './text';
 import { USER_MESSAGES } from './user-messages';
 
@@ -81,24 +83,34 @@ const agentName = visibleText('Agent name', { error: USER_MESSAGES.agentNameRequ
 const agentDescription = storableText().max(2000, { error: 'Description is at most 2,000 characters' });
 
 /** The create-agent form and the POST /api/agents body: one schema for the console and the server. */
-export const createAgentInput = z.object({
-  name: agentName,
-  type: z.enum(AGENT_TYPES, { error: USER_MESSAGES.agentTypeRequired }),
-  description: agentDescription.optional().transform((value) => value ?? ''),
-  criteria: criteria
-    .nullable()
-    .optional()
-    .transform((value) => normaliseCriteria(value)),
-  /** How the agent concedes when negotiating; by default Boulware for lenders, Conceder for borrowers. */
-  strategy: concessionStrategy.optional(),
-  /**
-   * Settings → Agent Defaults' auto-negotiate; true when absent. False: the agent is still matched, but each of
-   * its conversations opens with its owner's side taken over, so the owner negotiates (and may hand it back).
-   */
-  autoNegotiate: z.boolean({ error: 'autoNegotiate must be true or false' }).optional(),
-  /** Settings → Agent Defaults' response time pre-fills it; absent, a taken-over side stays with its owner. */
-  responseTime: responseTimeHours.optional(),
-});
+export const createAgentInput = z
+  .object({
+    name: agentName,
+    type: z.enum(AGENT_TYPES, { error: USER_MESSAGES.agentTypeRequired }),
+    description: agentDescription.optional().transform((value) => value ?? ''),
+    criteria: criteria
+      .nullable()
+      .optional()
+      .transform((value) => normaliseCriteria(value)),
+    /** How the agent concedes when negotiating; by default Boulware for lenders, Conceder for borrowers. */
+    strategy: concessionStrategy.optional(),
+    /**
+     * Settings → Agent Defaults' auto-negotiate; true when absent. False: the agent is still matched, but each of
+     * its conversations opens with its owner's side taken over, so the owner negotiates (and may hand it back).
+     */
+    autoNegotiate: z.boolean({ error: 'autoNegotiate must be true or false' }).optional(),
+    /** Settings → Agent Defaults' response time pre-fills it; absent, a taken-over side stays with its owner. */
+    responseTime: responseTimeHours.optional(),
+    /** A lender's product range (docs/behaviour/products.md); lenders only. */
+    products: productRange.nullable().optional(),
+    /** A borrower's needs as a broker records them (docs/behaviour/products.md); borrowers only. */
+    needs: borrowerNeeds.nullable().optional(),
+  })
+  .superRefine((input, ctx) => {
+    if (input.products && input.type !== 'lender')
+      ctx.addIssue({ code: 'custom', path: ['products'], message: 'Only a lender has products' });
+    if (input.needs && input.type !== 'borrower') ctx.addIssue({ code: 'custom', path: ['needs'], message: 'Only a borrower has needs' });
+  });
 export type CreateAgentInput = z.input<typeof createAgentInput>;
 export type CreateAgent = z.output<typeof createAgentInput>;
 
@@ -113,9 +125,13 @@ export const updateAgentInput = z
       .optional()
       .transform((value) => (value === undefined ? undefined : normaliseCriteria(value))),
     strategy: concessionStrategy.optional(),
+    /** Lenders only (the agent's type decides; a borrower's is refused naming the field). */
+    products: productRange.nullable().optional(),
+    /** Borrowers only. */
+    needs: borrowerNeeds.nullable().optional(),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), {
-    error: 'Send at least one of isActive, name, description, criteria or strategy',
+    error: 'Send at least one of isActive, name, description, criteria, strategy, products or needs',
   });
 export type UpdateAgentInput = z.input<typeof updateAgentInput>;
 export type UpdateAgent = z.output<typeof updateAgentInput>;
@@ -127,6 +143,9 @@ export const agentView = z.object({
   type: agentType,
   description: z.string().nullable(),
   criteria: criteria.nullable(),
+  /** As recorded; null for other types and for agents made before products (productRangeOf upgrades those). */
+  products: productRange.nullable(),
+  needs: borrowerNeeds.nullable(),
   isActive: z.boolean(),
   strategy: concessionStrategy.nullable(),
   createdAt: z.string(),

@@ -3,6 +3,8 @@ import { agentType, criteria, responseTimeHours } from './agent';
 import { conversationOutcome, participant } from './conversation';
 import { conversationEvent, matchFound } from './domain-events';
 import { concessionStrategy, loanTerms } from './negotiation';
+import { borrowerNeeds } from './products/needs';
+import { productRange } from './products/product';
 import { agentDefaultsInput, notificationPreferences, sealed, sessionTimeout } from './user';
 
 /**
@@ -33,6 +35,8 @@ export const createAgent = command('CreateAgent', {
   strategy: concessionStrategy.optional(),
   autoNegotiate: z.boolean().optional(),
   responseTime: responseTimeHours.optional(),
+  products: productRange.nullable().optional(),
+  needs: borrowerNeeds.nullable().optional(),
 });
 /** Pause or resume (isActive) and edit; fields left out stay as they are. */
 export const changeAgent = command('ChangeAgent', {
@@ -45,6 +49,8 @@ export const changeAgent = command('ChangeAgent', {
   description: z.string().optional(),
   criteria: criteria.nullable().optional(),
   strategy: concessionStrategy.optional(),
+  products: productRange.nullable().optional(),
+  needs: borrowerNeeds.nullable().optional(),
 });
 export const deleteAgent = command('DeleteAgent', { agentId: id, actorId: userId, actorFirmId: z.string().optional() });
 

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { agentType, criteria, responseTimeHours } from './agent';
+import { borrowerNeeds } from './products/needs';
+import { productRange } from './products/product';
 import { conversationOutcome, participant } from './conversation';
 import { concessionStrategy, loanTerms, recordedMatchExplanation } from './negotiation';
 import { agreedDealTerms, dealEdited, dealOpened, dealStageChanged, dealStatusChanged } from './deal';
@@ -30,6 +32,9 @@ export const agentCreated = event('AgentCreated', {
   autoNegotiate: z.literal(false).optional(),
   /** Hours its owner may leave the other side unanswered while holding its side; absent on older events. */
   responseTime: responseTimeHours.optional(),
+  /** A lender's product range, a borrower's needs (docs/behaviour/products.md); absent on older events. */
+  products: productRange.optional(),
+  needs: borrowerNeeds.optional(),
 });
 export const agentUpdated = event('AgentUpdated', {
   agentId: id,
@@ -37,6 +42,9 @@ export const agentUpdated = event('AgentUpdated', {
   description: z.string(),
   criteria: criteria.nullable(),
   strategy: concessionStrategy.optional(),
+  /** The range and needs after the change (null: removed); absent on older events: unchanged. */
+  products: productRange.nullable().optional(),
+  needs: borrowerNeeds.nullable().optional(),
 });
 export const agentPaused = event('AgentPaused', { agentId: id });
 export const agentResumed = event('AgentResumed', { agentId: id });

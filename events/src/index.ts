@@ -21,6 +21,7 @@ export * from './socket';
 export * from './user';
 export * from './user-messages';
 export * from './read-criteria';
+export * from './products';
 export * from './text';
 export * from './history';
 export * from './views';

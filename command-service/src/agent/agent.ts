@@ -1,13 +1,5 @@
-import {
-  agentFromCreation,
-  applyAgentEvent,
-  canSeeAgent,
-  type AgentCommand,
-  type AgentFacts,
-  type Criteria,
-  type EventOf,
-} from '@pf/events';
-import { NotFound } from '@pf/infra';
+import { agentFromCreation, applyAgentEvent, canSeeAgent, type AgentCommand, type AgentFacts, type EventOf } from '@pf/events';
+import { Invalid, NotFound } from '@pf/infra';
 import type { Decider } from '../handle-command';
 
 export type { AgentCommand } from '@pf/events';
@@ -30,13 +22,14 @@ function ownedBy(state: AgentState, agentId: number, actorFirmId: string): Exist
   return state as Existing & { status: 'active' | 'paused' };
 }
 
-const sameCriteria = (a: Criteria | null, b: Criteria | null) => JSON.stringify(a) === JSON.stringify(b);
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 function decide(command: AgentCommand, state: AgentState): AgentEvent[] {
   switch (command.type) {
     case 'CreateAgent': {
       if (state.status !== 'none') return [];
       const { agentId, ownerId, firmId, isDemo, name, agentType, description, criteria, strategy, autoNegotiate, responseTime } = command;
+      const profile = { ...(command.products ? { products: command.products } : {}), ...(command.needs ? { needs: command.needs } : {}) };
       const manual = autoNegotiate === false ? { autoNegotiate: false as const } : {};
       const answerWithin = responseTime ? { responseTime } : {};
       return [
@@ -53,6 +46,7 @@ function decide(command: AgentCommand, state: AgentState): AgentEvent[] {
             ...(strategy ? { strategy } : {}),
             ...manual,
             ...answerWithin,
+            ...profile,
             ...(isDemo ? { isDemo } : {}),
           },
         },
@@ -60,20 +54,32 @@ function decide(command: AgentCommand, state: AgentState): AgentEvent[] {
     }
     case 'ChangeAgent': {
       const agent = ownedBy(state, command.agentId, command.actorFirmId ?? command.actorId);
+      if (command.products && agent.type !== 'lender') throw new Invalid('products: only a lender has products');
+      if (command.needs && agent.type !== 'borrower') throw new Invalid('needs: only a borrower has needs');
       const events: AgentEvent[] = [];
       const next = {
         name: command.name ?? agent.name,
         description: command.description ?? agent.description,
         criteria: command.criteria === undefined ? agent.criteria : command.criteria,
+        products: command.products === undefined ? agent.products : command.products,
+        needs: command.needs === undefined ? agent.needs : command.needs,
       };
       const strategy = command.strategy && command.strategy !== agent.strategy ? { strategy: command.strategy } : {};
       if (
         next.name !== agent.name ||
         next.description !== agent.description ||
-        !sameCriteria(next.criteria, agent.criteria) ||
+        !same(next.criteria, agent.criteria) ||
+        !same(next.products, agent.products) ||
+        !same(next.needs, agent.needs) ||
         strategy.strategy
       ) {
-        events.push({ type: 'AgentUpdated', data: { agentId: agent.agentId, ...next, ...strategy } });
+        const { products, needs, ...rest } = next;
+        // Recorded when the agent has (or had) them, so an agent without a range or needs updates as before.
+        const profile = {
+          ...(products !== null || agent.products !== null ? { products } : {}),
+          ...(needs !== null || agent.needs !== null ? { needs } : {}),
+        };
+        events.push({ type: 'AgentUpdated', data: { agentId: agent.agentId, ...rest, ...profile, ...strategy } });
       }
       if (command.isActive === false && agent.status === 'active') {
         events.push({ type: 'AgentPaused', data: { agentId: agent.agentId } });

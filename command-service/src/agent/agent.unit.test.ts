@@ -1,5 +1,6 @@
 import { describe, it } from 'vitest';
-import { NotFound } from '@pf/infra';
+import { Invalid, NotFound } from '@pf/infra';
+import { DEMO_NEEDS, DEMO_RANGES } from '../seed-demo/demo-products';
 import { deciderSpec } from '../testing/decider-spec';
 import { agentDecider, type AgentEvent } from './agent';
 
@@ -100,5 +101,36 @@ describe('agent decider', () => {
       .given([created])
       .when({ type: 'DeleteAgent', agentId: 7, actorId: owner })
       .then([{ type: 'AgentDeleted', data: { agentId: 7 } }]);
+  });
+
+  it('records a lender’s range with its creation and a borrower’s needs with their edit, and refuses them on the other type', () => {
+    const range = DEMO_RANGES.pennine!;
+    const needs = DEMO_NEEDS.amelia!;
+    spec
+      .given([])
+      .when({
+        type: 'CreateAgent',
+        agentId: 8,
+        ownerId: owner,
+        name: 'Pennine',
+        agentType: 'lender',
+        description: '',
+        criteria: null,
+        products: range,
+      })
+      .then([
+        {
+          type: 'AgentCreated',
+          data: { agentId: 8, ownerId: owner, name: 'Pennine', type: 'lender', description: '', criteria: null, products: range },
+        },
+      ]);
+    spec
+      .given([created])
+      .when({ type: 'ChangeAgent', agentId: 7, actorId: owner, needs })
+      .then([{ type: 'AgentUpdated', data: { agentId: 7, name: 'Amelia', description: '', criteria: null, needs } }]);
+    spec
+      .given([created])
+      .when({ type: 'ChangeAgent', agentId: 7, actorId: owner, products: range })
+      .thenThrows(Invalid, 'products: only a lender has products');
   });
 });

@@ -27,6 +27,8 @@ function view(state: AgentState, at: string): AgentView {
     type: state.type,
     description: state.description,
     criteria: state.criteria,
+    products: state.products,
+    needs: state.needs,
     strategy: state.strategy,
     isActive: state.status === 'active',
     createdAt: at,

@@ -1,4 +1,5 @@
-import type { AgentType, Criteria } from '@pf/events';
+import type { AgentType, BorrowerNeeds, Criteria, ProductRange } from '@pf/events';
+import { DEMO_NEEDS, DEMO_RANGES } from './demo-products';
 
 export interface DemoAgent {
   readonly key: string;
@@ -6,6 +7,9 @@ export interface DemoAgent {
   readonly type: AgentType;
   readonly description: string;
   readonly criteria: Criteria | null;
+  /** A lender's range, a borrower's needs (demo-products.ts); the criteria still carry region and property type. */
+  readonly products?: ProductRange;
+  readonly needs?: BorrowerNeeds;
 }
 
 /**
@@ -14,7 +18,7 @@ export interface DemoAgent {
  * automated agents reach agreements, walk away, and one borrower talks to two lenders at once and withdraws
  * from one when it agrees with the other.
  */
-export const DEMO_AGENTS: readonly DemoAgent[] = [
+const DEMO_AGENTS_WRITTEN: readonly DemoAgent[] = [
   {
     key: 'amelia',
     name: 'Amelia Hart',
@@ -146,6 +150,12 @@ export const DEMO_AGENTS: readonly DemoAgent[] = [
     },
   },
 ];
+
+export const DEMO_AGENTS: readonly DemoAgent[] = DEMO_AGENTS_WRITTEN.map((agent) => {
+  const products = DEMO_RANGES[agent.key];
+  const needs = DEMO_NEEDS[agent.key];
+  return { ...agent, ...(products ? { products } : {}), ...(needs ? { needs } : {}) };
+});
 
 export interface DemoConversation {
   readonly title: string;

@@ -51,6 +51,8 @@ export const seedDemoRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app,
           agentType: agent.type,
           description: agent.description,
           criteria: agent.criteria,
+          ...(agent.products ? { products: agent.products } : {}),
+          ...(agent.needs ? { needs: agent.needs } : {}),
         },
         metadata,
       );

@@ -1,6 +1,8 @@
 import type { AgentType, AgentView, Criteria } from '../agent';
 import type { DomainEvent, EventOf } from '../domain-events';
 import type { ConcessionStrategy } from '../negotiation';
+import type { BorrowerNeeds } from '../products/needs';
+import type { ProductRange } from '../products/product';
 import type { View } from './view';
 import { firmOf } from '../firm';
 
@@ -18,6 +20,9 @@ export interface AgentFacts {
   type: AgentType;
   description: string;
   criteria: Criteria | null;
+  /** A lender's product range and a borrower's needs as recorded (null when none: productRangeOf / needsOf upgrade). */
+  products: ProductRange | null;
+  needs: BorrowerNeeds | null;
   strategy: ConcessionStrategy | null;
   isActive: boolean;
   isDeleted: boolean;
@@ -48,7 +53,7 @@ function agentIdOf(event: DomainEvent): number | null {
 
 /** An agent as its AgentCreated records it: active, not deleted. */
 export function agentFromCreation(data: EventOf<'AgentCreated'>['data']): AgentFacts {
-  const { agentId, ownerId, name, type, description, criteria, strategy, autoNegotiate, isDemo } = data;
+  const { agentId, ownerId, name, type, description, criteria, strategy, autoNegotiate, isDemo, products, needs } = data;
   return {
     id: agentId,
     ownerId,
@@ -57,6 +62,8 @@ export function agentFromCreation(data: EventOf<'AgentCreated'>['data']): AgentF
     type,
     description,
     criteria,
+    products: products ?? null,
+    needs: needs ?? null,
     strategy: strategy ?? null,
     isActive: true,
     isDeleted: false,
@@ -76,8 +83,16 @@ export function applyAgentEvent<T extends AgentFacts>(agent: T, event: DomainEve
   if (agent.isDeleted) return agent;
   switch (event.type) {
     case 'AgentUpdated': {
-      const { name, description, criteria, strategy } = event.data;
-      return { ...agent, name, description, criteria, strategy: strategy ?? agent.strategy };
+      const { name, description, criteria, strategy, products, needs } = event.data;
+      return {
+        ...agent,
+        name,
+        description,
+        criteria,
+        strategy: strategy ?? agent.strategy,
+        products: products === undefined ? agent.products : products,
+        needs: needs === undefined ? agent.needs : needs,
+      };
     }
     case 'AgentPaused':
     case 'AgentResumed':
@@ -108,6 +123,6 @@ export const agentsView: View<number, Agent> = { keyOf: agentIdOf, evolve: evolv
 /** What a client is shown of an agent; a deleted agent is shown as gone. */
 export function agentViewOf(agent: Agent): AgentView | null {
   if (agent.isDeleted) return null;
-  const { id, name, type, description, criteria, strategy, isActive, createdAt, updatedAt } = agent;
-  return { id, name, type, description, criteria, strategy, isActive, createdAt, updatedAt };
+  const { id, name, type, description, criteria, products, needs, strategy, isActive, createdAt, updatedAt } = agent;
+  return { id, name, type, description, criteria, products, needs, strategy, isActive, createdAt, updatedAt };
 }

@@ -35,6 +35,8 @@ const agent = (id: number, isActive: boolean): AgentView => ({
   type: 'lender',
   description: null,
   criteria: null,
+  products: null,
+  needs: null,
   strategy: null,
   isActive,
   createdAt: '2026-01-01T00:00:00.000Z',

@@ -2,7 +2,7 @@ import type { Agent } from '@pf/events';
 import { iso } from '../fold-batch';
 
 export const AGENT_COLUMNS =
-  'id, owner_id, firm_id, name, type, description, criteria, strategy, is_active, is_deleted, created_at, updated_at';
+  'id, owner_id, firm_id, name, type, description, criteria, strategy, is_active, is_deleted, created_at, updated_at, products, needs';
 
 /** A row of rm_agents selected with AGENT_COLUMNS, as node-postgres returns it (bigint as number: infra/src/db/pool.ts). */
 export interface AgentRow {
@@ -18,6 +18,8 @@ export interface AgentRow {
   is_deleted: boolean;
   created_at: Date;
   updated_at: Date;
+  products: Agent['products'];
+  needs: Agent['needs'];
 }
 
 /** A row of rm_agents as the shared agents view's state (what the projection folds and the queries show). */
@@ -30,6 +32,8 @@ export function agentFromRow(row: AgentRow): Agent {
     type: row.type,
     description: row.description,
     criteria: row.criteria,
+    products: row.products,
+    needs: row.needs,
     strategy: row.strategy,
     isActive: row.is_active,
     isDeleted: row.is_deleted,

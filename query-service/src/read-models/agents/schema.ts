@@ -36,4 +36,13 @@ export const agentsMigrations: Migration[] = [
       create index if not exists rm_agents_firm on rm_agents (firm_id, id) where not is_deleted;
     `,
   },
+  {
+    // Products and needs (docs/behaviour/products.md): older agents have neither (null); readers upgrade them
+    // from their criteria in one place (events/src/products/upgrade.ts).
+    name: 'query-service/agents/003-products',
+    sql: `
+      alter table rm_agents add column if not exists products jsonb;
+      alter table rm_agents add column if not exists needs jsonb;
+    `,
+  },
 ];

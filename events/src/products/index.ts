@@ -1,0 +1,3 @@
+export * from './product';
+export * from './needs';
+export * from './upgrade';
