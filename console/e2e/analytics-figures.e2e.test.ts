@@ -272,7 +272,7 @@ test('Analytics & Reports and Market Intelligence show what the events say, and 
 
   await page.goto('/analytics');
   await expectReport(page, month);
-  // Platform Activity (GET /api/analytics/daily): the deals agreed in the period, counted per event.
+  // Firm Activity (GET /api/analytics/daily): the firm's deals agreed in the period, counted per event.
   await expect(page.getByTestId('activity-DealAgreed')).toHaveText(`Deal agreed${month.dealAgreedEvents}`);
 
   // Agent Performance: the busiest agent's row, by the events.

@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { readCriteria, type PropertyType } from './read-criteria';
 
-/** GET /api/analytics/daily?days=30: the last `days` days, platform-wide. */
+/** GET /api/analytics/daily?days=30: the last `days` days of the reader's firm's own events (docs/behaviour/analytics.md). */
 export const dailyAnalyticsQuery = z.object({
   days: z.coerce.number({ error: 'days must be a whole number' }).int().min(1).max(366, { error: 'days is at most 366' }).default(30),
 });
 
-/** Events per type per day and agreed deals per day, built by the analytics consumer of the event stream. */
+/**
+ * The firm's events per type per day and the deals its negotiations agreed per day, built by the analytics consumer of
+ * the event stream: the events of the streams the event feed answers the firm (docs/event-feed.md).
+ */
 export const dailyAnalyticsView = z.object({
   days: z.number().int(),
   events: z.array(z.object({ day: z.string(), type: z.string(), count: z.number().int() })),

@@ -168,17 +168,17 @@ export const sessionTimeoutChanged = event('SessionTimeoutChanged', { userId: z.
 export const agentDefaultsChanged = event('AgentDefaultsChanged', { userId: z.string(), defaults: agentDefaultsInput });
 /** Delete Account: read models drop the user; their key is deleted, so their sealed data is unreadable. */
 export const accountDeleted = event('AccountDeleted', { userId: z.string() });
-/** A person read one notification (its id is derived from the event it came from and the person). */
 /**
- * A notification is its firm's, so reading one reads it for the firm (docs/decisions/firms-and-visibility.md).
- * `firmId` is the reader's firm; absent on events from before firms: the reader's firm of one.
+ * A person read one of their firm's notifications: for themselves only, as reading is each person's
+ * (docs/decisions/firms-and-visibility.md). `firmId` is the reader's firm; absent on events from before firms: the
+ * reader's firm of one.
  */
 export const notificationRead = event('NotificationRead', {
   userId: z.string(),
   firmId: z.string().optional(),
   notificationId: z.string(),
 });
-/** Mark All Read: every notification the person had when this was recorded. */
+/** Mark All Read: every notification of the person's firm when this was recorded, read by that person only. */
 export const allNotificationsRead = event('AllNotificationsRead', { userId: z.string(), firmId: z.string().optional() });
 
 /**

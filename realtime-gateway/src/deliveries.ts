@@ -1,7 +1,6 @@
 import {
   agentViewOf,
   conversationFirms,
-  firmOf,
   conversationViewFor,
   messageOf,
   partyAgentIds,
@@ -184,8 +183,8 @@ export function deliveriesFor(index: ViewIndex, event: DomainEvent, at: string):
     }
     case 'NotificationRead':
     case 'AllNotificationsRead':
-      // A read is the firm's (its notifications are every member's): every member's bell and list change.
-      return [viewsDelivery([firmOf({ ownerId: event.data.userId, firmId: event.data.firmId })], ['notifications'])];
+      // A read is the reader's own (docs/decisions/firms-and-visibility.md): only their bell and list change.
+      return [personalDelivery(event.data.userId, ['notifications'])];
     case 'OfferAccepted':
     case 'OfferRejected':
     case 'ConversationStalled':

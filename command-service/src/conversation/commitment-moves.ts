@@ -119,7 +119,8 @@ export function commitmentMove(command: CommitmentCommand, state: ConversationSt
           data: {
             conversationId,
             outcome: 'stopped',
-            reason: `${borrower} agreed terms with ${commitment.lenderName} (deal ${commitment.dealId})`,
+            // The outcome, not the winner: this reason is the losing side's to read too (History, the feed, notifications).
+            reason: `${borrower} agreed terms in another negotiation`,
           },
         },
       ];

@@ -38,9 +38,13 @@ export function committedElsewhere(need: NeedState | undefined, conversationId: 
   return need.committed.conversationId === conversationId ? null : need.committed;
 }
 
-/** The words an operator (or a log) reads when a move is refused because the need is committed. */
-function committedWords(borrowerName: string, commitment: Commitment): string {
-  return `${borrowerName} has agreed terms with ${commitment.lenderName} (deal ${commitment.dealId}): this need is committed, so it negotiates nowhere else until its operator edits the need, asks for another lender, or the deal is cancelled`;
+/**
+ * The words an operator (or a log) reads when a move is refused because the need is committed. They name neither
+ * the lender nor the deal: the operator refused may be a losing lender's, told the outcome, not the winner
+ * (docs/decisions/firms-and-visibility.md, "A losing side").
+ */
+function committedWords(borrowerName: string): string {
+  return `${borrowerName} has agreed terms in another negotiation: this need is committed, so it negotiates nowhere else until its operator edits the need, asks for another lender, or the deal is cancelled`;
 }
 
 /** Refused because the need is committed to another agreement (the caller may end the conversation on it). */
@@ -49,7 +53,7 @@ export class NeedCommittedElsewhere extends Conflict {
     readonly borrowerName: string,
     readonly commitment: Commitment,
   ) {
-    super(committedWords(borrowerName, commitment));
+    super(committedWords(borrowerName));
   }
 }
 

@@ -407,7 +407,7 @@ export class Negotiator {
         borrowerId,
         leaving: true,
         compose: async (messageId) => {
-          const draft = composeMessage({ kind: 'withdraw', side, lenderName: commitment.lenderName }, rng);
+          const draft = composeMessage({ kind: 'withdraw', side }, rng);
           return [
             message(
               conversationId,

@@ -203,12 +203,13 @@ describe('a firm: invitations, roles on the API and the socket, removal', () => 
     expect((await carolAgain.get<ConversationView[]>('/api/conversations')).body).toEqual([]);
   });
 
-  it("shows a colleague the firm's notifications as their own; another firm sees none and cannot mark them; one member's read is the firm's", async () => {
+  it("shows a colleague the firm's notifications as their own; another firm sees none and cannot mark them; reading is each person's", async () => {
     const url = node.server.url;
     const ada = await ApiClient.signIn(url);
     expect((await ada.post('/api/seed-demo')).status).toBe(201);
     const carol = await ApiClient.signIn(url);
-    const invite = await ada.post<InviteView>('/api/firm/invites', { role: 'operator' });
+    // Carol is the firm's auditor: she reads everything of the firm, and marks notifications read for herself.
+    const invite = await ada.post<InviteView>('/api/firm/invites', { role: 'auditor' });
     expect((await carol.post('/api/firm/join', { token: invite.body.token })).status).toBe(200);
     const stranger = await ApiClient.signIn(url);
 
@@ -227,23 +228,37 @@ describe('a firm: invitations, roles on the API and the socket, removal', () => 
     expect(refused.status).toBe(404);
     expect(refused.body.message).toBe(`Notification ${first} not found`);
 
-    // Carol marks one read: it is read for the firm (a shared inbox), and Ada's console is told.
+    // Carol marks one read: read for her only; Ada's list and bell are as they were, and only Carol's console is told.
     const adaSocket = await openSocket(url, ada);
+    const carolSocket = await openSocket(url, carol);
     try {
-      adaSocket.received.length = 0; // only what Carol's read causes from here
+      adaSocket.received.length = 0; // only what the reads below cause from here
       expect((await carol.post(`/api/notifications/${first}/read`)).status).toBe(200);
-      await adaSocket.waitFor((m) => m.type === 'views_changed' && m.views.includes('notifications'));
+      await carolSocket.waitFor((m) => m.type === 'views_changed' && m.views.includes('notifications'));
+      const carolsAfter = (await carol.get<NotificationsView>('/api/notifications')).body;
+      expect(carolsAfter.notifications.find((n) => n.id === first)!.read).toBe(true);
+      expect(carolsAfter.summary.unread).toBe(adas.summary.unread - 1);
       ada.lastPosition = carol.lastPosition;
-      const after = (await ada.get<NotificationsView>('/api/notifications')).body;
-      expect(after.notifications.find((n) => n.id === first)!.read).toBe(true);
-      expect(after.summary.unread).toBe(adas.summary.unread - 1);
+      const adasAfter = (await ada.get<NotificationsView>('/api/notifications')).body;
+      expect(adasAfter.notifications.find((n) => n.id === first)!.read).toBe(false);
+      expect(adasAfter.summary.unread).toBe(adas.summary.unread);
 
-      // Mark All Read by Carol: none of the firm's is unread for Ada either.
+      // Mark All Read by Carol (the auditor): none unread for her, every one of Ada's (the admin's) still unread.
       expect((await carol.post('/api/notifications/read-all')).status).toBe(200);
+      expect((await carol.get<UnreadCountView>('/api/notifications/unread-count')).body.unread).toBe(0);
       ada.lastPosition = carol.lastPosition;
-      expect((await ada.get<UnreadCountView>('/api/notifications/unread-count')).body.unread).toBe(0);
+      expect((await ada.get<UnreadCountView>('/api/notifications/unread-count')).body.unread).toBe(adas.summary.unread);
+
+      // Ada's own read is pushed to her: the first push about notifications her socket got since Carol's reads
+      // (the gateway pushes in the log's order, so a push for Carol's reads would have come before it).
+      expect((await ada.post(`/api/notifications/${first}/read`)).status).toBe(200);
+      await adaSocket.waitFor((m) => m.type === 'views_changed' && m.views.includes('notifications'));
+      const pushed = adaSocket.received.filter((m) => m.type === 'views_changed' && m.views.includes('notifications'));
+      expect(pushed).toHaveLength(1);
+      expect((await ada.get<UnreadCountView>('/api/notifications/unread-count')).body.unread).toBe(adas.summary.unread - 1);
     } finally {
       await adaSocket.close();
+      await carolSocket.close();
     }
   });
 });

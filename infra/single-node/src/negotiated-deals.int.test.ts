@@ -75,6 +75,7 @@ describe('deals the agents agree after Seed Demo Data', () => {
     const left = hers.find((c) => c.outcome === 'stopped')!;
     const thread = (await operator.get<MessageView[]>(`/api/conversations/${left.id}/messages`)).body;
     expect(thread.at(-1)?.fromAgentName).toBe('Amelia Hart');
-    expect(thread.at(-1)?.content).toMatch(/agreed terms with|accepted an offer from/);
+    // The losing lender is told the outcome, not the winner.
+    expect(thread.at(-1)?.content).toMatch(/agreed terms with another lender|accepted another lender's offer/);
   });
 });

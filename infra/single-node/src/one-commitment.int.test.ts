@@ -115,13 +115,14 @@ describe('a borrower that agrees with one lender while another conversation is h
       .toBe('completed');
     expect(((await alice.get(`/api/conversations/${withFirst.id}`)).body as { outcome: string }).outcome).toBe('agreed');
 
-    // In the second conversation both sides are held by people: Alice's offer there is refused, naming the deal.
+    // In the second conversation both sides are held by people: Alice's offer there is refused, saying why but not
+    // naming the winning lender or its deal (the other side reads the reading too).
     const held = (await messages(withSecond.id)).length;
     expect((await alice.post(`/api/conversations/${withSecond.id}/messages`, { content: 'We can do 4.5% over 25 years' })).status).toBe(
       201,
     );
     expect(await readingOf(withSecond.id, held)).toMatch(
-      /^Not recorded as an offer: Amelia Hart has agreed terms with Northgate Building Society \(deal [0-9a-f-]+\)/,
+      /^Not recorded as an offer: Amelia Hart has agreed terms in another negotiation: this need is committed/,
     );
     const form = await alice.post<ApiError>(`/api/conversations/${withSecond.id}/offers`, {
       loanAmount: 315_000,
@@ -130,9 +131,10 @@ describe('a borrower that agrees with one lender while another conversation is h
       arrangementFee: 999,
     });
     expect(form.status).toBe(409);
-    expect(form.body.message).toMatch(/Amelia Hart has agreed terms with Northgate Building Society \(deal /);
+    expect(form.body.message).toMatch(/^Amelia Hart has agreed terms in another negotiation: this need is committed/);
+    expect(form.body.message).not.toMatch(/Northgate|deal [0-9a-f]{8}-/);
 
-    // Handed back, her agent withdraws at once: the conversation ends, with the deal as its reason.
+    // Handed back, her agent withdraws at once: the conversation ends, with the outcome (not the winner) as its reason.
     expect((await alice.patch(`/api/conversations/${withSecond.id}`, { isManualMode: false })).status).toBe(200);
     await expect
       .poll(async () => ((await alice.get(`/api/conversations/${withSecond.id}`)).body as Conversation).status, {
@@ -141,6 +143,9 @@ describe('a borrower that agrees with one lender while another conversation is h
       })
       .toBe('completed');
     const last = (await messages(withSecond.id)).filter((m) => m.fromAgentId === borrower.body.id && !m.isReading).at(-1);
-    expect(last?.content).toMatch(/agreed terms with Northgate Building Society|accepted an offer from Northgate Building Society/);
+    expect(last?.content).toMatch(/agreed terms with another lender|accepted another lender's offer/);
+    expect(last?.content).not.toMatch(/Northgate/);
+    const ended = (await alice.get<Conversation & { completionReason?: string | null }>(`/api/conversations/${withSecond.id}`)).body;
+    expect(JSON.stringify(ended)).not.toMatch(/Northgate Building Society \(deal|deal [0-9a-f]{8}-/);
   }, 60_000);
 });

@@ -4,43 +4,50 @@ import type { AnalyticsHandler } from '@pf/infra';
 
 const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 
+interface Counted {
+  day: string;
+  stream: string;
+  type: string;
+  count: number;
+  deals: number;
+  amount: number;
+}
+
 /**
- * Events per type per day and agreed deals per day (count and total loan amount). Counting is
- * commutative, so the handler does not depend on the order of events across streams (Kafka gives
- * order per stream only); the source hands each event id over once.
+ * Events per stream, type and day, and the deals agreed among them (count and total loan amount). Kept per stream
+ * so that a read counts only the streams of the reader's firm (readDailyAnalytics). Counting is commutative, so
+ * the handler does not depend on the order of events across streams (Kafka gives order per stream only); the
+ * source hands each event id over once.
  */
 export const dailyAnalytics: AnalyticsHandler = async (events, client) => {
-  const perTypeDay = new Map<string, { day: string; type: string; count: number }>();
-  const dealsPerDay = new Map<string, { deals: number; amount: number }>();
+  const counted = new Map<string, Counted>();
   for (const event of events) {
     const day = utcDay(event.recordedAt);
-    const key = `${day}|${event.type}`;
-    const entry = perTypeDay.get(key) ?? { day, type: event.type, count: 0 };
+    const key = `${day}|${event.stream}|${event.type}`;
+    const entry = counted.get(key) ?? { day, stream: event.stream, type: event.type, count: 0, deals: 0, amount: 0 };
     entry.count += 1;
-    perTypeDay.set(key, entry);
     if (event.type === 'DealAgreed') {
-      const deal = event.data as EventOf<'DealAgreed'>['data'];
-      const totals = dealsPerDay.get(day) ?? { deals: 0, amount: 0 };
-      totals.deals += 1;
-      totals.amount += deal.loanAmount;
-      dealsPerDay.set(day, totals);
+      entry.deals += 1;
+      entry.amount += (event.data as EventOf<'DealAgreed'>['data']).loanAmount;
     }
+    counted.set(key, entry);
   }
-  const rows = [...perTypeDay.values()];
+  const rows = [...counted.values()];
   await client.query(
-    `insert into analytics_events_daily (day, type, count)
-     select * from unnest($1::date[], $2::text[], $3::bigint[])
-     on conflict (day, type) do update set count = analytics_events_daily.count + excluded.count`,
-    [rows.map((row) => row.day), rows.map((row) => row.type), rows.map((row) => row.count)],
+    `insert into analytics_stream_daily (day, stream, type, count, deals, total_loan_amount)
+     select * from unnest($1::date[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[])
+     on conflict (day, stream, type) do update set count = analytics_stream_daily.count + excluded.count,
+       deals = analytics_stream_daily.deals + excluded.deals,
+       total_loan_amount = analytics_stream_daily.total_loan_amount + excluded.total_loan_amount`,
+    [
+      rows.map((row) => row.day),
+      rows.map((row) => row.stream),
+      rows.map((row) => row.type),
+      rows.map((row) => row.count),
+      rows.map((row) => row.deals),
+      rows.map((row) => row.amount),
+    ],
   );
-  for (const [day, totals] of dealsPerDay) {
-    await client.query(
-      `insert into analytics_deals_daily (day, deals, total_loan_amount) values ($1, $2, $3)
-       on conflict (day) do update set deals = analytics_deals_daily.deals + excluded.deals,
-         total_loan_amount = analytics_deals_daily.total_loan_amount + excluded.total_loan_amount`,
-      [day, totals.deals, totals.amount],
-    );
-  }
 };
 
 export interface DailyAnalytics {
@@ -49,21 +56,33 @@ export interface DailyAnalytics {
   readonly deals: { day: string; deals: number; totalLoanAmount: number }[];
 }
 
-/** The last `days` days, platform-wide (analytics are about the market, not one operator's agents). */
-export async function readDailyAnalytics(pool: pg.Pool, days: number): Promise<DailyAnalytics> {
-  const since = `current_date - ($1::int - 1)`;
-  // bigint columns are numbers here (infra/src/db/pool.ts).
-  const events = await pool.query<DailyAnalytics['events'][number]>(
-    `select to_char(day, 'YYYY-MM-DD') as day, type, count from analytics_events_daily where day >= ${since} order by day, type`,
-    [days],
+/**
+ * The last `days` days of the firm's own events: those of the streams the event feed answers the firm (its agents,
+ * the conversations and deals they take part in, their matches and documents: rm_feed_streams), so a firm that
+ * has done nothing reads nothing, whatever other firms do (docs/decisions/firms-and-visibility.md). A person's own
+ * settings belong to no firm and are not counted.
+ */
+export async function readDailyAnalytics(pool: pg.Pool, days: number, firmId: string): Promise<DailyAnalytics> {
+  // bigint sums are numerics, cast to int8 and read as numbers (infra/src/db/pool.ts).
+  const { rows } = await pool.query<{ day: string; type: string; count: number; deals: number; amount: number }>(
+    `select to_char(d.day, 'YYYY-MM-DD') as day, d.type, sum(d.count)::int8 as count, sum(d.deals)::int8 as deals,
+            sum(d.total_loan_amount)::int8 as amount
+     from analytics_stream_daily d join rm_feed_streams s on s.stream = d.stream
+     where d.day >= current_date - ($1::int - 1) and $2 = any(s.firms)
+     group by d.day, d.type order by d.day, d.type`,
+    [days, firmId],
   );
-  const deals = await pool.query<{ day: string; deals: number; total_loan_amount: number }>(
-    `select to_char(day, 'YYYY-MM-DD') as day, deals, total_loan_amount from analytics_deals_daily where day >= ${since} order by day`,
-    [days],
-  );
+  const deals = new Map<string, { deals: number; totalLoanAmount: number }>();
+  for (const row of rows) {
+    if (row.deals === 0) continue;
+    const day = deals.get(row.day) ?? { deals: 0, totalLoanAmount: 0 };
+    day.deals += row.deals;
+    day.totalLoanAmount += row.amount;
+    deals.set(row.day, day);
+  }
   return {
     days,
-    events: events.rows,
-    deals: deals.rows.map((row) => ({ day: row.day, deals: row.deals, totalLoanAmount: row.total_loan_amount })),
+    events: rows.map(({ day, type, count }) => ({ day, type, count })),
+    deals: [...deals].map(([day, totals]) => ({ day, ...totals })),
   };
 }

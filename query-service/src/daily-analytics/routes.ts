@@ -2,24 +2,31 @@ import { dailyAnalyticsQuery, dailyAnalyticsView, errorAnswers, readHeaders, SIG
 import { requireReader, type FastifyPluginAsyncZod, type ServiceContext } from '@pf/infra';
 import { readDailyAnalytics } from './daily-analytics';
 import { analyticsReadWait } from '../read-models/analytics/read-wait';
+import type { ReadModelProgress } from '../projector/progress';
+import { afterPosition, waitUntilApplied } from '../read-wait';
 
-export const analyticsRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { pool, store, config }) => {
-  // Read your writes: a read naming a position waits for the daily consumer to have applied it.
+export const analyticsRoutes: FastifyPluginAsyncZod<ServiceContext & { progress: ReadModelProgress }> = async (
+  app,
+  { pool, store, config, progress },
+) => {
+  // Read your writes: a read naming a position waits for the daily consumer to have applied it, and for the
+  // read models to know the streams' firms (rm_feed_streams, which the counts are joined with).
   app.addHook('preHandler', analyticsReadWait(pool, store, config, 'daily'));
+  app.addHook('preHandler', async (request) => {
+    const after = afterPosition(request);
+    if (after) await waitUntilApplied(progress, store, after, config.READ_WAIT_TIMEOUT_MS);
+  });
   app.get(
     '/api/analytics/daily',
     {
       config: { apiTokenScope: 'analytics:read' },
       schema: {
-        summary: 'Events per type per day and agreed deals per day, platform-wide',
+        summary: "Your firm's events per type per day and the deals it agreed per day (its agents' conversations and deals)",
         querystring: dailyAnalyticsQuery,
         headers: readHeaders,
         response: { 200: dailyAnalyticsView, ...errorAnswers(...SIGNED_IN_ERRORS, 503) },
       },
     },
-    async (request) => {
-      requireReader(request);
-      return readDailyAnalytics(pool, request.query.days);
-    },
+    async (request) => readDailyAnalytics(pool, request.query.days, requireReader(request).firmId),
   );
 };

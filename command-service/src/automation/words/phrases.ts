@@ -16,8 +16,11 @@ export type MessageIntent =
   | { kind: 'counter'; side: Side; terms: LoanTerms; propertyValue: number; theyMovedCloser?: boolean; iMoved?: boolean }
   | { kind: 'accept'; side: Side; terms: LoanTerms; propertyValue: number }
   | { kind: 'walk-away'; side: Side; /** What the limits leave no room on, e.g. "loan amount". */ apart?: string }
-  /** A borrower that agreed with another lender leaves this conversation politely. */
-  | { kind: 'withdraw'; side: Side; lenderName: string }
+  /**
+   * A borrower that agreed with another lender leaves this conversation politely. The words name neither that
+   * lender nor the deal: the lender here is told the outcome, not the winner (docs/decisions/firms-and-visibility.md).
+   */
+  | { kind: 'withdraw'; side: Side }
   | { kind: 'introduce'; borrowerName: string; lenderName: string; propertyValue: number }
   | { kind: 'suggest'; terms: LoanTerms; propertyValue: number };
 
@@ -96,14 +99,14 @@ const CLAIMS_I_MOVED = new Set<Template>([
   TEMPLATES['counter:borrower']![2]!,
 ]);
 
-const WITHDRAWALS: Array<(lender: string) => string> = [
-  (l) => `Thank you for your time and your offers. I've now agreed terms with ${l}, so I'll withdraw from this conversation.`,
-  (l) => `I wanted to let you know that I've accepted an offer from ${l}. Thank you for negotiating with me; I'm withdrawing here.`,
+const WITHDRAWALS: string[] = [
+  "Thank you for your time and your offers. I've now agreed terms with another lender, so I'll withdraw from this conversation.",
+  "I wanted to let you know that I've accepted another lender's offer. Thank you for negotiating with me; I'm withdrawing here.",
 ];
 
-const LENDER_CLOSINGS: Array<(lender: string) => string> = [
-  (l) => `I understand you have agreed terms with ${l}, so we'll close this negotiation here. Thank you, and good luck with the purchase.`,
-  (l) => `As you've agreed terms with ${l}, there is nothing more for us to offer here. Thank you for your time.`,
+const LENDER_CLOSINGS: string[] = [
+  "I understand you have agreed terms with another lender, so we'll close this negotiation here. Thank you, and good luck with the purchase.",
+  "As you've agreed terms elsewhere, there is nothing more for us to offer here. Thank you for your time.",
 ];
 
 const CRITERION_LABEL: Record<CriteriaKey, string> = {
@@ -137,8 +140,7 @@ function compose(intent: MessageIntent, rng: Rng): string {
       return pick(rng, TEMPLATES[`walk-away:${intent.side}`] ?? [])(fill(null, 0));
     case 'withdraw':
       // The lender's agent closes a negotiation whose borrower agreed with another lender.
-      if (intent.side === 'lender') return pick(rng, LENDER_CLOSINGS)(intent.lenderName);
-      return pick(rng, WITHDRAWALS)(intent.lenderName);
+      return pick(rng, intent.side === 'lender' ? LENDER_CLOSINGS : WITHDRAWALS);
     case 'suggest':
       return pick(rng, TEMPLATES.suggest ?? [])(fill(intent.terms, intent.propertyValue));
     case 'counter': {

@@ -23,6 +23,8 @@ import { analyticsRoutes as dailyRoutes } from '../../daily-analytics/routes';
 import { analyticsMigrations as dailyMigrations } from '../../daily-analytics/schema';
 import { dailyAnalytics } from '../../daily-analytics/daily-analytics';
 import { analyticsMigrations } from './schema';
+import { ReadModelProgress } from '../../projector/progress';
+import { eventFeedReadModel } from '../event-feed/projection';
 
 /** Read your writes on Analytics & Reports: a read naming a position waits for the analytics consumer, not the projector. */
 describe('analytics routes wait on the analytics consumer’s checkpoint', () => {
@@ -42,7 +44,7 @@ describe('analytics routes wait on the analytics consumer’s checkpoint', () =>
     apps.push(app);
     await app.register(sessionPlugin, { sessions: context.sessions });
     await app.register(analyticsReportRoutes, { ...context, config });
-    await app.register(dailyRoutes, { ...context, config });
+    await app.register(dailyRoutes, { ...context, config, progress: new ReadModelProgress(context.pool, READ_MODELS_PROJECTION) });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -54,6 +56,7 @@ describe('analytics routes wait on the analytics consumer’s checkpoint', () =>
     context = await openServiceContext(config, createLogger('warn', 'analytics-routes-test'), database.url, [
       ...analyticsMigrations,
       ...dailyMigrations,
+      ...eventFeedReadModel.migrations,
     ]);
     base = await serve({});
     kafkaBase = await serve({ KAFKA_BROKERS: '127.0.0.1:1' });
@@ -109,13 +112,25 @@ describe('analytics routes wait on the analytics consumer’s checkpoint', () =>
     expect((await report('999999:999999', kafkaBase)).status).toBe(400);
   });
 
-  it('GET /api/analytics/daily waits the same way for the daily consumer', async () => {
+  it("GET /api/analytics/daily waits the same way for the daily consumer, and counts only the reader's firm's events", async () => {
+    // Another firm's agent, written first: the reader's firm is told nothing of it.
+    const theirs = borrowerCreated(504, 'Someone Else');
+    await context.store.append('agent-504', [{ ...theirs, data: { ...(theirs.data as object), ownerId: 'another-firm' } }], 'no_stream');
     const written = await context.store.append('agent-503', [borrowerCreated(503, 'Ravi Patel')], 'no_stream');
     const daily = (at: string) =>
       fetch(`${at}/api/analytics/daily?days=1`, { headers: { cookie, 'x-after-position': formatPosition(written.position) } });
     expect((await daily(base)).status).toBe(503);
     const events = await context.store.readAll({ commit: 0n, prepare: 0n }, 10);
     await applyInLogOrder(context.pool, 'daily', events, dailyAnalytics, events.at(-1)!.position);
+    // The counts are joined with the streams' firms, which the projector keeps: the read waits for it too.
+    expect((await daily(base)).status).toBe(503);
+    const client = await context.pool.connect();
+    try {
+      await eventFeedReadModel.project(client, events);
+    } finally {
+      client.release();
+    }
+    await saveCheckpoint(context.pool, READ_MODELS_PROJECTION, written.position);
     const answered = await daily(base);
     expect(answered.status).toBe(200);
     expect(((await answered.json()) as DailyAnalyticsView).events).toEqual([

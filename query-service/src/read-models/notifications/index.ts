@@ -2,10 +2,10 @@ import type { ReadModel } from '../read-model';
 import { projectNotifications } from './projection';
 import { notificationsMigrations } from './schema';
 
-/** Per firm: the events that matter to it (derive.ts), as the preferences kept under its id allow, and which its members have read. */
+/** Per firm: the events that matter to it (derive.ts), as the preferences kept under its id allow, and which of them each member has read. */
 export const notificationsReadModel: ReadModel = {
   name: 'notifications',
-  tables: ['rm_notifications', 'rm_notification_preferences', 'rm_notification_subjects'],
+  tables: ['rm_notifications', 'rm_notification_reads', 'rm_notification_preferences', 'rm_notification_subjects'],
   migrations: notificationsMigrations,
   reads: ['agents', 'conversations'],
   project: projectNotifications,

@@ -242,7 +242,7 @@ describe('notifications read model', () => {
     ]);
   });
 
-  it("is the firm's: a colleague sees what the firm's agents' deals raise, another firm none, and one member's read is the firm's", async () => {
+  it("is the firm's: a colleague sees what the firm's agents' deals raise, another firm none; reading is each person's", async () => {
     await db.reset();
     // Firm A (founded by alice; carol is her colleague in it), a lender's firm on the deal's other side, and firm B
     // (bob), which takes no part. Carol's person id addresses nothing: she reads as a member of firm A.
@@ -277,19 +277,22 @@ describe('notifications read model', () => {
     expect(await unreadCount(db.pool, 'bob')).toBe(0);
     expect((await listNotifications(db.pool, 'carol')).notifications).toEqual([]);
 
-    // Carol marks it read. Chosen semantics: a read is the firm's, as in a shared inbox. The notification is one row
-    // of the firm's (not one per member), its members share the work it announces, and a colleague having seen to it
-    // is what the others need to know; per-person read marks would also make the bell's count differ by member
-    // for the same firm's list. The other side's firm keeps its own copy unread.
+    // Carol marks it read: read for her, still unread for Alice (reading is each person's: an auditor's Mark All
+    // Read must not clear an admin's unread notifications). The other side's firm keeps its own copy unread.
+    const alice = { userId: 'alice', firmId: 'alice' };
+    const carol = { userId: 'carol', firmId: 'alice' };
     await project(
       [{ type: 'NotificationRead', data: { userId: 'carol', firmId: 'alice', notificationId: firmA.notifications[0]!.id } }],
       () => 'carol',
     );
-    expect((await listNotifications(db.pool, 'alice')).notifications.map((n) => [n.title, n.read])).toEqual([['Deal agreed', true]]);
-    expect(await unreadCount(db.pool, 'alice')).toBe(0);
+    expect((await listNotifications(db.pool, carol)).notifications.map((n) => [n.title, n.read])).toEqual([['Deal agreed', true]]);
+    expect((await listNotifications(db.pool, alice)).notifications.map((n) => [n.title, n.read])).toEqual([['Deal agreed', false]]);
+    expect(await unreadCount(db.pool, carol)).toBe(0);
+    expect(await unreadCount(db.pool, alice)).toBe(1);
     expect(await unreadCount(db.pool, 'lenda')).toBe(1);
 
-    // Mark All Read by a member reads every notification of the firm, and only the firm's.
+    // Mark All Read by a member reads every notification of the firm for that member only, and only the firm's;
+    // one arriving after it in the same batch stays unread for them.
     await project([{ type: 'ConversationStalled', data: { conversationId: 10, agentId: null, reason: 'the database did not answer' } }]);
     await project([
       {
@@ -303,9 +306,24 @@ describe('notifications read model', () => {
       },
       { type: 'ConversationStalled', data: { conversationId: 11, agentId: null, reason: 'the database did not answer' } },
     ]);
-    expect(await unreadCount(db.pool, 'alice')).toBe(1);
-    await project([{ type: 'AllNotificationsRead', data: { userId: 'carol', firmId: 'alice' } }], () => 'carol');
-    expect(await unreadCount(db.pool, 'alice')).toBe(0);
-    expect(await unreadCount(db.pool, 'lenda')).toBe(2);
+    expect(await unreadCount(db.pool, carol)).toBe(1);
+    expect(await unreadCount(db.pool, alice)).toBe(2);
+    await project(
+      [
+        { type: 'AllNotificationsRead', data: { userId: 'carol', firmId: 'alice' } },
+        { type: 'ConversationStalled', data: { conversationId: 11, agentId: 1, reason: 'the database did not answer' } },
+      ],
+      (index) => (index === 0 ? 'carol' : null),
+    );
+    expect(await unreadCount(db.pool, carol)).toBe(1);
+    const after = await listNotifications(db.pool, alice);
+    expect(after.summary).toMatchObject({ unread: 3, highPriority: 2 });
+    expect(after.notifications.map((n) => n.read)).toEqual([false, false, false]);
+    expect(await unreadCount(db.pool, 'lenda')).toBe(3);
+
+    // Alice's Mark All Read, in its own batch, reads the rest for her; Carol's marks stand as they were.
+    await project([{ type: 'AllNotificationsRead', data: { userId: 'alice', firmId: 'alice' } }], () => 'alice');
+    expect(await unreadCount(db.pool, alice)).toBe(0);
+    expect(await unreadCount(db.pool, carol)).toBe(1);
   });
 });

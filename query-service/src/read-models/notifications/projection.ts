@@ -17,23 +17,30 @@ export const notificationId = (eventId: string, firmId: string) =>
 
 const NOTIFICATIONS: BulkTarget = {
   table: 'rm_notifications',
-  columns: ['id', 'firm_id', 'kind', 'type', 'title', 'message', 'priority', 'link', 'created_at', 'read_at'],
+  columns: ['id', 'firm_id', 'kind', 'type', 'title', 'message', 'priority', 'link', 'created_at'],
   key: [0],
+  whenStored: 'nothing',
+};
+const READS: BulkTarget = {
+  table: 'rm_notification_reads',
+  columns: ['notification_id', 'user_id', 'read_at'],
+  key: [0, 1],
   whenStored: 'nothing',
 };
 
 interface Pending extends Candidate {
   id: string;
   createdAt: string;
-  readAt: string | null;
+  /** Who of the firm has read it (their user id), and when: reading is each person's. */
+  readBy: Map<string, string>;
 }
 
 /**
  * Folds a batch into notifications: each event's candidates (derive.ts), one per firm that may see what it concerns
  * (events/src/visibility.ts), when the preferences kept under the firm's id (its founder's: a firm of one's are its
  * person's) let that kind through at that point of the stream; and the reads (one, or all up to that point) in order.
- * A read is the firm's: a member marking a notification read marks it for every member, as a shared inbox does (the
- * colleagues share the work it announces, so one of them having dealt with it is what the others need to know).
+ * A notification is the firm's, its reading each person's (docs/decisions/firms-and-visibility.md): a member who
+ * marks one read (or all) marks it for themselves only, so an auditor's Mark All Read leaves an admin's unread.
  */
 export async function projectNotifications(
   client: pg.ClientBase,
@@ -127,7 +134,7 @@ export async function projectNotifications(
   }
   const changedPreferences = new Set<string>();
   const pending = new Map<string, Pending>();
-  const readStored: { id: string | null; firmId: string; at: string }[] = [];
+  const readStored: { id: string | null; firmId: string; userId: string; at: string }[] = [];
   const deleted = new Set<string>();
 
   batch.forEach((recorded, index) => {
@@ -148,16 +155,18 @@ export async function projectNotifications(
       return;
     }
     if (event.type === 'NotificationRead') {
-      const firmId = firmOf({ ownerId: event.data.userId, firmId: event.data.firmId });
+      const { userId } = event.data;
+      const firmId = firmOf({ ownerId: userId, firmId: event.data.firmId });
       const ours = pending.get(event.data.notificationId);
-      if (ours && ours.firmId === firmId) ours.readAt ??= at;
-      else readStored.push({ id: event.data.notificationId, firmId, at });
+      if (ours && ours.firmId === firmId) readOnce(ours.readBy, userId, at);
+      else readStored.push({ id: event.data.notificationId, firmId, userId, at });
       return;
     }
     if (event.type === 'AllNotificationsRead') {
-      const firmId = firmOf({ ownerId: event.data.userId, firmId: event.data.firmId });
-      for (const ours of pending.values()) if (ours.firmId === firmId) ours.readAt ??= at;
-      readStored.push({ id: null, firmId, at });
+      const { userId } = event.data;
+      const firmId = firmOf({ ownerId: userId, firmId: event.data.firmId });
+      for (const ours of pending.values()) if (ours.firmId === firmId) readOnce(ours.readBy, userId, at);
+      readStored.push({ id: null, firmId, userId, at });
       return;
     }
     for (const candidate of candidates[index]!) {
@@ -165,28 +174,45 @@ export async function projectNotifications(
       const wanted = preferences.get(candidate.firmId) ?? DEFAULT_NOTIFICATION_PREFERENCES;
       if (!wanted[candidate.kind]) continue; // switched off: nothing is created
       const id = notificationId(recorded.id, candidate.firmId);
-      pending.set(id, { ...candidate, id, createdAt: at, readAt: null });
+      pending.set(id, { ...candidate, id, createdAt: at, readBy: new Map() });
     }
   });
 
   if (deleted.size > 0) {
+    await client.query(
+      `delete from rm_notification_reads where user_id = any($1::text[])
+          or notification_id in (select id from rm_notifications where firm_id = any($1::text[]))`,
+      [[...deleted]],
+    );
     await client.query(`delete from rm_notifications where firm_id = any($1::text[])`, [[...deleted]]);
     await client.query(`delete from rm_notification_preferences where user_id = any($1::text[])`, [[...deleted]]);
   }
-  // Reads first: they concern rows stored before this batch (those of this batch were marked above).
+  // Reads first: they concern rows stored before this batch (those of this batch were marked above). A person's
+  // first read of a row stands (a later Mark All Read does not move it).
   for (const read of readStored) {
     await client.query(
-      `update rm_notifications set read_at = $3 where firm_id = $1 and read_at is null and ($2::text is null or id = $2)`,
-      [read.firmId, read.id, read.at],
+      `insert into rm_notification_reads (notification_id, user_id, read_at)
+       select id, $2, $3 from rm_notifications where firm_id = $1 and ($4::text is null or id = $4)
+       on conflict do nothing`,
+      [read.firmId, read.userId, read.at, read.id],
     );
   }
+  const fresh = [...pending.values()];
   await writeRows(
     client,
-    [...pending.values()].map((n) => [n.id, n.firmId, n.kind, n.type, n.title, n.message, n.priority, n.link, n.createdAt, n.readAt]),
-    ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'timestamptz', 'timestamptz'],
+    fresh.map((n) => [n.id, n.firmId, n.kind, n.type, n.title, n.message, n.priority, n.link, n.createdAt]),
+    ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'timestamptz'],
     (v) => `insert into rm_notifications (${NOTIFICATIONS.columns.join(', ')})
-            select v1, v2, v3, v4, v5, v6, v7, v8, v9, v10 from ${v} order by ord on conflict do nothing`,
+            select v1, v2, v3, v4, v5, v6, v7, v8, v9 from ${v} order by ord on conflict do nothing`,
     NOTIFICATIONS,
+  );
+  await writeRows(
+    client,
+    fresh.flatMap((n) => [...n.readBy].map(([userId, at]) => [n.id, userId, at])),
+    ['text', 'text', 'timestamptz'],
+    (v) => `insert into rm_notification_reads (notification_id, user_id, read_at)
+            select v1, v2, v3 from ${v} order by ord on conflict do nothing`,
+    READS,
   );
   await writeRows(
     client,
@@ -211,4 +237,8 @@ export async function projectNotifications(
     (v) => `insert into rm_notification_preferences (user_id, preferences) select v1, v2 from ${v} order by ord
             on conflict (user_id) do update set preferences = excluded.preferences`,
   );
+}
+
+function readOnce(readBy: Map<string, string>, userId: string, at: string): void {
+  if (!readBy.has(userId)) readBy.set(userId, at);
 }

@@ -9,23 +9,23 @@ export const notificationReadRoutes: FastifyPluginAsyncZod<ServiceContext> = asy
     '/api/notifications',
     {
       schema: {
-        summary: "Your firm's notifications, newest first, with the four summary figures",
+        summary: "Your firm's notifications, newest first, each read or not by you, with the four summary figures",
         headers: readHeaders,
         response: { 200: notificationsView, ...errorAnswers(...READ_ERRORS) },
       },
     },
-    async (request) => listNotifications(pool, sessionViewer(request).firmId),
+    async (request) => listNotifications(pool, sessionViewer(request)),
   );
   app.get(
     '/api/notifications/unread-count',
     {
       schema: {
-        summary: "How many of your firm's notifications are unread (the bell)",
+        summary: "How many of your firm's notifications you have not read (the bell)",
         headers: readHeaders,
         response: { 200: unreadCountView, ...errorAnswers(...READ_ERRORS) },
       },
     },
-    async (request) => ({ unread: await unreadCount(pool, sessionViewer(request).firmId) }),
+    async (request) => ({ unread: await unreadCount(pool, sessionViewer(request)) }),
   );
   app.get(
     '/api/notifications/preferences',

@@ -40,4 +40,20 @@ export const notificationsMigrations: Migration[] = [
       create index if not exists rm_notifications_firm on rm_notifications (firm_id, created_at desc);
     `,
   },
+  {
+    // Reading is each person's (docs/decisions/firms-and-visibility.md): one member's Mark All Read no longer reads
+    // the firm's notifications for its other members. Who read a row under the shared mark is not known here, so the
+    // marks start empty; `npm run rebuild -- --only notifications` folds each person's own reads from their events.
+    name: 'query-service/notifications/003-read-per-person',
+    sql: `
+      create table if not exists rm_notification_reads (
+        notification_id text not null,
+        user_id text not null,
+        read_at timestamptz not null,
+        primary key (notification_id, user_id)
+      );
+      create index if not exists rm_notification_reads_user on rm_notification_reads (user_id);
+      alter table rm_notifications drop column if exists read_at;
+    `,
+  },
 ];

@@ -6,8 +6,9 @@ import { useDailyAnalytics } from '../api/analytics';
 const eventLabel = (type: string) => type.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/ [A-Z]/g, (s) => s.toLowerCase());
 
 /**
- * Platform Activity: how many of each event the platform recorded in the period, from the daily analytics
- * consumer (GET /api/analytics/daily), busiest first. Counts are per UTC day, so the period is its whole days.
+ * Firm Activity: how many of each event the firm's own agents, conversations and deals recorded in the period, from
+ * the daily analytics consumer (GET /api/analytics/daily: never another firm's), busiest first. Counts are per UTC
+ * day, so the period is its whole days.
  */
 export function PlatformActivity({ period }: { period: AnalyticsPeriod }) {
   const daily = useDailyAnalytics(period);
@@ -17,20 +18,20 @@ export function PlatformActivity({ period }: { period: AnalyticsPeriod }) {
   const all = rows.reduce((n, [, count]) => n + count, 0);
   return (
     <Card className="pf-table-wrap">
-      <H2 className="pf-h4">Platform Activity</H2>
+      <H2 className="pf-h4">Firm Activity</H2>
       {daily.isError ? (
         <NonIdealState icon="error" description={daily.error.message} />
       ) : !daily.data ? (
         <Spinner size={20} />
       ) : rows.length === 0 ? (
-        <NonIdealState icon="pulse" description="Nothing happened on the platform in this period yet." />
+        <NonIdealState icon="pulse" description="Nothing happened in your firm's agents, conversations and deals in this period yet." />
       ) : (
         <HTMLTable
           compact
           striped
           className="pf-full"
           data-testid="platform-activity"
-          aria-label={`Events recorded in the last ${daily.data.days} days: ${all}`}
+          aria-label={`Your firm's events recorded in the last ${daily.data.days} days: ${all}`}
         >
           <thead>
             <tr>
