@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { parseIllustrationInput, type IllustrationInput } from './illustration';
 
 const usage =
-  'usage: npm run illustrate -- --loan POUNDS --term-years YEARS --rate PERCENT:MONTHS ... --rate PERCENT [--fee POUNDS ...] [--fee-added POUNDS ...] [--cashback POUNDS] [--interest-only] [--lender NAME] [--json]';
+  'usage: npm run illustrate -- --loan POUNDS --term-years YEARS --rate PERCENT:MONTHS ... --rate PERCENT [--fee POUNDS ...] [--fee-added POUNDS ...] [--fee-at-end POUNDS ...] [--cashback POUNDS] [--fixed-initial-rate] [--interest-only] [--lender NAME] [--json]';
 
 /** What `npm run illustrate` was asked for, or a RangeError naming the first problem in one line. */
 export function parseIllustrateArgs(args: string[]): { input: IllustrationInput; json: boolean; lender?: string } {
@@ -19,6 +19,8 @@ export function parseIllustrateArgs(args: string[]): { input: IllustrationInput;
         rate: { type: 'string', multiple: true },
         fee: { type: 'string', multiple: true },
         'fee-added': { type: 'string', multiple: true },
+        'fee-at-end': { type: 'string', multiple: true },
+        'fixed-initial-rate': { type: 'boolean' },
         cashback: { type: 'string' },
         'interest-only': { type: 'boolean' },
         lender: { type: 'string' },
@@ -26,7 +28,9 @@ export function parseIllustrateArgs(args: string[]): { input: IllustrationInput;
       },
     }));
   } catch (error) {
-    throw new RangeError(`${error instanceof Error ? error.message : String(error)}; ${usage}`);
+    // node's own messages can run to three lines; the first names the problem.
+    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+    throw new RangeError(`${message} ${usage}`);
   }
   if (values.loan === undefined) throw new RangeError(`--loan is required; ${usage}`);
   if ((values['term-years'] === undefined) === (values['term-months'] === undefined))
@@ -51,6 +55,8 @@ export function parseIllustrateArgs(args: string[]): { input: IllustrationInput;
     rates,
     fees: (values.fee ?? []).map((fee) => number('--fee', fee)),
     feesAddedToLoan: (values['fee-added'] ?? []).map((fee) => number('--fee-added', fee)),
+    feesAtEnd: (values['fee-at-end'] ?? []).map((fee) => number('--fee-at-end', fee)),
+    ...(values['fixed-initial-rate'] ? { initialRateFixed: true } : {}),
     ...(values.cashback === undefined ? {} : { cashback: number('--cashback', values.cashback) }),
     repayment: values['interest-only'] ? 'interest-only' : 'repayment',
   };

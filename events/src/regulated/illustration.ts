@@ -36,7 +36,14 @@ export const illustrationInputSchema = z
     rates: z.array(ratePeriodSchema).min(1, { error: 'at least one rate is needed' }),
     fees: z.array(pounds('a fee')).optional(),
     feesAddedToLoan: z.array(pounds('a fee added to the loan')).optional(),
+    /** Pounds paid when the mortgage ends (an exit or discharge fee), with the last payment. */
+    feesAtEnd: z.array(pounds('a fee at the end')).optional(),
     cashback: pounds('the cashback').optional(),
+    /**
+     * The first rate is fixed and the later ones follow a variable rate: the APRC takes a later rate below the
+     * fixed one at the fixed one (docs/behaviour/regulated-figures.md, "The rate after an initial fixed period").
+     */
+    initialRateFixed: z.boolean().optional(),
     repayment: z.enum(['repayment', 'interest-only'], { error: 'repayment is repayment or interest-only' }).optional(),
   })
   .superRefine((input, ctx) => {
@@ -69,15 +76,17 @@ export interface Illustration {
   payments: { months: number; amount: number }[];
   /** Interest-only: the capital repaid with the last payment (pounds); 0 for a repayment mortgage. */
   finalCapitalRepayment: number;
-  /** Every payment plus the fees paid at the start (pounds to the penny). */
+  /** Every payment plus the fees paid at the start and at the end (pounds to the penny). */
   totalAmountPayable: number;
+  /** Every fee: paid at the start, added to the loan and paid at the end. */
+  totalFees: number;
   /** The total amount payable less the loan advanced: interest and fees. */
   totalCostOfCredit: number;
   /** Percent, one decimal place, rounded half up (MCOB 10A.2.3R(4)). */
   aprc: number;
   /** The rate X solving MCOB 10A.2.2R before rounding, in percent (so its equation can be checked). */
   aprcUnrounded: number;
-  /** Every flow of the APRC equation: what the borrower receives at the start, then each month's payment. */
+  /** The flows of the APRC equation: what the borrower receives at the start, then all paid in each month. */
   cashFlows: { advanced: number; monthly: number[] };
 }
 
@@ -92,7 +101,9 @@ function annuity(balance: number, annualPercent: number, months: number): number
 }
 
 /** The periods with their months filled in: the last runs to the end of the term. */
-function periodsOf(input: z.output<typeof illustrationInputSchema>) {
+type ParsedInput = z.output<typeof illustrationInputSchema>;
+
+function periodsOf(input: ParsedInput) {
   let used = 0;
   return input.rates.map((period, index) => {
     const months = index === input.rates.length - 1 ? input.termMonths - used : (period.months ?? 0);
@@ -115,13 +126,40 @@ export function parseIllustrationInput(input: IllustrationInput) {
  */
 export function illustrate(raw: IllustrationInput): Illustration {
   const input = parseIllustrationInput(raw);
-  const interestOnly = input.repayment === 'interest-only';
+  const periods = periodsOf(input);
+  const shown = schedule(input, periods);
   const upfrontFees = sum(input.fees);
+  const endFees = sum(input.feesAtEnd);
+  const fixed = periods[0]?.ratePercent ?? 0;
+  const assumed = input.initialRateFixed
+    ? periods.map((period) => ({ ...period, ratePercent: Math.max(period.ratePercent, fixed) }))
+    : periods;
+  const monthly = (assumed === periods ? shown : schedule(input, assumed)).monthly;
+  monthly[monthly.length - 1] = (monthly.at(-1) ?? 0) + endFees;
+  const paid = shown.payments.reduce((total, period) => total + period.months * period.amount, 0);
+  const totalAmountPayable = toPence(paid + shown.finalCapitalRepayment + upfrontFees + endFees);
+  const advanced = input.loan - upfrontFees + (input.cashback ?? 0);
+  const aprcUnrounded = solveAprc(advanced, monthly);
+  return {
+    payments: shown.payments,
+    finalCapitalRepayment: shown.finalCapitalRepayment,
+    totalAmountPayable,
+    totalFees: toPence(upfrontFees + sum(input.feesAddedToLoan) + endFees),
+    totalCostOfCredit: toPence(totalAmountPayable - input.loan),
+    aprc: roundHalfUpOneDecimal(aprcUnrounded),
+    aprcUnrounded,
+    cashFlows: { advanced, monthly },
+  };
+}
+
+/** Each period's payment and every month's payment (the capital of an interest-only loan in the last). */
+function schedule(input: ParsedInput, periods: { ratePercent: number; months: number }[]) {
+  const interestOnly = input.repayment === 'interest-only';
   let balance = input.loan + sum(input.feesAddedToLoan);
   let monthsLeft = input.termMonths;
   const payments: Illustration['payments'] = [];
   const monthly: number[] = [];
-  for (const period of periodsOf(input)) {
+  for (const period of periods) {
     const amount = toPence(interestOnly ? (balance * period.ratePercent) / 1200 : annuity(balance, period.ratePercent, monthsLeft));
     payments.push({ months: period.months, amount });
     for (let month = 0; month < period.months; month += 1) {
@@ -131,20 +169,8 @@ export function illustrate(raw: IllustrationInput): Illustration {
     monthsLeft -= period.months;
   }
   const finalCapitalRepayment = interestOnly ? toPence(balance) : 0;
-  if (interestOnly) monthly[monthly.length - 1] = (monthly.at(-1) ?? 0) + finalCapitalRepayment;
-  const paid = payments.reduce((total, period) => total + period.months * period.amount, 0);
-  const totalAmountPayable = toPence(paid + finalCapitalRepayment + upfrontFees);
-  const advanced = input.loan - upfrontFees + (input.cashback ?? 0);
-  const aprcUnrounded = solveAprc(advanced, monthly);
-  return {
-    payments,
-    finalCapitalRepayment,
-    totalAmountPayable,
-    totalCostOfCredit: toPence(totalAmountPayable - input.loan),
-    aprc: roundHalfUpOneDecimal(aprcUnrounded),
-    aprcUnrounded,
-    cashFlows: { advanced, monthly },
-  };
+  monthly[monthly.length - 1] = (monthly.at(-1) ?? 0) + finalCapitalRepayment;
+  return { payments, monthly, finalCapitalRepayment };
 }
 
 /** MCOB 10A.2.3R(4): one decimal place, a following figure of 5 or more raising the one before it. */
@@ -154,11 +180,11 @@ function roundHalfUpOneDecimal(percent: number): number {
 
 /**
  * The true cost over the initial period, as broker sourcing systems rank products: the payments of the first
- * rate period plus every fee (paid at the start or added to the loan), less any cashback.
+ * rate period plus every fee (paid at the start, added to the loan or paid at the end), less any cashback.
  */
-export function trueCostOverInitialPeriod(raw: IllustrationInput): number {
-  const input = parseIllustrationInput(raw);
-  const [first] = illustrate(input).payments;
+export function trueCostOverInitialPeriod(input: IllustrationInput): number {
+  const figures = illustrate(input);
+  const [first] = figures.payments;
   const payments = first ? first.months * first.amount : 0;
-  return toPence(payments + sum(input.fees) + sum(input.feesAddedToLoan) - (input.cashback ?? 0));
+  return toPence(payments + figures.totalFees - (input.cashback ?? 0));
 }

@@ -22,7 +22,7 @@ const inWords = (parts: string[]) => (parts.length < 2 ? (parts[0] ?? '') : `${p
 export function representativeExample(raw: IllustrationInput, lenderName?: string): string {
   const input = parseIllustrationInput(raw);
   const figures = illustrate(input);
-  const fees = (input.fees ?? []).reduce((a, b) => a + b, 0) + (input.feesAddedToLoan ?? []).reduce((a, b) => a + b, 0);
+  const fees = figures.totalFees;
   const rates = figures.payments.map((period, index) => {
     const rate = percentage(input.rates[index]?.ratePercent ?? 0);
     if (index === 0) return figures.payments.length === 1 ? `at ${rate}` : `initially at ${rate} for ${termInWords(period.months)}`;
