@@ -22,7 +22,7 @@ const MAX_PREPARE = 2n ** 63n - 1n;
 
 export const positionToken = z
   .string()
-  .regex(/^\d{1,20}:\d{1,20}$/, { error: 'A position is two whole numbers joined by a colon, such as "812:40"' })
+  .regex(/^\d{1,20}:\d{1,20}$/, { error: 'A position is two whole numbers joined by a colon, such as "812:40"', abort: true })
   .refine(
     (token) => {
       const [commit, prepare] = token.split(':') as [string, string];
