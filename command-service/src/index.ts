@@ -28,18 +28,25 @@ export { handleCommand } from './handle-command';
 export { firmDecider } from './firm/firm';
 
 /**
- * What an auditor may still write: their own account and notifications, joining a firm, and recording a
- * download (reading a document). Members and the firm's name are an admin's (their routes say so).
+ * What an auditor may still write: their own account and notifications, joining a firm, and reading a document
+ * (View's short link, and Download, which records the download). Members and the firm's name are an admin's
+ * (their routes say so).
  */
-const OPEN_TO_EVERY_ROLE = /^\/api\/(auth\/|notifications\/|firm(\/|$)|documents\/:id\/downloads$)/;
+const OPEN_TO_EVERY_ROLE = /^\/api\/(auth\/|notifications\/|firm(\/|$)|documents\/:id\/(downloads|preview)$)/;
+
+/** Writes whose refusal names what was refused more exactly than "create, change, take over or send". */
+const REFUSED_AS: Record<string, string> = {
+  '/api/documents/:id/share': 'share a document outside the firm',
+};
 
 /**
  * Roles on the server (docs/decisions/firms-and-visibility.md): every other command needs an operator or an
  * admin; an auditor is answered 403 naming the role, before the body is read.
  */
 async function writersOnly(request: FastifyRequest): Promise<void> {
-  if (request.method === 'GET' || request.method === 'HEAD' || OPEN_TO_EVERY_ROLE.test(request.routeOptions.url ?? '')) return;
-  requireWriter(sessionViewer(request));
+  const route = request.routeOptions.url ?? '';
+  if (request.method === 'GET' || request.method === 'HEAD' || OPEN_TO_EVERY_ROLE.test(route)) return;
+  requireWriter(sessionViewer(request), REFUSED_AS[route]);
 }
 
 /** The commands of signed-in users, each checked for a session (and a role that may write) before its schema. */

@@ -19,7 +19,10 @@ test('a new user signs in, seeds demo data and takes over a conversation, seen l
 
   await expect(page).toHaveURL(/\/dashboard$/);
   expect(await page.evaluate(() => localStorage.getItem('user-role'))).toBe('borrower');
-  await expect(page.getByTestId('role-badge')).toHaveText('Borrower');
+  // The chosen perspective beside the firm role; the badge and the sidebar name the role in the same words.
+  await expect(page.getByTestId('perspective-badge')).toHaveText('Borrower perspective');
+  await expect(page.getByTestId('role-badge')).toHaveText('Admin');
+  await expect(page.getByTestId('sidebar-role')).toHaveText('Admin');
   await expect(page.getByText('Guest Operator')).toBeVisible();
   await expect(page.getByText('No agents yet')).toBeVisible();
 

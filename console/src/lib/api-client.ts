@@ -2,28 +2,58 @@ import type { z } from 'zod';
 import { describeZodError } from '@pf/events';
 import { notePosition, latestPosition } from './position';
 
-/** A non-OK answer, with the message docs/behaviour/README.md ("Errors") gives: "{status}: {body text or status text}". */
+/**
+ * What a person reads of a failed answer (docs/behaviour/README.md "Errors"): the server's own `message` where the
+ * body is the contract's `{message}`; a body of plain text as it is; otherwise (an empty body, JSON without a
+ * message, a proxy's HTML page) the status in words. Never the raw body: a screen shows this text as it is.
+ */
+function answerInWords(status: number, body: string, statusText: string): string {
+  const trimmed = body.trim();
+  const message = messageOf(trimmed);
+  if (message !== null) return message;
+  const isMarkup = /^[[{<]/.test(trimmed);
+  if (trimmed && !isMarkup && trimmed.length <= 300) return trimmed;
+  return `The server answered ${status}${statusText ? ` ${statusText}` : ''}`;
+}
+
+/** The `message` of a JSON object, or null when the text is not one. */
+function messageOf(text: string): string | null {
+  if (!text.startsWith('{')) return null;
+  try {
+    const body: unknown = JSON.parse(text);
+    const message = typeof body === 'object' && body !== null && 'message' in body ? body.message : undefined;
+    return typeof message === 'string' && message.trim() ? message : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Text about to be shown that may still hold an answer's raw JSON (`403: {"message":"…"}` from an older error,
+ * or a body passed on as it came): its message in words. Other text is returned unchanged. The toaster passes
+ * every text through this, so no toast can show raw JSON.
+ */
+export function inWords(text: string): string {
+  const json = /^(?:(\d{3}): )?(\{[\s\S]*\})$/.exec(text.trim());
+  if (!json) return text;
+  return messageOf(json[2]!) ?? (json[1] ? `The server answered ${json[1]}` : 'The server gave no reason');
+}
+
+/** A non-OK answer: its status, its raw body (for code that reads a field of it), and the answer in words as its message. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly body: string,
     statusText: string,
   ) {
-    super(`${status}: ${body || statusText}`);
+    super(answerInWords(status, body, statusText));
     this.name = 'ApiError';
   }
 }
 
-/** What to tell the user about a failed call: the server's own message where it gave one, else the error. */
+/** What to tell the user about a failed call: its message in words (an ApiError's is the server's own). */
 export function failureReason(error: unknown): string {
-  if (!(error instanceof ApiError)) return String(error);
-  try {
-    const body: unknown = JSON.parse(error.body || '{}');
-    const message = typeof body === 'object' && body !== null && 'message' in body ? body.message : undefined;
-    return typeof message === 'string' ? message : error.message;
-  } catch {
-    return error.message;
-  }
+  return inWords(error instanceof Error ? error.message : String(error));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { agentListView, statsView } from '@pf/events';
-import { api, ApiError, ContractError } from './api-client';
+import { api, ApiError, ContractError, failureReason, inWords } from './api-client';
 
 // The server is stood in for by a fetch that answers one fixed Response: what is under test is how the client
 // reads an answer, which needs no network (the browser tests drive the real server).
@@ -47,10 +47,31 @@ describe('the console API client parses answers with the contract', () => {
     );
   });
 
-  it('keeps the "{status}: {body}" wording for a non-OK answer', async () => {
-    answer(404, '{"message":"Conversation 9 not found"}');
+  it('says a refusal in the server’s words, never its raw JSON', async () => {
+    answer(403, '{"message":"Your role is Auditor: auditors read everything of the firm but cannot create, change, take over or send"}');
     const failure = api.get('/api/stats', statsView);
     await expect(failure).rejects.toBeInstanceOf(ApiError);
-    await expect(failure).rejects.toThrow('404: {"message":"Conversation 9 not found"}');
+    await expect(failure).rejects.toThrow(
+      /^Your role is Auditor: auditors read everything of the firm but cannot create, change, take over or send$/,
+    );
+  });
+
+  it('says the status in words when the answer gives no message (no JSON, markup or an empty body shown)', async () => {
+    answer(502, '<html><body>Bad gateway</body></html>');
+    await expect(api.get('/api/stats', statsView)).rejects.toThrow(/^The server answered 502$/);
+    answer(500, '{"error":"x"}');
+    await expect(api.get('/api/stats', statsView)).rejects.toThrow(/^The server answered 500$/);
+    answer(503, 'Database unavailable, try again shortly');
+    await expect(api.get('/api/stats', statsView)).rejects.toThrow(/^Database unavailable, try again shortly$/);
+  });
+});
+
+describe('text shown to a person is in words', () => {
+  it('takes the message out of raw JSON, with or without a status before it, and leaves other text alone', () => {
+    expect(inWords('403: {"message":"Deal 9 not found"}')).toBe('Deal 9 not found');
+    expect(inWords('{"message":"Conversation 9 not found"}')).toBe('Conversation 9 not found');
+    expect(inWords('409: {"code":1}')).toBe('The server answered 409');
+    expect(inWords('Failed to send message')).toBe('Failed to send message');
+    expect(failureReason(new Error('{"message":"Not yours"}'))).toBe('Not yours');
   });
 });

@@ -7,7 +7,9 @@ import { useQuery } from '@tanstack/react-query';
 import { agentPageKey, fetchAgentPage } from '../../features/agents/api/agents';
 import { AgentFormDialog } from '../../features/agents/components/agent-form-dialog';
 import { AGENT_TYPE_LOOK } from '../../components/agent-type';
-import { readRole, roleBadge } from '../../features/auth/role';
+import { perspectiveLabel, readRole } from '../../features/auth/role';
+import { displayRole } from '../../features/auth/user-display';
+import { useUser } from '../../lib/current-user';
 import { conversationPageKey, fetchConversationPage } from '../../features/conversations/api/conversations';
 import { ModeTag } from '../../features/conversations/components/mode-tag';
 import { statusWords } from '../../features/conversations/components/status-words';
@@ -19,6 +21,7 @@ import { StatCards } from '../../features/dashboard/stat-cards';
 /** Dashboard. */
 export default function DashboardRoute() {
   const stats = useStats();
+  const user = useUser();
   // The three newest of each, read as one short page: the dashboard costs the same for 10 agents or 10,000.
   const agents = useQuery({
     queryKey: [...agentPageKey, 'dashboard'],
@@ -37,8 +40,12 @@ export default function DashboardRoute() {
   return (
     <>
       <PageHeader title="Dashboard">
-        <Tag large minimal intent={Intent.PRIMARY} data-testid="role-badge">
-          {roleBadge(readRole())}
+        {/* The firm role, in the sidebar's words; the welcome screen's choice is only a perspective and grants nothing. */}
+        <Tag large minimal intent={Intent.PRIMARY} data-testid="role-badge" title="Your role in your firm">
+          {displayRole(user.data)}
+        </Tag>
+        <Tag large minimal data-testid="perspective-badge" title="Chosen on the welcome screen; it changes nothing you may do">
+          {perspectiveLabel(readRole())} perspective
         </Tag>
         <SeedDemoButton />
         <WritersOnly>
@@ -71,7 +78,11 @@ export default function DashboardRoute() {
                 <NonIdealState
                   icon="predictive-analysis"
                   description="No agents yet"
-                  action={<Button intent={Intent.PRIMARY} text="Create your first agent" onClick={() => setCreating(true)} />}
+                  action={
+                    <WritersOnly>
+                      <Button intent={Intent.PRIMARY} text="Create your first agent" onClick={() => setCreating(true)} />
+                    </WritersOnly>
+                  }
                 />
               )}
             </Card>

@@ -1,7 +1,7 @@
 import { Alignment, Button, Classes, Icon, Menu, MenuItem } from '@blueprintjs/core';
 import type { CurrentUserView } from '@pf/events';
 import { useLocation } from 'wouter';
-import { displayName, displayUserType, initials } from '../../features/auth/user-display';
+import { displayName, displayRole, initials } from '../../features/auth/user-display';
 import { isActive, NAV_ITEMS } from './nav-items';
 
 interface Props {
@@ -40,7 +40,9 @@ export function SideNav({ user, onNavigate }: Props) {
         </div>
         <div className="pf-user-text">
           <div className="pf-user-name">{displayName(user)}</div>
-          <div className={Classes.TEXT_MUTED}>{displayUserType(user)}</div>
+          <div className={Classes.TEXT_MUTED} data-testid="sidebar-role">
+            {displayRole(user)}
+          </div>
         </div>
         {/* Signing out is a POST (the server's Origin check refuses one from another site); the answer sends the page to /. */}
         <form method="post" action="/api/logout" encType="text/plain" className="pf-logout-form">

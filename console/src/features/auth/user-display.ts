@@ -1,4 +1,4 @@
-import type { CurrentUserView } from '@pf/events';
+import { ROLE_LABELS, type CurrentUserView } from '@pf/events';
 
 /** Sidebar footer: first + last name, else email, else "User". */
 export function displayName(user: CurrentUserView | undefined): string {
@@ -15,8 +15,10 @@ export function initials(user: CurrentUserView | undefined): string {
   return letters || 'U';
 }
 
-/** The user type in capitalised text, falling back to "User". */
-export function displayUserType(user: CurrentUserView | undefined): string {
-  const type = user?.userType?.trim();
-  return type ? type.charAt(0).toUpperCase() + type.slice(1) : 'User';
+/**
+ * The person's role in their firm, in the one set of words every screen uses (`ROLE_LABELS`, events/src/firm.ts):
+ * the sidebar and the dashboard's badge say the same; "User" until the role is known.
+ */
+export function displayRole(user: CurrentUserView | undefined): string {
+  return user?.role ? ROLE_LABELS[user.role] : 'User';
 }

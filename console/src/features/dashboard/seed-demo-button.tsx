@@ -1,6 +1,6 @@
 import { Button } from '@blueprintjs/core';
 import { USER_MESSAGES } from '@pf/events';
-import { toastError, toastSuccess } from '../../lib/toaster';
+import { toastFailure, toastSuccess } from '../../lib/toaster';
 import { useSeedDemo } from './api/stats';
 import { useMayWrite } from '../../components/writers-only';
 
@@ -21,7 +21,7 @@ export function SeedDemoButton({ quiet = false }: { quiet?: boolean }) {
         seed.mutate(undefined, {
           onSuccess: () => toastSuccess(USER_MESSAGES.demoDataCreated),
           // On the conversation page a failure is only logged.
-          onError: (error) => (quiet ? console.error(error) : toastError(USER_MESSAGES.demoDataFailed)),
+          onError: (error) => (quiet ? console.error(error) : toastFailure(USER_MESSAGES.demoDataFailed, error)),
         })
       }
     />

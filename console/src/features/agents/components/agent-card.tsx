@@ -1,11 +1,12 @@
 import { Alert, Button, ButtonGroup, Card, H2, HTMLTable, Icon, Intent, Tag } from '@blueprintjs/core';
 import { CRITERIA_KEYS, unreadableCriteria, USER_MESSAGES, type AgentView } from '@pf/events';
 import { useState } from 'react';
-import { toastError, toastSuccess } from '../../../lib/toaster';
+import { toastFailure, toastSuccess } from '../../../lib/toaster';
 import { useDeleteAgent, useUpdateAgent } from '../api/agents';
 import { CRITERIA_LABELS } from './agent-form';
 import { AgentFormDialog } from './agent-form-dialog';
 import { AGENT_TYPE_LOOK } from '../../../components/agent-type';
+import { WritersOnly } from '../../../components/writers-only';
 
 /** One agent (docs/behaviour/agents.md): type look, badges, description fallback, criteria, pause/resume, edit, delete. */
 export function AgentCard({ agent }: { agent: AgentView }) {
@@ -23,14 +24,14 @@ export function AgentCard({ agent }: { agent: AgentView }) {
       { id: agent.id, input: { isActive: !agent.isActive } },
       {
         onSuccess: () => toastSuccess(USER_MESSAGES.agentStatusUpdated),
-        onError: () => toastError(USER_MESSAGES.agentStatusFailed),
+        onError: (error) => toastFailure(USER_MESSAGES.agentStatusFailed, error),
       },
     );
   const confirmDelete = () => {
     setConfirming(false);
     remove.mutate(agent.id, {
       onSuccess: () => toastSuccess(USER_MESSAGES.agentDeleted),
-      onError: () => toastError(USER_MESSAGES.agentDeleteFailed),
+      onError: (error) => toastFailure(USER_MESSAGES.agentDeleteFailed, error),
     });
   };
 
@@ -71,22 +72,25 @@ export function AgentCard({ agent }: { agent: AgentView }) {
           </HTMLTable>
         </div>
       ) : null}
-      <ButtonGroup className="pf-card-actions">
-        <Button
-          icon={agent.isActive ? 'pause' : 'play'}
-          text={agent.isActive ? 'Pause' : 'Resume'}
-          loading={update.isPending}
-          onClick={toggle}
-        />
-        <Button icon="edit" text="Edit" onClick={() => setEditing(true)} />
-        <Button
-          icon="trash"
-          intent={Intent.DANGER}
-          aria-label="Delete agent"
-          loading={remove.isPending}
-          onClick={() => setConfirming(true)}
-        />
-      </ButtonGroup>
+      {/* Pause, Edit and Delete are writes: absent for an auditor (the API answers 403; RoleNotice says why). */}
+      <WritersOnly>
+        <ButtonGroup className="pf-card-actions">
+          <Button
+            icon={agent.isActive ? 'pause' : 'play'}
+            text={agent.isActive ? 'Pause' : 'Resume'}
+            loading={update.isPending}
+            onClick={toggle}
+          />
+          <Button icon="edit" text="Edit" onClick={() => setEditing(true)} />
+          <Button
+            icon="trash"
+            intent={Intent.DANGER}
+            aria-label="Delete agent"
+            loading={remove.isPending}
+            onClick={() => setConfirming(true)}
+          />
+        </ButtonGroup>
+      </WritersOnly>
       <AgentFormDialog isOpen={editing} onClose={() => setEditing(false)} agent={agent} />
       <Alert
         isOpen={confirming}

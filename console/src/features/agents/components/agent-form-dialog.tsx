@@ -12,7 +12,7 @@ import {
 } from '@pf/events';
 import { type FormEvent } from 'react';
 import { useStateFrom } from '../../../lib/use-state-from';
-import { toastError, toastSuccess } from '../../../lib/toaster';
+import { toastFailure, toastSuccess } from '../../../lib/toaster';
 import { useAgentDefaults, useCreateAgent, useUpdateAgent } from '../api/agents';
 import { CRITERIA_LABELS, fieldErrors, formFromAgent, formFromDefaults, toInput, type AgentFormValues } from './agent-form';
 import { SubmitFooter } from '../../../components/submit-footer';
@@ -55,9 +55,8 @@ export function AgentFormDialog({ isOpen, onClose, agent }: Props) {
       }
       setValues(formFromDefaults(defaults.data));
       onClose();
-    } catch {
-      if (agent) toastError(USER_MESSAGES.agentUpdateFailed);
-      else toastError(USER_MESSAGES.agentCreateFailed, 'Error');
+    } catch (error) {
+      toastFailure(agent ? USER_MESSAGES.agentUpdateFailed : USER_MESSAGES.agentCreateFailed, error);
     }
   };
 

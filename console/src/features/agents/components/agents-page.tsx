@@ -37,7 +37,11 @@ export function AgentsPage() {
             icon="predictive-analysis"
             title="No agents yet"
             description="Agents find matches and negotiate for you."
-            action={<Button intent={Intent.PRIMARY} icon="plus" text="Create Your First Agent" onClick={openCreate} />}
+            action={
+              <WritersOnly>
+                <Button intent={Intent.PRIMARY} icon="plus" text="Create Your First Agent" onClick={openCreate} />
+              </WritersOnly>
+            }
           />
         }
         noMatch={<Problem icon="search" title="No agents match" description="Try another name or type." />}

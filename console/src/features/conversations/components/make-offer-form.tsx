@@ -2,7 +2,7 @@ import { Button, Callout, Card, FormGroup, HTMLSelect, InputGroup, Intent } from
 import { readMoney, type ConversationView, type Criteria, type LoanTerms } from '@pf/events';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { ApiError } from '../../../lib/api-client';
+import { failureReason } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 import { makeOffer, useLastOffer, useOfferingAgent } from '../api/make-offer';
 
@@ -19,17 +19,6 @@ function limitsOf(criteria: Criteria | null): string {
     criteria.maxLtv ? `LTV up to ${criteria.maxLtv}` : null,
   ].filter(Boolean);
   return parts.length > 0 ? parts.join(' · ') : 'No limits stated';
-}
-
-function messageOf(error: unknown): string {
-  if (error instanceof ApiError) {
-    try {
-      return (JSON.parse(error.body) as { message?: string }).message ?? error.message;
-    } catch {
-      return error.message;
-    }
-  }
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -100,7 +89,7 @@ export function MakeOfferForm({ conversation }: { conversation: ConversationView
       void queryClient.invalidateQueries({ queryKey: queryKeys.messages(conversation.id), exact: true });
       void queryClient.invalidateQueries({ queryKey: queryKeys.history(conversation.id) });
     } catch (error) {
-      setRefusal(messageOf(error));
+      setRefusal(failureReason(error));
     } finally {
       setSending(false);
     }

@@ -3,7 +3,7 @@ import { USER_MESSAGES, type ConversationView } from '@pf/events';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type KeyboardEvent, type Ref } from 'react';
 import { queryKeys } from '../../../lib/query-keys';
-import { toastError } from '../../../lib/toaster';
+import { toastFailure } from '../../../lib/toaster';
 import { useLive } from '../../../lib/live/live-provider';
 import { postMessage } from '../api/conversations';
 
@@ -34,8 +34,8 @@ export function MessageInput({ conversation, inputRef }: Props) {
       setText('');
       // The push normally brings the message; the read after our position makes sure of it.
       void queryClient.invalidateQueries({ queryKey: queryKeys.messages(conversation.id), exact: true });
-    } catch {
-      toastError(USER_MESSAGES.messageSendFailed);
+    } catch (error) {
+      toastFailure(USER_MESSAGES.messageSendFailed, error);
     } finally {
       setSending(false);
     }

@@ -40,7 +40,8 @@ export function MessageList({ conversation, messages, events }: Props) {
           const type = item.kind === 'message' ? item.message.fromAgentType : (agent?.type ?? 'borrower');
           const name = item.kind === 'message' ? item.message.fromAgentName : (agent?.name ?? `Agent ${agentId}`);
           const look = AGENT_TYPE_LOOK[type];
-          const byPerson = item.kind === 'message' ? !item.message.isAutomated : item.person !== null;
+          const byPerson = item.person !== null || (item.kind === 'message' && !item.message.isAutomated && !item.isNote);
+          const isNote = item.kind === 'message' && item.isNote && item.person === null;
           return (
             <li
               key={item.key}
@@ -51,8 +52,8 @@ export function MessageList({ conversation, messages, events }: Props) {
                 <Icon icon={look.icon} intent={look.intent} size={14} />
                 <strong>{name}</strong>
                 <span className="pf-muted">{look.label}</span>
-                <Tag minimal round icon={byPerson ? 'person' : 'predictive-analysis'} data-testid="author">
-                  {byPerson ? (item.person ? `Person: ${item.person}` : 'Person') : 'Agent'}
+                <Tag minimal round icon={byPerson ? 'person' : isNote ? 'annotation' : 'predictive-analysis'} data-testid="author">
+                  {byPerson ? (item.person ? `Person: ${item.person}` : 'Person') : isNote ? 'Note' : 'Agent'}
                 </Tag>
                 <time className="pf-muted pf-small" dateTime={item.at}>
                   {formatTime(item.at)}

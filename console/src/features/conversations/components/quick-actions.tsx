@@ -4,6 +4,7 @@ import { useState, type RefObject } from 'react';
 import { useLocation } from 'wouter';
 import { downloadConversationHistory, saveBlob } from '../../../lib/download';
 import { toastError } from '../../../lib/toaster';
+import { WritersOnly } from '../../../components/writers-only';
 
 interface Props {
   conversation: ConversationView;
@@ -31,24 +32,27 @@ export function QuickActions({ conversation, messages, threadRef, inputRef, onTo
       <H2 className="pf-h4">Quick Actions</H2>
       <div className="pf-quick-buttons">
         {seedButton}
-        <Button
-          icon="swap-horizontal"
-          text="Toggle Mode"
-          onClick={() => {
-            threadRef.current?.scrollIntoView({ behavior: 'smooth' });
-            setTimeout(onToggle, QUICK_ACTION_DELAY_MS);
-          }}
-        />
-        <Button
-          icon="send-message"
-          text="Send Message"
-          onClick={() =>
-            setTimeout(() => {
-              if (inputRef.current) inputRef.current.focus();
-              else setAlerting(true);
-            }, QUICK_ACTION_DELAY_MS)
-          }
-        />
+        {/* Taking over and sending are writes: absent for an auditor (the API and the socket answer 403; RoleNotice says why). */}
+        <WritersOnly>
+          <Button
+            icon="swap-horizontal"
+            text="Toggle Mode"
+            onClick={() => {
+              threadRef.current?.scrollIntoView({ behavior: 'smooth' });
+              setTimeout(onToggle, QUICK_ACTION_DELAY_MS);
+            }}
+          />
+          <Button
+            icon="send-message"
+            text="Send Message"
+            onClick={() =>
+              setTimeout(() => {
+                if (inputRef.current) inputRef.current.focus();
+                else setAlerting(true);
+              }, QUICK_ACTION_DELAY_MS)
+            }
+          />
+        </WritersOnly>
         <Button icon="people" text="View Agents" onClick={() => navigate('/agents')} />
         <Button icon="export" text="Export" onClick={() => exportConversation(conversation, messages)} />
         {/* For auditors: the full history from the event store, with its hashes, or the messages and offers as CSV. */}

@@ -16,8 +16,13 @@ interface ThreadMessage {
   key: string;
   at: string;
   message: MessageView;
-  /** The person who wrote it (from the recorded event), or null when the agent did or it is not known yet. */
+  /**
+   * The person who wrote it, or whose action recorded it (the "Offer made: …" note of their Make offer), from the
+   * recorded event; null when an agent or the automation did, or it is not known yet.
+   */
   person: string | null;
+  /** A note on how a side's person was read (docs/decisions/one-commitment-per-need.md), not something said. */
+  isNote: boolean;
 }
 
 export interface ThreadOffer {
@@ -67,7 +72,9 @@ export function threadItems(messages: readonly MessageView[], history: readonly 
     key: `m${message.id}`,
     at: message.createdAt,
     message,
-    person: message.isAutomated ? null : (writers.get(message.id) ?? null),
+    // Who acted comes from the event's actor, not `isAutomated`: a person's Make offer records its note as automated.
+    person: writers.get(message.id) ?? null,
+    isNote: message.isReading === true,
   }));
   offers.forEach((offer, i) => {
     const event = offerEvents[i]!;

@@ -69,4 +69,13 @@ describe('threadItems', () => {
     expect(said).toMatchObject({ kind: 'message', person: 'Ada Lovelace' });
     expect(offered).toMatchObject({ kind: 'offer', person: 'Ada Lovelace' });
   });
+
+  it('names the person for the note their Make offer recorded (written as automated), and leaves the automation’s notes unnamed', () => {
+    const note = (id: number, second: number): MessageView => ({ ...message(id, 1, second, true), isReading: true });
+    const history = [event('MessageSent', { messageId: 8 }, 1, true), offer('a', 1, 1, true), event('MessageSent', { messageId: 9 }, 2)];
+    const [offerNote, offered, readingNote] = threadItems([note(8, 1), note(9, 2)], history);
+    expect(offerNote).toMatchObject({ kind: 'message', person: 'Ada Lovelace', isNote: true });
+    expect(offered).toMatchObject({ kind: 'offer', person: 'Ada Lovelace' });
+    expect(readingNote).toMatchObject({ kind: 'message', person: null, isNote: true });
+  });
 });

@@ -5,6 +5,7 @@ import { Link } from 'wouter';
 import { pounds } from '@pf/events';
 import { shortDate } from '../../../components/figure-cards';
 import { failureReason } from '../../../lib/api-client';
+import { useMayWrite } from '../../../components/writers-only';
 import { useChangeDeal, useDeal } from '../api/deals';
 import { DealStageTag, DealStatusTag } from './deal-tags';
 import { formatDateTime } from '../../../lib/display';
@@ -19,6 +20,7 @@ function nextStage(deal: Pick<DealDetailView, 'stage' | 'status'>): DealStage | 
 export function DealDetailDialog({ dealId, onClose }: { dealId: string | null; onClose: () => void }) {
   const deal = useDeal(dealId);
   const change = useChangeDeal();
+  const mayWrite = useMayWrite();
   const [error, setError] = useState<string | null>(null);
   const d = deal.data;
   const next = d ? nextStage(d) : null;
@@ -89,7 +91,7 @@ export function DealDetailDialog({ dealId, onClose }: { dealId: string | null; o
                 </tr>
               </tbody>
             </table>
-            {next ? (
+            {next && mayWrite ? (
               <Button
                 intent={Intent.PRIMARY}
                 icon="arrow-right"

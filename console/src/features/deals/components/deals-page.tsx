@@ -34,7 +34,9 @@ function DealRow({ deal, onView, onEdit }: { deal: DealView; onView: () => void;
       </div>
       <div className="pf-row-actions">
         <Button text="View" icon="eye-open" variant="outlined" onClick={onView} />
-        <Button text="Edit" icon="edit" variant="outlined" onClick={onEdit} />
+        <WritersOnly>
+          <Button text="Edit" icon="edit" variant="outlined" onClick={onEdit} />
+        </WritersOnly>
       </div>
     </li>
   );

@@ -1,6 +1,7 @@
 import { Button, ButtonGroup, Card, H2, Intent, Tag } from '@blueprintjs/core';
 import { formatBytes, type DocumentStatus, type DocumentView } from '@pf/events';
 import { shortDate } from '../../../components/figure-cards';
+import { WritersOnly } from '../../../components/writers-only';
 
 const STATUS_INTENT: Record<DocumentStatus, Intent> = { approved: Intent.SUCCESS, pending: Intent.WARNING, rejected: Intent.DANGER };
 
@@ -34,13 +35,18 @@ export function DocumentCard({ document, onView, onDownload, onShare, onReview }
       <ButtonGroup className="pf-card-actions">
         <Button icon="eye-open" text="View" onClick={onView} />
         <Button icon="download" text="Download" onClick={onDownload} />
-        <Button icon="share" text="Share" onClick={onShare} />
+        {/* A link for someone outside the firm is a write (an auditor reads, shares nothing); View and Download are reads. */}
+        <WritersOnly>
+          <Button icon="share" text="Share" onClick={onShare} />
+        </WritersOnly>
       </ButtonGroup>
       {document.status === 'pending' ? (
-        <ButtonGroup className="pf-card-actions pf-section">
-          <Button intent={Intent.SUCCESS} variant="outlined" text="Approve" onClick={() => onReview('approved')} />
-          <Button intent={Intent.DANGER} variant="outlined" text="Reject" onClick={() => onReview('rejected')} />
-        </ButtonGroup>
+        <WritersOnly>
+          <ButtonGroup className="pf-card-actions pf-section">
+            <Button intent={Intent.SUCCESS} variant="outlined" text="Approve" onClick={() => onReview('approved')} />
+            <Button intent={Intent.DANGER} variant="outlined" text="Reject" onClick={() => onReview('rejected')} />
+          </ButtonGroup>
+        </WritersOnly>
       ) : null}
     </Card>
   );

@@ -10,6 +10,7 @@ import { useNow } from '../../../lib/use-now';
 import { useSearchedPages } from '../../../lib/use-cursor-pages';
 import { fetchLeadPage, leadPageKey } from '../api/matching';
 import { ScoreTag } from './score-tag';
+import { WritersOnly } from '../../../components/writers-only';
 import { matchRunText, useMatchAction } from './use-match-action';
 
 const URGENCY_INTENT = { high: Intent.DANGER, medium: Intent.WARNING, low: Intent.NONE } as const;
@@ -43,14 +44,16 @@ function LeadCard({ lead, onView }: { lead: LeadView; onView: () => void }) {
       ) : null}
       <div className="pf-card-actions pf-tags">
         <Button text="View" icon="eye-open" variant="outlined" onClick={onView} />
-        <Button
-          text="Match"
-          icon="exchange"
-          intent={Intent.PRIMARY}
-          disabled={lead.status === 'cancelled'}
-          loading={match.waiting}
-          onClick={match.ask}
-        />
+        <WritersOnly>
+          <Button
+            text="Match"
+            icon="exchange"
+            intent={Intent.PRIMARY}
+            disabled={lead.status === 'cancelled'}
+            loading={match.waiting}
+            onClick={match.ask}
+          />
+        </WritersOnly>
       </div>
     </Card>
   );

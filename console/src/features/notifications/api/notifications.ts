@@ -2,7 +2,7 @@ import { allNotificationsReadAnswer, notificationReadAnswer, notificationsView, 
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
-import { toastError } from '../../../lib/toaster';
+import { toastFailure } from '../../../lib/toaster';
 
 const root = queryKeys.view('notifications');
 
@@ -24,7 +24,7 @@ export function useMarkRead() {
   return useMutation({
     mutationFn: (id: string) => api.post(`/api/notifications/${id}/read`, notificationReadAnswer),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: root }),
-    onError: () => toastError('Failed to mark the notification as read'),
+    onError: (error) => toastFailure('Failed to mark the notification as read', error),
   });
 }
 
@@ -33,6 +33,6 @@ export function useMarkAllRead() {
   return useMutation({
     mutationFn: () => api.post('/api/notifications/read-all', allNotificationsReadAnswer),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: root }),
-    onError: () => toastError('Failed to mark all notifications as read'),
+    onError: (error) => toastFailure('Failed to mark all notifications as read', error),
   });
 }

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { PageHeader } from '../../../components/page-header';
 import { relativeTime } from '../../../lib/format';
-import { toastError } from '../../../lib/toaster';
+import { toastFailure } from '../../../lib/toaster';
 import { usePreferences, useSavePreferences, withoutUnconnected } from '../../../lib/preferences';
 import { useMarkAllRead, useMarkRead, useNotifications } from '../api/notifications';
 import { formatDateTime } from '../../../lib/display';
@@ -79,7 +79,7 @@ function NotificationSettings() {
     draft &&
     save.mutate(
       { ...saved, notifications: withoutUnconnected(draft) },
-      { onSuccess: () => setDraft(null), onError: () => toastError('Failed to save notification settings') },
+      { onSuccess: () => setDraft(null), onError: (error) => toastFailure('Failed to save notification settings', error) },
     );
   return (
     <Card>

@@ -1,8 +1,18 @@
 import { Alert, Button, Callout, Checkbox, FormGroup, HTMLTable, InputGroup, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
-import { API_TOKEN_SCOPE_LABELS, API_TOKEN_SCOPES, type ApiTokenScope, type ApiTokenView, type CreatedApiTokenView } from '@pf/events';
+import {
+  API_TOKEN_SCOPE_LABELS,
+  API_TOKEN_SCOPES,
+  mayManageMembers,
+  roleRefusal,
+  type ApiTokenScope,
+  type ApiTokenView,
+  type CreatedApiTokenView,
+} from '@pf/events';
 import { useState } from 'react';
 import { formatDateTime } from '../../../lib/display';
-import { toastError, toastSuccess } from '../../../lib/toaster';
+import { failureReason } from '../../../lib/api-client';
+import { useUser } from '../../../lib/current-user';
+import { toastError, toastFailure, toastSuccess } from '../../../lib/toaster';
 import { useApiTokens, useCreateApiToken, useRevokeApiToken } from '../api/api-tokens';
 
 function TokenRow({ token, onRevoke }: { token: ApiTokenView; onRevoke: (token: ApiTokenView) => void }) {
@@ -47,10 +57,18 @@ function NewToken({ created, onDone }: { created: CreatedApiTokenView; onDone: (
 
 /**
  * Settings → API tokens (docs/event-feed.md "Tokens"): machine credentials for the firm's analytics jobs. Only
- * an Admin manages them; a token reads the firm's event feed (and analytics), never the console, the live
- * socket or any change.
+ * an Admin manages them (the server refuses anyone else, in the same words as here); a token reads the firm's
+ * event feed (and analytics), never the console, the live socket or any change.
  */
 export function ApiTokensTab() {
+  const role = useUser().data?.role;
+  if (role && !mayManageMembers(role)) {
+    return <NonIdealState icon="lock" title="API tokens" description={`${roleRefusal(role, 'manage API tokens')}.`} />;
+  }
+  return <ApiTokensManager />;
+}
+
+function ApiTokensManager() {
   const tokens = useApiTokens();
   const create = useCreateApiToken();
   const revoke = useRevokeApiToken();
@@ -59,7 +77,7 @@ export function ApiTokensTab() {
   const [created, setCreated] = useState<CreatedApiTokenView | null>(null);
   const [revoking, setRevoking] = useState<ApiTokenView | null>(null);
 
-  if (tokens.error) return <NonIdealState icon="lock" title="API tokens" description={tokens.error.message} />;
+  if (tokens.error) return <NonIdealState icon="lock" title="API tokens" description={failureReason(tokens.error)} />;
   if (!tokens.data) return <Spinner />;
 
   const submit = async (event: React.FormEvent) => {
@@ -68,7 +86,7 @@ export function ApiTokensTab() {
       setCreated(await create.mutateAsync({ name, scopes }));
       setName('');
     } catch (error) {
-      toastError((error as Error).message);
+      toastFailure('Could not create the token', error);
     }
   };
   const confirmRevoke = async () => {
@@ -77,7 +95,7 @@ export function ApiTokensTab() {
       await revoke.mutateAsync(revoking.id);
       toastSuccess(`Jobs using "${revoking.name}" are refused from their next request`, 'Token revoked');
     } catch (error) {
-      toastError((error as Error).message);
+      toastFailure('Could not revoke the token', error);
     }
     setRevoking(null);
   };

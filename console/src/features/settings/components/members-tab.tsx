@@ -13,6 +13,7 @@ import {
 } from '@blueprintjs/core';
 import { FIRM_ROLES, ROLE_LABELS, roleRefusal, type FirmMemberView, type FirmRole, type InviteView } from '@pf/events';
 import { useState } from 'react';
+import { failureReason } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/display';
 import { toastError, toastSuccess } from '../../../lib/toaster';
 import { useChangeRole, useFirm, useInvite, useRemoveMember, useRenameFirm } from '../api/firm';
@@ -38,11 +39,11 @@ export function MembersTab() {
   const [role, setRole] = useState<FirmRole>('operator');
   const [link, setLink] = useState<InviteView | null>(null);
   const [removing, setRemoving] = useState<FirmMemberView | null>(null);
-  if (firm.isError) return <NonIdealState icon="error" title="Could not load your firm" description={firm.error.message} />;
+  if (firm.isError) return <NonIdealState icon="error" title="Could not load your firm" description={failureReason(firm.error)} />;
   if (!firm.data) return <Spinner />;
   const { data } = firm;
   const isAdmin = data.role === 'admin';
-  const fail = (error: unknown) => toastError((error as Error).message);
+  const fail = (error: unknown) => toastError(failureReason(error));
   const fullLink = link ? `${window.location.origin}${link.link}` : '';
   return (
     <div data-testid="members-tab">

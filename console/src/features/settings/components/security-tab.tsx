@@ -1,7 +1,7 @@
 import { Alert, Button, Callout, HTMLTable, InputGroup, Intent, Tag } from '@blueprintjs/core';
 import type { SessionView } from '@pf/events';
 import { useState } from 'react';
-import { toastError, toastSuccess } from '../../../lib/toaster';
+import { toastError, toastFailure, toastSuccess } from '../../../lib/toaster';
 import { useDeleteAccount, useRevokeSession, useSessions } from '../api/settings';
 import { formatDateTime } from '../../../lib/display';
 
@@ -14,8 +14,8 @@ function SessionRow({ session }: { session: SessionView }) {
       await revoke.mutateAsync(session.id);
       if (session.isCurrent) window.location.assign('/');
       else toastSuccess(`${session.device} is signed out`, 'Session revoked');
-    } catch {
-      toastError('Could not revoke this session');
+    } catch (error) {
+      toastFailure('Could not revoke this session', error);
     }
   };
   return (
@@ -48,8 +48,8 @@ export function SecurityTab() {
     try {
       await remove.mutateAsync();
       window.location.assign('/');
-    } catch {
-      toastError('Could not delete your account');
+    } catch (error) {
+      toastFailure('Could not delete your account', error);
     }
   };
 
