@@ -22,6 +22,8 @@ describe('the console API client parses answers with the contract', () => {
     criteria: null,
     isActive: true,
     strategy: null,
+    products: null,
+    needs: null,
     createdAt: '2026-01-02T10:00:00.000Z',
     updatedAt: '2026-01-02T10:00:00.000Z',
   };
