@@ -204,6 +204,21 @@ export const memberJoined = event('MemberJoined', {
 });
 export const memberRoleChanged = event('MemberRoleChanged', { firmId: z.string(), userId: z.string(), role: firmRole, from: firmRole });
 export const memberRemoved = event('MemberRemoved', { firmId: z.string(), userId: z.string(), byUserId: z.string() });
+/** A member left of their own accord: to join another firm, or by deleting their account (docs/decisions/departures.md). */
+export const memberLeft = event('MemberLeft', { firmId: z.string(), userId: z.string(), reason: z.enum(['joined', 'deleted']) });
+/**
+ * The person's own membership stream (membership-{userId}): which firm they are in, one serialised decision per
+ * person, so two invitations accepted at once cannot both stand (docs/decisions/departures.md). `undone`: a join
+ * whose firm refused it after this was recorded goes back.
+ */
+export const membershipChanged = event('MembershipChanged', {
+  userId: z.string(),
+  firmId: z.string(),
+  fromFirmId: z.string(),
+  role: firmRole,
+  inviteId: z.string().nullable(),
+  reason: z.enum(['joined', 'removed', 'undone']),
+});
 
 /** The events of a conversation's stream: those an automated agent's turn may record in it. */
 const conversationEvents = [
@@ -250,6 +265,8 @@ export const domainEvent = z.discriminatedUnion('type', [
   memberJoined,
   memberRoleChanged,
   memberRemoved,
+  memberLeft,
+  membershipChanged,
   needCommitted,
   needReopened,
 ]);
@@ -268,4 +285,5 @@ export const streams = {
   user: (userId: string) => `user-${userId}`,
   firm: (firmId: string) => `firm-${firmId}`,
   need: (borrowerAgentId: number) => `need-${borrowerAgentId}`,
+  membership: (userId: string) => `membership-${userId}`,
 } as const;

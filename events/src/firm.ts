@@ -113,5 +113,34 @@ export const firmCommand = z.discriminatedUnion('type', [
     firmName: z.string().optional(),
   }),
   z.object({ type: z.literal('RemoveMember'), firmId: z.string(), actorId: by, userId: by, firmName: z.string().optional() }),
+  /** A member leaves: to join another firm (only from a firm nobody else is in), or by deleting their account. */
+  z.object({
+    type: z.literal('LeaveFirm'),
+    firmId: z.string(),
+    userId: by,
+    reason: z.enum(['joined', 'deleted']),
+    firmName: z.string().optional(),
+  }),
+  /** A person removed from another firm comes back to their own firm of one (its id is theirs), as its admin. */
+  z.object({ type: z.literal('ReturnHome'), firmId: z.string(), userId: by }),
 ]);
 export type FirmCommand = z.infer<typeof firmCommand>;
+
+/**
+ * A person's membership (membership-{userId}), decided in command-service/src/firm/membership.ts: which firm they
+ * are in, one decision at a time. `recordedFirmId` is the firm the accounts table names, which stands for a
+ * person whose stream has no events yet (everyone from before it existed).
+ */
+export const membershipCommand = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('EnterFirm'),
+    userId: by,
+    firmId: z.string(),
+    role: firmRole,
+    inviteId: z.string(),
+    recordedFirmId: z.string(),
+  }),
+  z.object({ type: z.literal('ExitFirm'), userId: by, firmId: z.string(), recordedFirmId: z.string() }),
+  z.object({ type: z.literal('UndoEntry'), userId: by, firmId: z.string(), inviteId: z.string() }),
+]);
+export type MembershipCommand = z.infer<typeof membershipCommand>;

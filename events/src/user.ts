@@ -193,6 +193,11 @@ export const sessionParams = z.object({ id: z.uuid({ error: 'Session id must be 
 /** Delete Account asks for the word DELETE, so a stray click deletes nothing. */
 export const deleteAccountInput = z.strictObject({
   confirm: z.literal('DELETE', { error: 'Type DELETE to confirm' }),
+  /**
+   * The only admin of a firm with other members names the member who becomes admin in their place; without one
+   * their deletion is refused (409), as any other way of leaving is (docs/decisions/departures.md).
+   */
+  successor: z.uuid({ error: 'successor must be the id of a member of your firm' }).optional(),
 });
 
 /**

@@ -204,6 +204,8 @@ export function deliveriesFor(index: ViewIndex, event: DomainEvent, at: string):
     case 'MemberJoined':
     case 'MemberRoleChanged':
     case 'MemberRemoved':
+    case 'MemberLeft':
+    case 'MembershipChanged':
     case 'NeedCommitted':
     case 'NeedReopened':
       // A need's commitment shows through its deal and its conversations' own events.

@@ -2,7 +2,9 @@ import { roleRefusal, type EventOf, type FirmCommand, type FirmRole } from '@pf/
 import { Conflict, Forbidden, Invalid, NotFound } from '@pf/infra';
 import type { Decider } from '../handle-command';
 
-export type FirmEvent = EventOf<'FirmCreated' | 'FirmRenamed' | 'MemberInvited' | 'MemberJoined' | 'MemberRoleChanged' | 'MemberRemoved'>;
+export type FirmEvent = EventOf<
+  'FirmCreated' | 'FirmRenamed' | 'MemberInvited' | 'MemberJoined' | 'MemberRoleChanged' | 'MemberRemoved' | 'MemberLeft'
+>;
 
 interface Invite {
   role: FirmRole;
@@ -25,9 +27,17 @@ export interface FirmState {
 
 const admins = (members: Record<string, FirmRole>) => Object.values(members).filter((role) => role === 'admin').length;
 
+/** The last admin of a firm with anyone else in it may not go, by any route, until they name a successor. */
+const LAST_ADMIN = 'A firm needs at least one admin: you are its only one, so make another member admin first';
+
 /** The state as it stands for this firm: a stream with no events is its founder's firm of one. */
 function standing(state: FirmState, firmId: string): FirmState {
   return state.created ? state : { ...state, members: { [firmId]: 'admin' } };
+}
+
+/** Who is in the firm as its stream stands (a firm without events: its founder). */
+export function membersOf(state: FirmState, firmId: string): string[] {
+  return Object.keys(standing(state, firmId).members);
 }
 
 function founding(state: FirmState, firmId: string, name: string | undefined): FirmEvent[] {
@@ -67,6 +77,8 @@ function decide(command: FirmCommand, given: FirmState): FirmEvent[] {
       if (invite.used) throw new Conflict('This invitation link has already been used; ask for a new one');
       if (invite.expiresAt <= command.now) throw new Invalid('This invitation link has expired; ask for a new one');
       if (state.members[command.userId]) throw new Conflict('You are already a member of this firm');
+      // Everyone left (its only member joined another firm or deleted their account): nobody could manage a newcomer.
+      if (Object.keys(state.members).length === 0) throw new Conflict('This firm has no members any more: the invitation no longer works');
       return [{ type: 'MemberJoined', data: { firmId, userId: command.userId, role: invite.role, inviteId: command.inviteId } }];
     }
     case 'ChangeMemberRole': {
@@ -75,7 +87,9 @@ function decide(command: FirmCommand, given: FirmState): FirmEvent[] {
       if (!from) throw new NotFound('No such member of this firm');
       if (from === command.role) return [];
       if (from === 'admin' && admins(state.members) === 1)
-        throw new Conflict('A firm needs at least one admin: make another member admin first');
+        throw new Conflict(
+          command.userId === command.actorId ? LAST_ADMIN : 'A firm needs at least one admin: make another member admin first',
+        );
       return [
         ...founding(state, firmId, command.firmName),
         { type: 'MemberRoleChanged', data: { firmId, userId: command.userId, role: command.role, from } },
@@ -90,6 +104,25 @@ function decide(command: FirmCommand, given: FirmState): FirmEvent[] {
         ...founding(state, firmId, command.firmName),
         { type: 'MemberRemoved', data: { firmId, userId: command.userId, byUserId: command.actorId } },
       ];
+    }
+    case 'LeaveFirm': {
+      const role = state.members[command.userId];
+      // Already gone (a step of a join or a deletion run again): nothing more to record.
+      if (!role) return [];
+      const others = Object.keys(state.members).filter((id) => id !== command.userId);
+      if (command.reason === 'joined' && others.length > 0)
+        throw new Conflict('You belong to a firm with other members: ask its admin to remove you first');
+      if (role === 'admin' && admins(state.members) === 1 && others.length > 0)
+        throw new Conflict(command.reason === 'deleted' ? `${LAST_ADMIN}, or name them as your successor` : LAST_ADMIN);
+      return [
+        ...founding(state, firmId, command.firmName),
+        { type: 'MemberLeft', data: { firmId, userId: command.userId, reason: command.reason } },
+      ];
+    }
+    case 'ReturnHome': {
+      if (command.userId !== firmId) throw new Invalid("Only a firm's founder comes back to it without an invitation");
+      if (state.members[command.userId]) return [];
+      return [{ type: 'MemberJoined', data: { firmId, userId: command.userId, role: 'admin', inviteId: null } }];
     }
     default: {
       const unhandled: never = command;
@@ -119,7 +152,8 @@ function evolve(state: FirmState, event: FirmEvent): FirmState {
     }
     case 'MemberRoleChanged':
       return { ...state, members: { ...state.members, [event.data.userId]: event.data.role } };
-    case 'MemberRemoved': {
+    case 'MemberRemoved':
+    case 'MemberLeft': {
       const { [event.data.userId]: _removed, ...members } = state.members;
       return { ...state, members };
     }

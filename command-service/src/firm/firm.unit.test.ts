@@ -91,4 +91,40 @@ describe('the firm decider', () => {
       'founder cannot be removed',
     );
   });
+
+  it('lets the last admin leave by no route while anyone else is in the firm, and lets a member go', () => {
+    const withCarol = [...created, invited(), joined()];
+    const leave = (userId: string, reason: 'joined' | 'deleted') => ({ type: 'LeaveFirm' as const, firmId: FIRM, userId, reason });
+    spec.given(withCarol).when(leave(FIRM, 'deleted')).thenThrows(Conflict, 'or name them as your successor');
+    spec.given(withCarol).when(leave(FIRM, 'joined')).thenThrows(Conflict, 'ask its admin to remove you first');
+    spec
+      .given(withCarol)
+      .when({ type: 'ChangeMemberRole', firmId: FIRM, actorId: FIRM, userId: FIRM, role: 'operator' })
+      .thenThrows(Conflict, 'you are its only one');
+    spec
+      .given(withCarol)
+      .when(leave('carol', 'deleted'))
+      .then([{ type: 'MemberLeft', data: { firmId: FIRM, userId: 'carol', reason: 'deleted' } }]);
+    // Alone, the founder may go: the firm of one records its founding first, so its stream tells the whole story.
+    spec
+      .given([])
+      .when({ ...leave(FIRM, 'joined'), firmName: 'Ada & Co' })
+      .then([...created, { type: 'MemberLeft', data: { firmId: FIRM, userId: FIRM, reason: 'joined' } }]);
+    // Already gone: a step run again records nothing.
+    spec
+      .given([...created, { type: 'MemberLeft', data: { firmId: FIRM, userId: FIRM, reason: 'joined' } }])
+      .when(leave(FIRM, 'joined'))
+      .then([]);
+  });
+
+  it('takes nobody into a firm everyone has left, and brings its founder home as its admin', () => {
+    const empty = [...created, invited(), { type: 'MemberLeft', data: { firmId: FIRM, userId: FIRM, reason: 'joined' } } as FirmEvent];
+    spec.given(empty).when(join()).thenThrows(Conflict, 'no members any more');
+    spec
+      .given(empty)
+      .when({ type: 'ReturnHome', firmId: FIRM, userId: FIRM })
+      .then([{ type: 'MemberJoined', data: { firmId: FIRM, userId: FIRM, role: 'admin', inviteId: null } }]);
+    spec.given(created).when({ type: 'ReturnHome', firmId: FIRM, userId: FIRM }).then([]);
+    spec.given(created).when({ type: 'ReturnHome', firmId: FIRM, userId: 'carol' }).thenThrows(Invalid, 'founder');
+  });
 });

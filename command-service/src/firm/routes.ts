@@ -14,7 +14,6 @@ import {
   type FirmView,
 } from '@pf/events';
 import {
-  Conflict,
   FirmStore,
   inviteTokenHash,
   NotFound,
@@ -27,13 +26,15 @@ import {
 import { handleCommand } from '../handle-command';
 import { signedIn, withPosition } from '../http-helpers';
 import { firmDecider } from './firm';
+import { joinFirm, removeMember } from './moves';
 
 const ADMIN_ERRORS = [...SIGNED_IN_ERRORS, 403, 404, 409] as const;
 
 /**
  * Settings → Members: the signed-in person's firm, its members and their roles; an admin names the firm,
  * invites with a single-use link that expires, changes roles and removes members (whose sessions end at once).
- * Each change is an event on firm-{id}, then applied to the tables sessions read (docs/decisions/firms-and-visibility.md).
+ * Each change is an event on firm-{id}, then applied to the tables sessions read (docs/decisions/firms-and-visibility.md);
+ * joining and removal are decided on the person's own membership stream too (moves.ts, docs/decisions/departures.md).
  */
 export const firmRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { pool, store, sessions }) => {
   const firms = new FirmStore(pool);
@@ -132,28 +133,13 @@ export const firmRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { p
       const { user, metadata } = signedIn(request);
       const invite = await firms.inviteByToken(request.body.token);
       if (!invite) throw new NotFound('This invitation link is not valid');
-      if (invite.firmId !== user.firmId && (await firms.memberCount(user.firmId)) > 1) {
-        throw new Conflict('You belong to a firm with other members: ask its admin to remove you first');
-      }
-      const handled = await handleCommand(
-        store,
-        streams.firm(invite.firmId),
-        firmDecider,
-        {
-          type: 'JoinFirm',
-          firmId: invite.firmId,
-          userId: user.id,
-          inviteId: invite.id,
-          tokenHash: inviteTokenHash(request.body.token),
-          now: new Date().toISOString(),
-        },
+      const { role, position } = await joinFirm(
+        { pool, store, sessions },
+        user,
+        { ...invite, tokenHash: inviteTokenHash(request.body.token) },
         metadata,
       );
-      const joined = handled.events.find((event) => event.type === 'MemberJoined');
-      const role = joined?.type === 'MemberJoined' ? joined.data.role : 'operator';
-      await firms.join(user.id, invite.firmId, role, invite.id);
-      sessions.forgetUser(user.id);
-      return withPosition(reply, handled.position).send(await viewOf(user, invite.firmId, role));
+      return withPosition(reply, position).send(await viewOf(user, invite.firmId, role));
     },
   );
 
@@ -204,17 +190,8 @@ export const firmRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { p
     async (request, reply) => {
       const { user, metadata } = signedIn(request);
       const viewer = requireAdmin(sessionViewer(request), 'remove members');
-      const { userId } = request.params;
-      const handled = await handleCommand(
-        store,
-        streams.firm(viewer.firmId),
-        firmDecider,
-        { type: 'RemoveMember', firmId: viewer.firmId, actorId: viewer.userId, userId, firmName: user.firmName },
-        metadata,
-      );
-      await firms.sendHome(userId, viewer.firmId);
-      await sessions.revokeAllOf(userId);
-      return withPosition(reply, handled.position).send(await viewOf(user));
+      const position = await removeMember({ pool, store, sessions }, { ...user, firmId: viewer.firmId }, request.params.userId, metadata);
+      return withPosition(reply, position).send(await viewOf(user));
     },
   );
 };

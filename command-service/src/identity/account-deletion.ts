@@ -1,6 +1,7 @@
 import { streams, type EventMetadata } from '@pf/events';
-import { AccountStore, NotFound, PersonalDataVault, type ServiceContext } from '@pf/infra';
-import { agentDecider } from '../agent/agent';
+import { AccountStore, PersonalDataVault, type ServiceContext, type SessionUser } from '@pf/infra';
+import { deleteAgentsOf, revokeTokensOf } from '../firm/departures';
+import { firmDecider } from '../firm/firm';
 import { handleCommand, type Handled } from '../handle-command';
 import { userDecider, type UserEvent, type UserState } from './user';
 
@@ -8,41 +9,44 @@ import { userDecider, type UserEvent, type UserState } from './user';
  * Delete Account, as steps that are each safe to run again, in an order where a failure part-way leaves
  * nothing worse than a retry can finish (the session stays valid until the last step, so the console can
  * simply ask again):
- * 1. the user's agents are deleted (an agent already deleted records nothing), so the automation lets them go;
- * 2. the user's key is deleted: from here on their personal data in events is unreadable (crypto-shredding),
+ * 1. the person leaves their firm (MemberLeft): the only admin of a firm with other members is refused unless
+ *    they name a successor, who is made admin first (docs/decisions/departures.md); the API tokens they created
+ *    are revoked;
+ * 2. every agent they created is deleted (an agent already deleted records nothing), so the automation lets
+ *    them go;
+ * 3. the user's key is deleted: from here on their personal data in events is unreadable (crypto-shredding),
  *    whatever happens next, so the key can never outlive a deletion that was reported;
- * 3. AccountDeleted is recorded (a second request records nothing), so every read model forgets the user;
- * 4. the answers kept for its Idempotency-Key retries and the account row go, and with the row (by cascade)
+ * 4. AccountDeleted is recorded (a second request records nothing), so every read model forgets the user;
+ * 5. the answers kept for its Idempotency-Key retries and the account row go, and with the row (by cascade)
  *    its sessions and devices.
- * Only then is the deletion reported. The events stay in their streams, sealed, so counterparties' history
- * remains complete and its hash chains verifiable.
+ * Only then is the deletion reported. The events stay in their streams, so counterparties' history remains
+ * complete and its hash chains verifiable; what they say of the person is removed wherever it is read
+ * (docs/decisions/hash-chain.md "Erasure").
  */
 export async function deleteAccount(
-  { pool, store, sessions }: Pick<ServiceContext, 'pool' | 'store' | 'sessions'>,
-  userId: string,
+  context: Pick<ServiceContext, 'pool' | 'store' | 'sessions'>,
+  user: Pick<SessionUser, 'id' | 'firmId' | 'firmName'>,
   metadata: EventMetadata,
+  successor?: string,
 ): Promise<Handled<UserState, UserEvent>> {
-  // The write side keeps no index of owners; the agents read model lists them, and each deletion is then
-  // decided on the agent's own stream. An agent created a moment ago may not be in the read model yet: with
-  // the PostgreSQL event store its AgentCreated is read from the events table too (else that query fails).
-  const listed = await pool
-    .query<{ id: string }>('select id from rm_agents where owner_id = $1 and not is_deleted', [userId])
-    .catch(() => ({ rows: [] }));
-  const recorded = await pool
-    .query<{ id: string }>("select distinct data->>'agentId' as id from events where type = 'AgentCreated' and data->>'ownerId' = $1", [
-      userId,
-    ])
-    .catch(() => ({ rows: [] }));
-  const owned = { rows: [...new Map([...listed.rows, ...recorded.rows].map((row) => [String(row.id), row])).values()] };
-  for (const { id } of owned.rows) {
-    const agentId = Number(id);
-    // Already deleted (the read model may lag behind a first attempt): nothing more to do for it.
-    await handleCommand(store, streams.agent(agentId), agentDecider, { type: 'DeleteAgent', agentId, actorId: userId }, metadata).catch(
-      (error: unknown) => {
-        if (!(error instanceof NotFound)) throw error;
-      },
-    );
+  const { pool, store, sessions } = context;
+  const userId = user.id;
+  const firm = streams.firm(user.firmId);
+  if (successor !== undefined && successor !== userId) {
+    const command = { firmId: user.firmId, actorId: userId, userId: successor, role: 'admin' as const, firmName: user.firmName };
+    await handleCommand(store, firm, firmDecider, { type: 'ChangeMemberRole', ...command }, metadata);
+    await pool.query("update users set firm_role = 'admin' where id = $1 and firm_id = $2", [successor, user.firmId]);
+    sessions.forgetUser(successor);
   }
+  await handleCommand(
+    store,
+    firm,
+    firmDecider,
+    { type: 'LeaveFirm', firmId: user.firmId, userId, reason: 'deleted', firmName: user.firmName },
+    metadata,
+  );
+  await revokeTokensOf(context, user.firmId, userId);
+  await deleteAgentsOf(context, userId, metadata);
   await new PersonalDataVault(pool).shred(userId);
   const handled = await handleCommand(store, streams.user(userId), userDecider, { type: 'DeleteAccount', userId }, metadata);
   // Answers kept for Idempotency-Key retries may hold the profile (a Save Changes answer): they go too.

@@ -48,7 +48,7 @@ export const securityRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app,
     },
     async (request, reply) => {
       const { user, metadata } = signedIn(request);
-      const handled = await deleteAccount({ pool, store, sessions }, user.id, metadata);
+      const handled = await deleteAccount({ pool, store, sessions }, user, metadata, request.body.successor);
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
       reply.clearCookie(DEVICE_COOKIE, { path: '/' });
       return withPosition(reply, handled.position).send({ id: user.id });

@@ -179,11 +179,18 @@ describe('a firm: invitations, roles on the API and the socket, removal', () => 
     }
     const pool = new pg.Pool({ connectionString: node.database.url, max: 1 });
     try {
-      // Nothing stored for the auditor but their joining the firm.
+      // Nothing stored for the auditor but their joining the firm: their own membership, their firm of one's
+      // founding and their leaving it (docs/decisions/departures.md), and this firm's MemberJoined.
       const written = await pool.query<{ type: string }>(
-        `select type from events where metadata->'actor'->>'userId' = (select id::text from users where firm_role = 'auditor')`,
+        `select type from events where metadata->'actor'->>'userId' = (select id::text from users where firm_role = 'auditor') order by position`,
       );
-      expect(written.rows).toEqual([{ type: 'MemberJoined' }]);
+      expect(written.rows.map((row) => row.type)).toEqual([
+        'MembershipChanged',
+        'FirmCreated',
+        'MemberJoined',
+        'MemberLeft',
+        'MemberJoined',
+      ]);
     } finally {
       await pool.end();
     }

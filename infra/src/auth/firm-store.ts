@@ -44,9 +44,10 @@ export class FirmStore {
     }));
   }
 
-  async memberCount(firmId: string): Promise<number> {
-    const result = await this.pool.query<{ n: number }>('select count(*)::int as n from users where firm_id = $1', [firmId]);
-    return result.rows[0]!.n;
+  /** The firm the accounts table puts a person in; null without an account. */
+  async firmOfUser(userId: string): Promise<string | null> {
+    const result = await this.pool.query<{ firm_id: string }>('select firm_id from users where id = $1', [userId]);
+    return result.rows[0]?.firm_id ?? null;
   }
 
   async rename(firmId: string, name: string): Promise<void> {

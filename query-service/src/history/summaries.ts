@@ -153,6 +153,8 @@ export function summarise(event: DomainEvent | null, type: string, actor: Histor
     case 'MemberJoined':
     case 'MemberRoleChanged':
     case 'MemberRemoved':
+    case 'MemberLeft':
+    case 'MembershipChanged':
     case 'NeedCommitted':
     case 'NeedReopened':
       // Not events of a conversation, its match or its agents, so a history never holds them; named if one did.
