@@ -68,6 +68,16 @@ export const configSchema = z
       .positive()
       .max(24 * 30)
       .default(24),
+    /**
+     * The most a firm's documents may take in the file store, in MB (docs/behaviour/documents.md): an upload that
+     * would go over it is refused (413 naming the quota) and nothing of it is kept.
+     */
+    UPLOAD_QUOTA_MB_PER_FIRM: z.coerce
+      .number({ error: 'must be a whole number of megabytes' })
+      .int({ error: 'must be a whole number of megabytes' })
+      .min(1, { error: 'must be at least 1 (MB)' })
+      .max(10_000_000, { error: 'must be at most 10000000 (MB)' })
+      .default(1024),
     /** How long a read with x-after-position waits for the projections (spec: at most 5 s). */
     READ_WAIT_TIMEOUT_MS: z.coerce.number().int().positive().max(30_000).default(5000),
     /** /readyz answers 503 when a follower of the event stream is more than this many events behind. */

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { errorAnswers, fileAnswer, signedLinkQuery, streams, uuidParams } from '@pf/events';
 import { Forbidden, NotFound, type FastifyPluginAsyncZod, type ServiceContext } from '@pf/infra';
 import { foldEvents } from '../handle-command';
@@ -23,8 +24,8 @@ export const documentFileRoute: FastifyPluginAsyncZod<ServiceContext> = async (a
     const check = checkLink(await signingSecret(pool), documentId, request.query, Math.floor(Date.now() / 1000));
     if (!check.ok) throw new Forbidden(check.reason);
     const document = foldEvents(documentDecider, await store.readStream(streams.document(documentId)));
-    const content = await readFile(pool, documentId);
-    if (document.status === 'none' || !content) throw new NotFound(`Document ${documentId} not found`);
+    const file = await readFile(pool, documentId);
+    if (document.status === 'none' || !file) throw new NotFound(`Document ${documentId} not found`);
     const filename = document.name.toLowerCase().endsWith(`.${EXTENSION[document.contentType]}`)
       ? document.name
       : `${document.name}.${EXTENSION[document.contentType]}`;
@@ -36,7 +37,9 @@ export const documentFileRoute: FastifyPluginAsyncZod<ServiceContext> = async (a
         // The console shows previews in a frame of its own origin; nothing else may frame them.
         .header('content-security-policy', "frame-ancestors 'self'")
         .header('x-frame-options', 'SAMEORIGIN')
-        .send(content)
+        .header('content-length', String(file.size))
+        // A chunk at a time from the file store (file-store.ts), never the whole file in memory.
+        .send(Readable.from(file.chunks))
     );
   });
 };

@@ -4,6 +4,7 @@ import WebSocket from 'ws';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { startSingleNode, type RunningServer } from './server';
 import { ApiClient } from './testing/api-client';
+import { startDatabaseGate, type DatabaseGate } from './testing/database-gate';
 import { testServerEnv } from './testing/server-env';
 import type { ApiError, ServerMessage, AgentView } from '@pf/events';
 
@@ -143,5 +144,72 @@ describe('idempotent commands (Idempotency-Key)', () => {
     expect(
       await count("select count(*) as n from events where type = 'MessageSent' and data->>'content' = 'Sent once, retried once'"),
     ).toBe(1);
+  });
+});
+
+/**
+ * A key whose command failed because the database could not be reached (docs/decisions/idempotency-keys.md):
+ * freed as soon as the database answers again, so the client's retry runs the command rather than waiting for
+ * the key to be taken for abandoned (409 meanwhile). The outage is a real one as the node sees it: every
+ * connection to the real PostgreSQL dropped at a chosen step of the command (testing/database-gate.ts).
+ */
+describe('an Idempotency-Key through a database outage', () => {
+  let database: TestDatabase;
+  let gate: DatabaseGate;
+  let server: RunningServer;
+  let db: pg.Pool;
+  let alice: ApiClient;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    gate = await startDatabaseGate(database.url);
+    server = await startSingleNode(testServerEnv(gate.url));
+    db = new pg.Pool({ connectionString: database.url, max: 2 });
+    alice = await ApiClient.signIn(server.url);
+  });
+  afterAll(async () => {
+    await db?.end();
+    await server?.close();
+    await gate?.close();
+    await database?.drop();
+  });
+
+  const create = (name: string, key: string) =>
+    fetch(`${server.url}/api/agents`, {
+      method: 'POST',
+      headers: { cookie: alice.cookie, origin: server.url, 'content-type': 'application/json', 'idempotency-key': key },
+      body: JSON.stringify({ name, type: 'borrower' }),
+    });
+  const agentsNamed = async (name: string) =>
+    Number(
+      (await db.query<{ n: string }>("select count(*) as n from events where type = 'AgentCreated' and data->>'name' = $1", [name]))
+        .rows[0]!.n,
+    );
+
+  it('frees a key whose command failed for want of the database: the retry once it is back runs the command, once', async () => {
+    // The database goes at the command's first query, after the key was claimed: 503.
+    const cut = gate.shutAfter("nextval('agent_ids')");
+    const failed = await create('Outage Borrower', 'outage-during-command');
+    await cut;
+    expect(failed.status).toBe(503);
+    gate.open();
+    const retry = await create('Outage Borrower', 'outage-during-command');
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect(await agentsNamed('Outage Borrower')).toBe(1);
+    // And its answer is now the key's: a second retry gets it again.
+    const again = await create('Outage Borrower', 'outage-during-command');
+    expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
+  });
+
+  it('frees a key whose claim was stored but whose answer the database never sent', async () => {
+    const cut = gate.shutAfter('insert into idempotency_keys', { passOn: true });
+    const failed = await create('Lost Claim Borrower', 'outage-during-claim');
+    await cut;
+    expect(failed.status).toBe(503);
+    gate.open();
+    const retry = await create('Lost Claim Borrower', 'outage-during-claim');
+    expect(retry.status).toBe(201);
+    expect(await agentsNamed('Lost Claim Borrower')).toBe(1);
   });
 });

@@ -1,9 +1,9 @@
-import { createHash, type Hash } from 'node:crypto';
+import { createHash, randomUUID, type Hash } from 'node:crypto';
 import { Transform } from 'node:stream';
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
-import { IDEMPOTENCY_KEY_PATTERN } from '@pf/events';
+import { backoffDelay, IDEMPOTENCY_KEY_PATTERN } from '@pf/events';
 import type { Migration } from '../db/migrate';
 
 /**
@@ -32,6 +32,11 @@ export const idempotencyMigrations: Migration[] = [
       create index idempotency_keys_expiry on idempotency_keys (expires_at);
     `,
   },
+  {
+    // Which claim a pending row is: a request frees only its own claim, never one a retry took over later.
+    name: 'infra/003-idempotency-claim-ids',
+    sql: `alter table idempotency_keys add column claim_id uuid`,
+  },
 ];
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -54,6 +59,7 @@ export interface IdempotencyOptions {
 interface Claim {
   readonly userId: string;
   readonly key: string;
+  readonly id: string;
 }
 
 interface StoredAnswer {
@@ -64,8 +70,21 @@ interface StoredAnswer {
 }
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route reads its body itself, streamed (an upload): the key is claimed once the route has read it and
+     * calls `request.idempotentAfterBody` with a digest of what it read, not before the handler runs.
+     */
+    readonly idempotency?: 'after-body';
+  }
   interface FastifyRequest {
     idempotencyClaim: Claim | null;
+    /**
+     * On an `idempotency: 'after-body'` route sent with a key by a signed-in user: claims the key for the request
+     * whose body has this digest. True: carry out the command (its answer is recorded); false: the answer has been
+     * sent (the first answer again, or 422 or 409), and the route only returns the reply. Null without a key.
+     */
+    idempotentAfterBody: ((bodyDigest: string) => Promise<boolean>) | null;
     /** The SHA-256 of the body's bytes as they arrived (not of the parsed value: re-serialising a deeply nested body would overflow the stack). */
     bodyHash: Hash | null;
   }
@@ -73,14 +92,20 @@ declare module 'fastify' {
 
 const isKeyedWrite = (request: FastifyRequest) =>
   !READS.has(request.method) && request.url.startsWith('/api/') && request.headers[IDEMPOTENCY_HEADER] !== undefined;
+const readsBodyItself = (request: FastifyRequest) => request.routeOptions.config.idempotency === 'after-body';
+
+const fingerprint = (request: FastifyRequest, body: string) =>
+  createHash('sha256').update(`${request.method} ${request.url}\n${body}`).digest('hex');
 
 function fingerprintOf(request: FastifyRequest): string {
   // A body no parser read (no content type) is not part of the request the route sees.
   const hash = request.body === undefined ? null : request.bodyHash;
   request.bodyHash = null;
-  const body = hash?.digest('hex') ?? 'no body';
-  return createHash('sha256').update(`${request.method} ${request.url}\n${body}`).digest('hex');
+  return fingerprint(request, hash?.digest('hex') ?? 'no body');
 }
+
+/** How a key left pending by a failed request is freed while the database cannot be reached (see onSend). */
+const FREE_RETRY = { baseMs: 100, maxMs: 2000 } as const;
 
 function replay(reply: FastifyReply, stored: StoredAnswer): FastifyReply {
   reply.status(stored.status_code!).header('idempotent-replayed', 'true');
@@ -92,10 +117,13 @@ function replay(reply: FastifyReply, stored: StoredAnswer): FastifyReply {
 export const idempotencyPlugin = fp<IdempotencyOptions>(
   async (app, { pool, ttlHours, waitMs = 10_000 }) => {
     app.decorateRequest('idempotencyClaim', null);
+    app.decorateRequest('idempotentAfterBody', null);
     app.decorateRequest('bodyHash', null);
+    let closed = false;
 
     app.addHook('preParsing', async (request, _reply, payload) => {
-      if (!isKeyedWrite(request)) return payload;
+      // A route that streams its body reads it from the request itself: a second reader here would race it.
+      if (!isKeyedWrite(request) || readsBodyItself(request)) return payload;
       const hash = createHash('sha256');
       request.bodyHash = hash;
       const hashing = new Transform({
@@ -109,20 +137,90 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(
       return payload.pipe(hashing);
     });
 
-    const claim = async (userId: string, key: string, fingerprint: string): Promise<boolean> => {
+    /** Lets the key go (the request failed in a way a retry can get past), if it is still this request's claim. */
+    const free = (claimed: Claim) =>
+      pool.query('delete from idempotency_keys where user_id = $1 and key = $2 and claim_id = $3 and status_code is null', [
+        claimed.userId,
+        claimed.key,
+        claimed.id,
+      ]);
+
+    /**
+     * A command that failed for want of the database cannot free its key then either: the key would block every
+     * retry (409) until taken for abandoned. It is freed as soon as the database answers again, so a retry that
+     * comes then and waits (below) runs at once.
+     */
+    const freeWhenBack = async (claimed: Claim) => {
+      // Past the abandonment time a retry takes the key over anyway (and the claim id keeps this from freeing it).
+      const until = Date.now() + ABANDONED_AFTER_S * 1000;
+      for (let attempt = 0; !closed && Date.now() < until; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt, FREE_RETRY, Math.random)).unref());
+        if (closed) return;
+        try {
+          await free(claimed);
+          return;
+        } catch {
+          // Still unreachable: try again.
+        }
+      }
+    };
+
+    const claim = async (userId: string, key: string, fingerprint: string): Promise<Claim | null> => {
       // A new key, or one whose earlier use expired or was abandoned mid-request, is ours to run.
-      const claimed = await pool.query(
-        `insert into idempotency_keys (user_id, key, fingerprint, expires_at)
-         values ($1, $2, $3, now() + make_interval(secs => $4))
-         on conflict (user_id, key) do update
-           set fingerprint = excluded.fingerprint, status_code = null, headers = null, body = null,
-               created_at = now(), expires_at = excluded.expires_at
-           where idempotency_keys.expires_at < now()
-              or (idempotency_keys.status_code is null and idempotency_keys.created_at < now() - make_interval(secs => $5))
-         returning 1`,
-        [userId, key, fingerprint, ttlHours * 3600, ABANDONED_AFTER_S],
-      );
-      return claimed.rowCount === 1;
+      const ours: Claim = { userId, key, id: randomUUID() };
+      const claimed = await pool
+        .query(
+          `insert into idempotency_keys (user_id, key, fingerprint, expires_at, claim_id)
+           values ($1, $2, $3, now() + make_interval(secs => $4), $6)
+           on conflict (user_id, key) do update
+             set fingerprint = excluded.fingerprint, status_code = null, headers = null, body = null,
+                 created_at = now(), expires_at = excluded.expires_at, claim_id = excluded.claim_id
+             where idempotency_keys.expires_at < now()
+                or (idempotency_keys.status_code is null and idempotency_keys.created_at < now() - make_interval(secs => $5))
+           returning 1`,
+          [userId, key, fingerprint, ttlHours * 3600, ABANDONED_AFTER_S, ours.id],
+        )
+        .catch((error: unknown) => {
+          // The claim may have been stored with its answer lost (the connection dropped): let it go once we can.
+          void freeWhenBack(ours);
+          throw error;
+        });
+      return claimed.rowCount === 1 ? ours : null;
+    };
+
+    /** Claims the key for this request, or answers it (the first answer again, 422, or 409); true when claimed. */
+    const settle = async (request: FastifyRequest, reply: FastifyReply, userId: string, header: string, fingerprint: string) => {
+      const deadline = Date.now() + waitMs;
+      for (;;) {
+        const claimed = await claim(userId, header, fingerprint);
+        if (claimed) {
+          request.idempotencyClaim = claimed;
+          return true;
+        }
+        const found = await pool.query<StoredAnswer>(
+          'select fingerprint, status_code, headers, body from idempotency_keys where user_id = $1 and key = $2',
+          [userId, header],
+        );
+        const stored = found.rows[0];
+        if (!stored) continue; // the first request failed and let the key go: run this one
+        if (stored.fingerprint !== fingerprint) {
+          await reply.status(422).send({
+            message: `Idempotency-Key: "${header.slice(0, 60)}" was already used for a different request (method, URL or body); use a new key for a new request`,
+          });
+          return false;
+        }
+        if (stored.status_code !== null) {
+          await replay(reply, stored);
+          return false;
+        }
+        if (Date.now() >= deadline) {
+          await reply
+            .status(409)
+            .send({ message: 'Idempotency-Key: the first request with this key is still being handled; try again shortly' });
+          return false;
+        }
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      }
     };
 
     app.addHook('preHandler', async (request, reply) => {
@@ -138,32 +236,11 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(
       // Without a user the route answers 401 itself; there is nothing to remember.
       if (!request.user) return;
       const userId = request.user.id;
-      const fingerprint = fingerprintOf(request);
-      const deadline = Date.now() + waitMs;
-      for (;;) {
-        if (await claim(userId, header, fingerprint)) {
-          request.idempotencyClaim = { userId, key: header };
-          return;
-        }
-        const found = await pool.query<StoredAnswer>(
-          'select fingerprint, status_code, headers, body from idempotency_keys where user_id = $1 and key = $2',
-          [userId, header],
-        );
-        const stored = found.rows[0];
-        if (!stored) continue; // the first request failed and let the key go: run this one
-        if (stored.fingerprint !== fingerprint) {
-          return reply.status(422).send({
-            message: `Idempotency-Key: "${header.slice(0, 60)}" was already used for a different request (method, URL or body); use a new key for a new request`,
-          });
-        }
-        if (stored.status_code !== null) return replay(reply, stored);
-        if (Date.now() >= deadline) {
-          return reply
-            .status(409)
-            .send({ message: 'Idempotency-Key: the first request with this key is still being handled; try again shortly' });
-        }
-        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      if (readsBodyItself(request)) {
+        request.idempotentAfterBody = (bodyDigest) => settle(request, reply, userId, header, fingerprint(request, bodyDigest));
+        return;
       }
+      if (!(await settle(request, reply, userId, header, fingerprintOf(request)))) return reply;
     });
 
     app.addHook('onSend', async (request, reply, payload) => {
@@ -171,23 +248,23 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(
       if (!claimed) return payload;
       request.idempotencyClaim = null;
       const storable = typeof payload === 'string' || Buffer.isBuffer(payload) || payload === null || payload === undefined;
+      if (transient(reply.statusCode) || !storable) {
+        await free(claimed).catch((error: unknown) => {
+          request.log.warn({ err: error }, 'could not free an idempotency key yet; it is freed once the database answers');
+          void freeWhenBack(claimed);
+        });
+        return payload;
+      }
       try {
-        if (transient(reply.statusCode) || !storable) {
-          await pool.query('delete from idempotency_keys where user_id = $1 and key = $2', [claimed.userId, claimed.key]);
-        } else {
-          const headers: Record<string, string> = {};
-          for (const name of REPLAYED_HEADERS) {
-            const value = reply.getHeader(name);
-            if (value !== undefined) headers[name] = String(value);
-          }
-          await pool.query('update idempotency_keys set status_code = $3, headers = $4, body = $5 where user_id = $1 and key = $2', [
-            claimed.userId,
-            claimed.key,
-            reply.statusCode,
-            JSON.stringify(headers),
-            payload == null ? null : payload.toString(),
-          ]);
+        const headers: Record<string, string> = {};
+        for (const name of REPLAYED_HEADERS) {
+          const value = reply.getHeader(name);
+          if (value !== undefined) headers[name] = String(value);
         }
+        await pool.query(
+          'update idempotency_keys set status_code = $4, headers = $5, body = $6 where user_id = $1 and key = $2 and claim_id = $3',
+          [claimed.userId, claimed.key, claimed.id, reply.statusCode, JSON.stringify(headers), payload == null ? null : payload.toString()],
+        );
       } catch (error) {
         // The answer still goes out; the key stays pending and is taken over once abandoned.
         request.log.warn({ err: error }, 'could not record the answer to an idempotent request');
@@ -199,7 +276,10 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(
       void pool.query('delete from idempotency_keys where expires_at < now()').catch(() => undefined);
     }, SWEEP_MS);
     sweep.unref();
-    app.addHook('onClose', async () => clearInterval(sweep));
+    app.addHook('onClose', async () => {
+      closed = true;
+      clearInterval(sweep);
+    });
   },
   { name: 'idempotency', dependencies: ['sessions'] },
 );
