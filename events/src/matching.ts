@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { routeIdParam } from './http';
 import { agentType, criteria } from './agent';
 import { criterionVerdict } from './negotiation';
+import { sourcingResult } from './products/sourcing';
 
 /** Lead urgency and status; match status and stage. */
 export const LEAD_URGENCIES = ['high', 'medium', 'low'] as const;
@@ -38,6 +39,8 @@ export const leadView = z.object({
   lastMatchRun: z
     .object({ requestedAt: z.string(), finishedAt: z.string().nullable(), newMatches: z.number().int().nullable() })
     .nullable(),
+  /** A borrower's products as its last Match sourced them, best first (docs/behaviour/products.md); null before any. */
+  sourcing: sourcingResult.nullable().optional(),
 });
 export type LeadView = z.infer<typeof leadView>;
 export const leadList = z.array(leadView);
@@ -108,6 +111,8 @@ export const matchRunCompleted = z.object({
     matchIds: z.array(z.string()),
     /** Why nothing was matched, in words, when nothing was. */
     note: z.string().nullable(),
+    /** A borrower's sourcing at the time (docs/behaviour/products.md); absent for other agents and older events. */
+    sourcing: sourcingResult.optional(),
   }),
 });
 

@@ -6,6 +6,7 @@ import type { AutomationState } from '../process-managers/automation-state';
 import { deterministicId } from '../process-managers/deterministic-id';
 import { matchAgentExplained } from './matcher';
 import { matchRunDecider } from './match-run';
+import { sourcingOf } from './sourcing';
 
 /** The matcher's answer to Match: it runs for the lead as on a resume, then says what it found. */
 export async function answerMatchRequest(
@@ -16,6 +17,8 @@ export async function answerMatchRequest(
 ): Promise<void> {
   const { requestId, agentId } = cause.data as EventOf<'MatchRequested'>['data'];
   const { matchIds, everyFitNegotiated } = await matchAgentExplained(context, state, agentId, cause, settings);
+  const agent = state.agents.get(agentId);
+  const sourcing = agent ? sourcingOf(agent, state.activeAgents(), settings.maxOpenConversations, settings.rules) : null;
   const note =
     matchIds.length > 0
       ? null
@@ -26,7 +29,7 @@ export async function answerMatchRequest(
     context.store,
     streams.matchRun(requestId),
     matchRunDecider,
-    { type: 'AnswerMatch', requestId, agentId, matchIds, note },
+    { type: 'AnswerMatch', requestId, agentId, matchIds, note, ...(sourcing ? { sourcing } : {}) },
     { actor: { kind: 'system', name: 'matcher' }, correlationId: cause.metadata.correlationId, causationId: cause.id },
     (index) => deterministicId(`${cause.id}:match-run:${index}`),
   );

@@ -1,4 +1,4 @@
-import { canSeeAgent, type EventOf } from '@pf/events';
+import { canSeeAgent, type EventOf, type SourcingResult } from '@pf/events';
 import { Invalid, NotFound } from '@pf/infra';
 import type { AgentState } from '../agent/agent';
 import type { Decider } from '../handle-command';
@@ -7,7 +7,7 @@ export type MatchRunEvent = EventOf<'MatchRequested' | 'MatchRunCompleted'>;
 export type MatchRunState = { status: 'none' } | { status: 'requested' | 'answered'; agentId: number };
 export type MatchRunCommand =
   | { type: 'RequestMatch'; requestId: string; agent: AgentState; agentId: number; actorId: string; actorFirmId?: string }
-  | { type: 'AnswerMatch'; requestId: string; agentId: number; matchIds: string[]; note: string | null };
+  | { type: 'AnswerMatch'; requestId: string; agentId: number; matchIds: string[]; note: string | null; sourcing?: SourcingResult };
 
 /**
  * Match (Matching & Leads): a person asks the matcher to look for a lead now. The request is an event the
@@ -26,8 +26,8 @@ function decide(command: MatchRunCommand, state: MatchRunState): MatchRunEvent[]
     }
     case 'AnswerMatch': {
       if (state.status !== 'requested') return [];
-      const { requestId, agentId, matchIds, note } = command;
-      return [{ type: 'MatchRunCompleted', data: { requestId, agentId, matchIds, note } }];
+      const { requestId, agentId, matchIds, note, sourcing } = command;
+      return [{ type: 'MatchRunCompleted', data: { requestId, agentId, matchIds, note, ...(sourcing ? { sourcing } : {}) } }];
     }
     default: {
       const unhandled: never = command;

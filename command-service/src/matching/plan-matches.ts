@@ -11,13 +11,23 @@
  * the pairs it can introduce: every unmatched pair scoring at or above the threshold that it fits.
  */
 import { createHash } from 'node:crypto';
-import { mayMeet, readCriteria, type AgentType, type Criteria, type MatchExplanation, type Participant } from '@pf/events';
+import {
+  mayMeet,
+  readCriteria,
+  type AgentType,
+  type BorrowerNeeds,
+  type Criteria,
+  type MatchExplanation,
+  type Participant,
+  type ProductRange,
+} from '@pf/events';
 import type { LendingRules } from '../automation/negotiation/lending-rules';
 import { issuesApart } from '../automation/negotiation/next-move';
 import { negotiationSetup } from '../automation/negotiation/setup';
 import { dealPropertyValue } from '../automation/negotiation/setup';
 import { formatPounds } from '../automation/words/format';
 import { scoreMatch } from './score-match';
+import { shortlistedLenders } from './sourcing';
 
 export interface MatchableAgent {
   agentId: number;
@@ -29,6 +39,9 @@ export interface MatchableAgent {
   name: string;
   type: AgentType;
   criteria: Criteria | null;
+  /** A lender's range and a borrower's needs as recorded (docs/behaviour/products.md); absent or null: none. */
+  products?: ProductRange | null;
+  needs?: BorrowerNeeds | null;
   /** False when paused; deleted agents are left out of the list altogether (or passed with isActive false). */
   isActive: boolean;
 }
@@ -124,10 +137,14 @@ export function planMatchesExplained(
   const brokers = changed.type === 'broker' ? [changed] : ofType('broker');
   const negotiatedAlready = (borrower: MatchableAgent, lender: MatchableAgent) =>
     negotiated.get(pairKey(borrower.agentId, lender.agentId)) === criteriaFingerprint(borrower.criteria, lender.criteria);
+  // A borrower with recorded needs negotiates with its sourcing's shortlist only: the cheapest few lenders.
+  const shortlists = new Map(
+    borrowers.map((b) => [b.agentId, shortlistedLenders(b, active, settings.maxOpenConversations, settings.rules)]),
+  );
   const fitting = borrowers
     .flatMap((borrower) =>
       lenders
-        .filter((lender) => mayMeet(borrower, lender))
+        .filter((lender) => mayMeet(borrower, lender) && (shortlists.get(borrower.agentId)?.has(lender.agentId) ?? true))
         .map((lender) => ({ borrower, lender, ...scoreMatch(borrower.criteria, lender.criteria, lending) })),
     )
     .filter((pair) => pair.score >= settings.threshold && !talking(pair.borrower.agentId, pair.lender.agentId))

@@ -1,3 +1,4 @@
 export * from './product';
 export * from './needs';
 export * from './upgrade';
+export * from './sourcing';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentView } from '@pf/events';
+import { illustrate, type AgentView, type LeadView } from '@pf/events';
 import { DEMO_AGENTS } from '../../../command-service/src/seed-demo/demo-data';
 import { ApiClient } from './testing/api-client';
 import { testSingleNode } from './testing/single-node';
@@ -57,5 +57,52 @@ describe('products and needs through the agent API', () => {
         .map((a) => a.name)
         .sort(),
     ).toEqual(['Capital & Counties Bank', 'Harbour Street Bank', 'Northgate Building Society', 'Pennine Mutual']);
+  });
+});
+
+describe('sourcing through Match', () => {
+  const node = testSingleNode({ AUTOMATION: 'on', AGENT_REPLY_DELAY_MS: '0' });
+
+  it('records a demo borrower’s products, best first by true cost, each with its verdict, reasons and the regulated figures', async () => {
+    const client = await ApiClient.signIn(node.server.url);
+    expect((await client.post('/api/seed-demo')).status).toBe(201);
+    const amelia = (await client.get<LeadView[]>('/api/leads')).body.find((lead) => lead.name === 'Amelia Hart')!;
+    const asked = await client.post<{ requestId: string }>(`/api/leads/${amelia.id}/match`);
+    expect(asked.status).toBe(202);
+    await expect
+      .poll(async () => (await client.get<LeadView[]>('/api/leads')).body.find((lead) => lead.id === amelia.id)?.sourcing ?? null, {
+        timeout: 20_000,
+        interval: 100,
+      })
+      .not.toBeNull();
+    const sourcing = (await client.get<LeadView[]>('/api/leads')).body.find((lead) => lead.id === amelia.id)!.sourcing!;
+    const offered = sourcing.lines.filter((line) => line.quote !== null);
+    // Amelia: £236,000 on £295,000 (80% LTV) over 30 years, a fee paid up front and capped at £1,000, preferring 2 years.
+    expect(offered.map((line) => [line.lenderName, line.productName, line.verdict])).toEqual([
+      ['Northgate Building Society', '2 Year Fixed (no fee)', 'pass'],
+      ['Northgate Building Society', '2 Year Fixed', 'pass'],
+      ['Northgate Building Society', '5 Year Fixed', 'warn'],
+      ['Pennine Mutual', '5 Year Fixed', 'warn'],
+    ]);
+    const northgate = offered[1]!;
+    const figures = illustrate({
+      loan: 236_000,
+      termMonths: 360,
+      rates: [{ ratePercent: 5.16, months: 24 }, { ratePercent: 7.5 }],
+      fees: [995],
+    });
+    expect(northgate.quote).toMatchObject({
+      initialRatePercent: 5.16,
+      fee: 995,
+      monthlyPayment: figures.payments[0]!.amount,
+      aprc: figures.aprc,
+      procurationFee: 826,
+    });
+    const capital = sourcing.lines.filter((line) => line.lenderName === 'Capital & Counties Bank');
+    expect(
+      capital.every((line) => line.verdict === 'fail' && line.reasons.some((r) => r.detail === 'The lender does not lend in leeds')),
+    ).toBe(true);
+    const names = new Map((await client.get<AgentView[]>('/api/agents')).body.map((agent) => [agent.id, agent.name]));
+    expect(sourcing.shortlist.map((id) => names.get(id))).toEqual(['Northgate Building Society', 'Pennine Mutual']);
   });
 });

@@ -1,4 +1,4 @@
-import { agentsView, evolveAgent, type Agent, type DomainEvent, type LeadStatus, type LeadUrgency } from '@pf/events';
+import { agentsView, evolveAgent, type Agent, type DomainEvent, type LeadStatus, type LeadUrgency, type SourcingResult } from '@pf/events';
 import type { DocumentProjection } from '../json-rows-projection';
 
 /**
@@ -12,6 +12,8 @@ export interface LeadDoc extends Agent {
   /** Its conversations: open, or how they ended. */
   conversations: Record<string, 'open' | 'agreed' | 'ended'>;
   lastMatchRun: { requestId: string; requestedAt: string; finishedAt: string | null; newMatches: number | null } | null;
+  /** A borrower's sourcing as its last answered Match recorded it (absent before any). */
+  sourcing?: SourcingResult;
 }
 
 /**
@@ -59,7 +61,11 @@ export function evolveLead(doc: LeadDoc | null, event: DomainEvent, at: string):
       return { ...doc, lastMatchRun: { requestId: event.data.requestId, requestedAt: at, finishedAt: null, newMatches: null } };
     case 'MatchRunCompleted':
       if (doc.lastMatchRun?.requestId !== event.data.requestId) return doc;
-      return { ...doc, lastMatchRun: { ...doc.lastMatchRun, finishedAt: at, newMatches: event.data.matchIds.length } };
+      return {
+        ...doc,
+        lastMatchRun: { ...doc.lastMatchRun, finishedAt: at, newMatches: event.data.matchIds.length },
+        ...(event.data.sourcing ? { sourcing: event.data.sourcing } : {}),
+      };
     default:
       return doc;
   }

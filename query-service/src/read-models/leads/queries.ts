@@ -19,6 +19,7 @@ export function toLeadView(doc: LeadDoc): LeadView {
     createdDate: doc.createdAt,
     lastContact: doc.lastContact,
     lastMatchRun: run && { requestedAt: run.requestedAt, finishedAt: run.finishedAt, newMatches: run.newMatches },
+    sourcing: doc.sourcing ?? null,
   };
 }
 

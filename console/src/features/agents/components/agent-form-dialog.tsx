@@ -16,6 +16,8 @@ import { toastFailure, toastSuccess } from '../../../lib/toaster';
 import { useAgentDefaults, useCreateAgent, useUpdateAgent } from '../api/agents';
 import { CRITERIA_LABELS, fieldErrors, formFromAgent, formFromDefaults, toInput, type AgentFormValues } from './agent-form';
 import { SubmitFooter } from '../../../components/submit-footer';
+import { NeedsFields, RangeFields } from './profile-fields';
+import { profileIssue } from './profile-form';
 
 interface Props {
   isOpen: boolean;
@@ -42,12 +44,18 @@ export function AgentFormDialog({ isOpen, onClose, agent }: Props) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const parsed = createAgentInput.safeParse(toInput(values));
-    if (!parsed.success) return setErrors(fieldErrors(parsed.error.issues));
+    if (!parsed.success) {
+      const profile = parsed.error.issues.find((issue) => issue.path[0] === 'products' || issue.path[0] === 'needs');
+      return setErrors({ ...fieldErrors(parsed.error.issues), ...(profile ? { profile: profileIssue(profile) } : {}) });
+    }
     setErrors({});
     try {
       if (agent) {
-        const { name, description, criteria } = parsed.data;
-        await update.mutateAsync({ id: agent.id, input: { name, description, criteria } });
+        const { name, description, criteria, products, needs } = parsed.data;
+        // Switched off while editing: the range or needs are removed (null); never sent for the other types.
+        const profile =
+          agent.type === 'lender' ? { products: products ?? null } : agent.type === 'borrower' ? { needs: needs ?? null } : {};
+        await update.mutateAsync({ id: agent.id, input: { name, description, criteria, ...profile } });
         toastSuccess(USER_MESSAGES.agentUpdated);
       } else {
         await create.mutateAsync(parsed.data);
@@ -103,6 +111,24 @@ export function AgentFormDialog({ isOpen, onClose, agent }: Props) {
           <p className={Classes.TEXT_MUTED}>Loan, income and property (optional, written as you would say them)</p>
           <CriteriaFields keys={EXTRA_CRITERIA_KEYS} values={values.criteria} onChange={(criteria) => set({ criteria })} />
           {errors.criteria ? <p className={Classes.INTENT_DANGER}>{errors.criteria}</p> : null}
+          {values.type === 'lender' || values.type === 'borrower' ? (
+            <Switch
+              checked={values.withProfile}
+              onChange={() => set({ withProfile: !values.withProfile })}
+              label={values.type === 'lender' ? 'Record the product range' : 'Record the needs as a broker would'}
+            />
+          ) : null}
+          {values.withProfile && values.type === 'lender' ? (
+            <RangeFields range={values.range} onChange={(range) => set({ range })} />
+          ) : null}
+          {values.withProfile && values.type === 'borrower' ? (
+            <NeedsFields needs={values.needs} onChange={(needs) => set({ needs })} />
+          ) : null}
+          {errors.profile ? (
+            <p className={Classes.INTENT_DANGER} role="alert" data-testid="profile-error">
+              {errors.profile}
+            </p>
+          ) : null}
           {agent ? null : (
             <FormGroup
               label="Response time"

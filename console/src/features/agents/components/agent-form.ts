@@ -7,6 +7,7 @@ import {
   type CreateAgentInput,
   type CriteriaKey,
 } from '@pf/events';
+import { emptyNeeds, emptyRange, needsForm, rangeForm, toNeeds, toRange, type NeedsForm, type RangeForm } from './profile-form';
 
 /** The dialog's editable state: every field as the text the operator typed. */
 export interface AgentFormValues {
@@ -18,6 +19,10 @@ export interface AgentFormValues {
   autoNegotiate: boolean;
   /** In hours (1, 4, 24 or 48): how long the owner may leave the other side unanswered while negotiating by hand (creation only). */
   responseTime: AgentDefaults['responseTime'];
+  /** A lender's product range and a borrower's needs (docs/behaviour/products.md), sent only when switched on. */
+  withProfile: boolean;
+  range: RangeForm;
+  needs: NeedsForm;
 }
 
 export const CRITERIA_LABELS: Record<CriteriaKey, string> = {
@@ -41,7 +46,17 @@ export const CRITERIA_LABELS: Record<CriteriaKey, string> = {
  */
 function emptyForm(defaults: Partial<Record<CriteriaKey, string>> = {}): AgentFormValues {
   const criteria = Object.fromEntries(CRITERIA_KEYS.map((key) => [key, defaults[key] ?? ''])) as Record<CriteriaKey, string>;
-  return { name: '', type: '', description: '', criteria, autoNegotiate: true, responseTime: DEFAULT_AGENT_DEFAULTS.responseTime };
+  return {
+    name: '',
+    type: '',
+    description: '',
+    criteria,
+    autoNegotiate: true,
+    responseTime: DEFAULT_AGENT_DEFAULTS.responseTime,
+    withProfile: false,
+    range: emptyRange(),
+    needs: emptyNeeds(),
+  };
 }
 
 /** Settings' property type names (buyToLet) as the criteria reader reads them. */
@@ -86,7 +101,15 @@ export function formFromAgent(agent: AgentView): AgentFormValues {
   const form = emptyForm();
   for (const key of CRITERIA_KEYS) form.criteria[key] = agent.criteria?.[key] ?? '';
   // Editing leaves auto-negotiate as it was set at creation (the dialog does not offer it there).
-  return { ...form, name: agent.name, type: agent.type, description: agent.description ?? '' };
+  return {
+    ...form,
+    name: agent.name,
+    type: agent.type,
+    description: agent.description ?? '',
+    withProfile: agent.products !== null || agent.needs !== null,
+    range: agent.products ? rangeForm(agent.products) : form.range,
+    needs: agent.needs ? needsForm(agent.needs) : form.needs,
+  };
 }
 
 /** What the shared schema validates: an unchosen type is absent, so its message ("Please select an agent type") applies. */
@@ -98,6 +121,8 @@ export function toInput(values: AgentFormValues): CreateAgentInput {
     criteria: values.criteria,
     ...(values.autoNegotiate ? {} : { autoNegotiate: false }),
     responseTime: values.responseTime,
+    ...(values.withProfile && values.type === 'lender' ? { products: toRange(values.range) } : {}),
+    ...(values.withProfile && values.type === 'borrower' ? { needs: toNeeds(values.needs) } : {}),
   };
 }
 

@@ -11,6 +11,7 @@ import { useSearchedPages } from '../../../lib/use-cursor-pages';
 import { fetchLeadPage, leadPageKey } from '../api/matching';
 import { ScoreTag } from './score-tag';
 import { WritersOnly } from '../../../components/writers-only';
+import { SourcingTable } from './sourcing-table';
 import { matchRunText, useMatchAction } from './use-match-action';
 
 const URGENCY_INTENT = { high: Intent.DANGER, medium: Intent.WARNING, low: Intent.NONE } as const;
@@ -124,6 +125,7 @@ export function LeadsTab() {
                   </tr>
                 </tbody>
               </table>
+              {viewing.sourcing ? <SourcingTable sourcing={viewing.sourcing} /> : null}
             </>
           ) : null}
         </DialogBody>

@@ -1,0 +1,55 @@
+/**
+ * The matcher's sourcing (docs/behaviour/products.md, "Sourcing"): a borrower's needs against every product of every
+ * lender it may meet, through the one sourcing module in events/, with the lenders' affordability rules. A borrower
+ * whose needs are recorded negotiates with the shortlist only (the cheapest few lenders by true cost).
+ */
+import {
+  mayMeet,
+  needsOf,
+  productRangeOf,
+  readCriteria,
+  source,
+  sourcingResultOf,
+  DEFAULT_BANK_RATE_PERCENT,
+  type SourcedProduct,
+  type SourcingResult,
+} from '@pf/events';
+import { DEFAULT_LENDING_RULES, type LendingRules } from '../automation/negotiation/lending-rules';
+import type { MatchableAgent } from './plan-matches';
+
+function sourceFor(
+  borrower: MatchableAgent,
+  agents: readonly MatchableAgent[],
+  rules: LendingRules = DEFAULT_LENDING_RULES,
+): SourcedProduct[] | null {
+  const needs = needsOf(borrower);
+  if (!needs) return null;
+  const lenders = agents.flatMap((agent) => {
+    if (agent.type !== 'lender' || !agent.isActive || !mayMeet(borrower, agent)) return [];
+    const range = productRangeOf(agent);
+    return range ? [{ agentId: agent.agentId, name: agent.name, range, criteria: readCriteria(agent.criteria) }] : [];
+  });
+  return source(needs, readCriteria(borrower.criteria), lenders, DEFAULT_BANK_RATE_PERCENT, rules);
+}
+
+/** What a Match for this agent records: its sourcing when it is a borrower with a profile, else nothing. */
+export function sourcingOf(
+  agent: MatchableAgent,
+  agents: readonly MatchableAgent[],
+  size: number,
+  rules?: LendingRules,
+): SourcingResult | null {
+  const sourced = agent.type === 'borrower' ? sourceFor(agent, agents, rules) : null;
+  return sourced ? sourcingResultOf(sourced, size) : null;
+}
+
+/** The lenders a borrower with recorded needs may be matched with (its shortlist); null: no restriction (older agents). */
+export function shortlistedLenders(
+  borrower: MatchableAgent,
+  agents: readonly MatchableAgent[],
+  size: number,
+  rules?: LendingRules,
+): Set<number> | null {
+  if (!borrower.needs) return null;
+  return new Set(sourcingOf(borrower, agents, size, rules)?.shortlist ?? []);
+}
