@@ -27,6 +27,17 @@ export const configSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Origins allowed to write and to open /ws besides the server's own. */
     ALLOWED_ORIGINS: list.default([]),
+    /**
+     * Host names the server answers to besides localhost, 127.0.0.1, [::1] and the hosts of PUBLIC_URL and
+     * ALLOWED_ORIGINS (docs/operations/web-security.md); `*` answers to any. Any port.
+     */
+    ALLOWED_HOSTS: list.default([]).refine((hosts) => hosts.every(isHostName), {
+      error: 'must be host names separated by commas (such as console.example.com,proxy), or *',
+    }),
+    /** The whole request (headers and body) must have arrived within this long, else 408 and the connection closes. */
+    REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(120_000),
+    /** A request body that sends nothing for this long is answered 408 and its connection closed. */
+    BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     /** Commands (and sign-ins) allowed per client per minute. */
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
     /**
@@ -136,6 +147,14 @@ export const configSchema = z
     }
   });
 export type Config = z.infer<typeof configSchema>;
+
+/** `*`, or a host name or address as a Host header names it (console.example.com, 10.0.0.5, [::1]), without a port. */
+function isHostName(entry: string): boolean {
+  if (entry === '*') return true;
+  if (!URL.canParse(`http://${entry}`)) return false;
+  const url = new URL(`http://${entry}`);
+  return url.host === entry.toLowerCase() && url.port === '';
+}
 
 /** 10.0.0.1, ::1, 10.0.0.0/8 or fd00::/8: what TRUST_PROXY may list besides the names. */
 function isAddressOrRange(entry: string): boolean {

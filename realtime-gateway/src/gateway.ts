@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE, type CommandClient, type ServiceContext } from '@pf/infra';
+import { isDatabaseUnavailable, siteRules, UNAVAILABLE_MESSAGE, type CommandClient, type ServiceContext } from '@pf/infra';
 import { Connection } from './connection';
 import { Follower } from './follower';
 import { handleMessage, type HandlerContext } from './handlers';
@@ -133,6 +133,7 @@ export function attachRealtimeGateway(
     });
   };
 
+  const rules = siteRules(ctx.config);
   const onUpgrade = async (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     if (url.pathname !== path) {
@@ -142,7 +143,7 @@ export function attachRealtimeGateway(
     }
     socket.on('error', () => socket.destroy());
     try {
-      const handshake = await checkHandshake(request, ctx.config.ALLOWED_ORIGINS, ctx.sessions);
+      const handshake = await checkHandshake(request, rules, ctx.sessions);
       if (!handshake.ok) return refuse(socket, handshake.status, handshake.message);
       await ready;
       if (socket.destroyed) return;

@@ -1,23 +1,22 @@
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { isAllowedOrigin, readCookie, RETRY_AFTER_SECONDS, SESSION_COOKIE, type SessionStore, type SessionUser } from '@pf/infra';
+import { readCookie, RETRY_AFTER_SECONDS, SESSION_COOKIE, type SessionStore, type SessionUser, type SiteRules } from '@pf/infra';
 
 export type Handshake =
   | { readonly ok: true; readonly user: SessionUser; readonly cookie: string; readonly token: string }
-  | { readonly ok: false; readonly status: 401 | 403; readonly message: string };
+  | { readonly ok: false; readonly status: 400 | 401 | 403; readonly message: string };
 
 /**
  * The upgrade is a browser request that carries the session cookie on its own, so it must come from a
- * page of ours (cross-site WebSocket hijacking): a missing or foreign Origin is refused, then the session.
+ * page of ours (cross-site WebSocket hijacking): a Host this site does not answer to, a missing or foreign
+ * Origin (scheme, host and port: the same rules as HTTP, infra/src/http/origin.ts) is refused, then the session.
  */
-export async function checkHandshake(
-  request: IncomingMessage,
-  allowedOrigins: readonly string[],
-  sessions: SessionStore,
-): Promise<Handshake> {
+export async function checkHandshake(request: IncomingMessage, rules: SiteRules, sessions: SessionStore): Promise<Handshake> {
+  const foreignHost = rules.refuseHost(request.headers.host);
+  if (foreignHost) return { ok: false, status: 400, message: foreignHost };
   const origin = request.headers.origin;
   if (!origin) return { ok: false, status: 403, message: 'The socket needs an Origin header' };
-  if (!isAllowedOrigin(origin, request.headers.host, allowedOrigins)) {
+  if (!rules.isAllowedOrigin(origin, request)) {
     return { ok: false, status: 403, message: `Sockets from origin ${origin} are not allowed` };
   }
   const cookie = request.headers.cookie ?? '';

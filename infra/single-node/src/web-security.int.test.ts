@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import net from 'node:net';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { createPool } from '@pf/infra';
@@ -149,4 +151,144 @@ describe('cross-site requests, ownership, cookies and limits', () => {
     expect(profile.status).toBe(400);
     expect(profile.body.message).toContain(`lastName: ${invisibleControlMessage('Last name')}`);
   });
+});
+
+/** A request as any client may send it (node:http, so Host can be anything), answered in full. */
+function rawRequest(url: string, options: { method?: string; path: string; headers: Record<string, string>; body?: string }) {
+  return new Promise<{ status: number; body: string; upgraded: boolean }>((resolve, reject) => {
+    const request = http.request(`${url}${options.path}`, { method: options.method ?? 'GET', headers: options.headers });
+    request.on('response', (response) => {
+      let body = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body, upgraded: false }));
+    });
+    request.on('upgrade', (response, socket) => {
+      socket.destroy();
+      resolve({ status: response.statusCode ?? 0, body: '', upgraded: true });
+    });
+    request.on('error', reject);
+    request.end(options.body);
+  });
+}
+
+const upgradeHeaders = {
+  connection: 'Upgrade',
+  upgrade: 'websocket',
+  'sec-websocket-key': randomBytes(16).toString('base64'),
+  'sec-websocket-version': '13',
+};
+
+/**
+ * The names the server answers to, the scheme an Origin must have, and how long a request may take to arrive
+ * (docs/operations/web-security.md): over HTTP and the socket upgrade alike, with real sockets.
+ */
+describe('hosts, origins by scheme, and request timeouts', () => {
+  let database: TestDatabase;
+  let server: RunningServer;
+  let host: string;
+  let ada: ApiClient;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    server = await startSingleNode(
+      testServerEnv(database.url, {
+        TRUST_PROXY: 'loopback',
+        ALLOWED_HOSTS: 'console.example.com',
+        REQUEST_TIMEOUT_MS: '2000',
+        BODY_TIMEOUT_MS: '500',
+      }),
+    );
+    host = new URL(server.url).host;
+    ada = await ApiClient.signIn(server.url);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await database?.drop();
+  });
+
+  it('answers only to its own host names, over HTTP and the socket upgrade, naming the host it refused', async () => {
+    const port = new URL(server.url).port;
+    const foreign = await rawRequest(server.url, {
+      path: '/api/auth/user',
+      headers: { host: `rebound.example:${port}`, cookie: ada.cookie },
+    });
+    expect(foreign.status).toBe(400);
+    expect((JSON.parse(foreign.body) as ApiError).message).toBe(
+      'This server does not answer to the host "rebound.example:' + port + '"; add it to ALLOWED_HOSTS if it is yours',
+    );
+    for (const name of [`localhost:${port}`, `127.0.0.1:${port}`, `console.example.com:${port}`, `CONSOLE.example.com`]) {
+      expect({
+        name,
+        status: (await rawRequest(server.url, { path: '/api/auth/user', headers: { host: name, cookie: ada.cookie } })).status,
+      }).toEqual({
+        name,
+        status: 200,
+      });
+    }
+    // A probe reaches the process by whatever address it has.
+    expect((await rawRequest(server.url, { path: '/healthz', headers: { host: '10.1.2.3:5000' } })).status).toBe(200);
+    const socket = await rawRequest(server.url, {
+      path: '/ws',
+      headers: { ...upgradeHeaders, host: `rebound.example:${port}`, origin: `http://rebound.example:${port}`, cookie: ada.cookie },
+    });
+    expect(socket).toMatchObject({ status: 400, upgraded: false });
+    expect(socket.body).toContain('does not answer to the host');
+    const own = await rawRequest(server.url, { path: '/ws', headers: { ...upgradeHeaders, host, origin: server.url, cookie: ada.cookie } });
+    expect(own).toMatchObject({ status: 101, upgraded: true });
+  });
+
+  it('compares the Origin with its scheme: an https page of this host writes only when the request came over https', async () => {
+    const write = (origin: string, headers: Record<string, string> = {}) =>
+      rawRequest(server.url, {
+        method: 'POST',
+        path: '/api/agents',
+        headers: { host, origin, cookie: ada.cookie, 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ name: 'Scheme Borrower', type: 'borrower' }),
+      });
+    const httpsPageOverHttp = await write(`https://${host}`);
+    expect(httpsPageOverHttp.status).toBe(403);
+    expect((JSON.parse(httpsPageOverHttp.body) as ApiError).message).toBe(`Requests from origin https://${host} are not allowed`);
+    // Through a proxy TRUST_PROXY believes (loopback here) that says the request came over https.
+    expect((await write(`https://${host}`, { 'x-forwarded-proto': 'https' })).status).toBe(201);
+    expect((await write(`http://${host}`, { 'x-forwarded-proto': 'https' })).status).toBe(403);
+    expect((await write(`http://${host}`)).status).toBe(201);
+    const socket = await rawRequest(server.url, {
+      path: '/ws',
+      headers: { ...upgradeHeaders, host, origin: `https://${host}`, cookie: ada.cookie },
+    });
+    expect(socket).toMatchObject({ status: 403, upgraded: false });
+  });
+
+  /** Sends the head of a request and `send(socket)` of its body, and reads until the server closes the connection. */
+  const stall = (body: (socket: net.Socket) => void, contentLength: number) =>
+    new Promise<string>((resolve, reject) => {
+      const { port } = new URL(server.url);
+      const socket = net.connect(Number(port), '127.0.0.1');
+      let answer = '';
+      socket.setEncoding('utf8').on('data', (chunk: string) => (answer += chunk));
+      socket.on('close', () => resolve(answer));
+      socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? undefined : reject(error)));
+      socket.on('connect', () => {
+        socket.write(
+          `POST /api/agents HTTP/1.1\r\nHost: ${host}\r\nCookie: ${ada.cookie}\r\nContent-Type: application/json\r\nContent-Length: ${contentLength}\r\n\r\n`,
+        );
+        body(socket);
+      });
+    });
+
+  it('answers 408 and closes the connection when a body stops arriving', async () => {
+    const answer = await stall((socket) => socket.write('{"name":'), 100);
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(answer).toContain('"message":"The request body stopped arriving for 0.5 s; send it again"');
+  });
+
+  it('answers 408 and closes the connection when a body trickles in for longer than the request may take', async () => {
+    let trickle: NodeJS.Timeout | undefined;
+    const answer = await stall((socket) => {
+      // A byte every 100 ms: never idle for the body timeout, but never done.
+      trickle = setInterval(() => (socket.writable ? socket.write(' ') : clearInterval(trickle)), 100);
+    }, 60_000);
+    clearInterval(trickle);
+    expect(answer).toMatch(/^HTTP\/1\.1 408 Request Timeout/);
+  }, 60_000);
 });

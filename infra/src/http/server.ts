@@ -10,7 +10,8 @@ import { useZodContract } from './contract';
 import { serveAsyncApi } from './asyncapi';
 import { refuseTokenWrites } from '../auth/api-tokens';
 import { errorHandler, notFoundHandler } from './errors';
-import { originGuard } from './origin';
+import { bodyTimeout } from './body-timeout';
+import { hostGuard, originGuard, siteRules } from './origin';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 const LIMITED_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -33,6 +34,14 @@ export async function createHttpServer(config: Config, log: Logger, options: Htt
   const app = Fastify({
     loggerInstance,
     bodyLimit: BODY_LIMIT_BYTES,
+    // A request must have arrived whole within REQUEST_TIMEOUT_MS (Node answers 408 and closes). Node reads it when
+    // the server is made (set afterwards it is not enforced), so it goes to the server's own options too; Node
+    // checks the open connections every connectionsCheckingInterval, a small share of the timeout.
+    requestTimeout: config.REQUEST_TIMEOUT_MS,
+    http: {
+      requestTimeout: config.REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.floor(config.REQUEST_TIMEOUT_MS / 8))),
+    },
     logController: new LogController({ disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace' }),
     trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true },
@@ -94,7 +103,10 @@ export async function createHttpServer(config: Config, log: Logger, options: Htt
       message: `Too many requests: at most ${context.max} a minute; try again in ${context.after}`,
     }),
   });
-  app.addHook('onRequest', originGuard(config.ALLOWED_ORIGINS));
+  const rules = siteRules(config);
+  app.addHook('onRequest', hostGuard(rules));
+  app.addHook('onRequest', bodyTimeout(config.BODY_TIMEOUT_MS));
+  app.addHook('onRequest', originGuard(rules));
   app.addHook('onRequest', refuseTokenWrites);
   await useZodContract(app, options.title ?? 'Property-finance agent platform');
   await serveAsyncApi(app, config.KAFKA_TOPIC);
