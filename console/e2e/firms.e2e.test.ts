@@ -33,9 +33,18 @@ async function agent(page: Page, name: string, type: 'borrower' | 'lender', crit
   return ((await answer.json()) as AgentView).id;
 }
 
-/** New Deals between a firm's own London agents (each a deal of that firm only). */
-async function deals(page: Page, borrowerAgentId: number, lenderAgentId: number, count: number, address: string, loanAmount: number) {
+/** A London borrower the firm's lenders do not fit, so no negotiation agrees a deal for it meanwhile. */
+const LONDON_CLIENT = { propertyValueMin: '£5,000,000', propertyValueMax: '£6,000,000', region: 'london' };
+/** A London lender that fits none of the borrowers here: its deals are made by hand only. */
+const LONDON_LENDER = { propertyValueMin: '£100,000', propertyValueMax: '£150,000', region: 'london' };
+
+/**
+ * New Deals between a firm's own London agents (each a deal of that firm only), one borrower per deal: a borrower
+ * with an agreed deal gets no second one (docs/decisions/one-commitment-per-need.md).
+ */
+async function deals(page: Page, borrowerName: string, lenderAgentId: number, count: number, address: string, loanAmount: number) {
   for (let n = 0; n < count; n += 1) {
+    const borrowerAgentId = await agent(page, n === 0 ? borrowerName : `${borrowerName} ${n + 1}`, 'borrower', LONDON_CLIENT);
     const answer = await page.request.post('/api/deals', {
       data: {
         borrowerAgentId,
@@ -71,17 +80,8 @@ test('firm B reads none of firm A’s clients or figures outside their shared co
   // Firm A: demo data (a sandbox), a client who meets B's lender, and clients of its own with deals in London.
   expect((await a.request.post('/api/seed-demo')).status()).toBe(201);
   await agent(a, 'Harriet Cole', 'borrower', { ...BORROWER_CRITERIA, region: 'london' });
-  const oliver = await agent(a, 'Oliver Pemberton', 'borrower', {
-    propertyValueMin: '£5,000,000',
-    propertyValueMax: '£6,000,000',
-    region: 'london',
-  });
-  const harbour = await agent(a, 'Harbour Home Loans', 'lender', {
-    propertyValueMin: '£4,000,000',
-    propertyValueMax: '£7,000,000',
-    region: 'london',
-  });
-  await deals(a, oliver, harbour, 5, 'Harbour Lane', 987_000);
+  const harbour = await agent(a, 'Harbour Home Loans', 'lender', LONDON_LENDER);
+  await deals(a, 'Oliver Pemberton', harbour, 5, 'Harbour Lane', 987_000);
   // Firm B: a lender that fits Harriet, and agents of its own for its own deal later.
   await agent(b, 'Wessex Building Society', 'lender', LENDER_CRITERIA);
   await expect
@@ -129,28 +129,10 @@ test('firm B reads none of firm A’s clients or figures outside their shared co
   await expect(b.getByTestId('market-mortgageApprovals')).toContainText('Not enough data');
 
   // B and C each add a London deal of their own: seven deals of three firms back London's figures.
-  const bBorrower = await agent(b, 'Beatrice Lamb', 'borrower', {
-    propertyValueMin: '£9,000,000',
-    propertyValueMax: '£9,500,000',
-    region: 'london',
-  });
-  const bLender = await agent(b, 'Wessex Private', 'lender', {
-    propertyValueMin: '£9,000,000',
-    propertyValueMax: '£10,000,000',
-    region: 'london',
-  });
-  await deals(b, bBorrower, bLender, 1, 'Wessex Row', 4_000_000);
-  const cBorrower = await agent(c, 'Cecil Dunn', 'borrower', {
-    propertyValueMin: '£9,000,000',
-    propertyValueMax: '£9,500,000',
-    region: 'london',
-  });
-  const cLender = await agent(c, 'Crown Lending', 'lender', {
-    propertyValueMin: '£9,000,000',
-    propertyValueMax: '£10,000,000',
-    region: 'london',
-  });
-  await deals(c, cBorrower, cLender, 1, 'Crown Street', 4_000_000);
+  const bLender = await agent(b, 'Wessex Private', 'lender', LONDON_LENDER);
+  await deals(b, 'Beatrice Lamb', bLender, 1, 'Wessex Row', 4_000_000);
+  const cLender = await agent(c, 'Crown Lending', 'lender', LONDON_LENDER);
+  await deals(c, 'Cecil Dunn', cLender, 1, 'Crown Street', 4_000_000);
   await expect(async () => {
     await b.goto('/market');
     await expect(b.getByTestId('market-mortgageApprovals')).toContainText(/Mortgage Approvals\s*\d/, { timeout: 10_000 });

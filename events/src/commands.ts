@@ -105,7 +105,8 @@ export const sendMessage = command('SendMessage', {
  * acceptance unless it is committed to this one.
  */
 export const needStatus = z.object({
-  committed: z.object({ conversationId: id, dealId: z.string(), lenderAgentId: id, lenderName: z.string() }).nullable(),
+  /** `conversationId` null: committed to a deal made by hand (New Deal), which no conversation agreed. */
+  committed: z.object({ conversationId: id.nullable(), dealId: z.string(), lenderAgentId: id, lenderName: z.string() }).nullable(),
 });
 export type NeedStatus = z.infer<typeof needStatus>;
 

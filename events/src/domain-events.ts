@@ -145,8 +145,11 @@ export const dealAgreed = event('DealAgreed', {
  */
 export const needCommitted = event('NeedCommitted', {
   borrowerAgentId: id,
-  /** Named so, not `conversationId`: this is the need's stream, not the conversation's (readers route on that key). */
-  agreedInConversationId: id,
+  /**
+   * Named so, not `conversationId`: this is the need's stream, not the conversation's (readers route on that key).
+   * Null for a deal made by hand (New Deal), which commits the need as an agreement does.
+   */
+  agreedInConversationId: id.nullable(),
   dealId: z.string(),
   lenderAgentId: id,
   lenderName: z.string(),

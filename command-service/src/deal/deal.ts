@@ -1,6 +1,7 @@
 import { applyDealEvent, dealFromOpening, type DealFacts, type DealStage, type DealStatus, type EventOf } from '@pf/events';
-import { Invalid, NotFound } from '@pf/infra';
+import { Conflict, Invalid, NotFound } from '@pf/infra';
 import type { Decider } from '../handle-command';
+import type { NeedState } from '../need/need';
 
 export type DealEvent = EventOf<'DealOpened' | 'DealStatusChanged' | 'DealStageChanged' | 'DealEdited'>;
 type Opened = EventOf<'DealOpened'>['data'];
@@ -13,7 +14,11 @@ type Opened = EventOf<'DealOpened'>['data'];
 export type DealState = { status: 'none' } | DealFacts;
 
 export type DealCommand =
-  | { type: 'OpenDeal'; deal: Opened }
+  /**
+   * `need`: the borrower's need as its stream stands (a lookup, like the clock), for a deal made by hand (New Deal),
+   * which commits the need before it opens; an agreed negotiation's deal opens on the commitment its agreement made.
+   */
+  | { type: 'OpenDeal'; deal: Opened; need?: NeedState }
   | {
       type: 'ChangeDeal';
       dealId: string;
@@ -65,10 +70,30 @@ function statusChange(deal: Existing, status: DealStatus): DealEvent[] {
   return [statusEvent(deal, status)];
 }
 
+/**
+ * One agreed deal per borrower need (docs/decisions/one-commitment-per-need.md): New Deal for a borrower whose
+ * need is committed to another deal, agreed in a negotiation or made by hand, is refused with the deal named, until
+ * that deal is cancelled or the borrower's operator edits the need or asks for another lender.
+ */
+function refuseSecondDeal(deal: Opened, need: NeedState): void {
+  const held = need.committed;
+  if (held?.dealId === deal.dealId) return;
+  const borrower = deal.borrower.name;
+  if (held) {
+    const how = held.conversationId === null ? 'made by hand' : `agreed in conversation #${held.conversationId}`;
+    throw new Conflict(
+      `${borrower} already has an agreed deal with ${held.lenderName} (deal ${held.dealId}, ${how}): a second deal for this borrower is refused until that deal is cancelled, or ${borrower}'s operator edits the need or asks for another lender`,
+    );
+  }
+  throw new Invalid(`${borrower}'s need is not committed to this deal; New Deal commits it first`);
+}
+
 function decide(command: DealCommand, state: DealState): DealEvent[] {
   switch (command.type) {
     case 'OpenDeal':
-      return state.status === 'none' ? [{ type: 'DealOpened', data: command.deal }] : [];
+      if (state.status !== 'none') return [];
+      if (command.need !== undefined) refuseSecondDeal(command.deal, command.need);
+      return [{ type: 'DealOpened', data: command.deal }];
     case 'ChangeDeal': {
       let deal = visibleTo(state, command.dealId, command.firmId);
       if (deal.status === 'cancelled') throw new Invalid('status: This deal is cancelled, and a cancelled deal is final');

@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 import { dealOpened, SAMPLE_DEAL_ID } from '@pf/events/testing';
-import { Invalid, NotFound } from '@pf/infra';
+import { Conflict, Invalid, NotFound } from '@pf/infra';
 import { deciderSpec } from '../testing/decider-spec';
 import { dealDecider, type DealEvent } from './deal';
 
@@ -15,6 +15,32 @@ describe('deal decider', () => {
   it('opens once', () => {
     spec.given([]).when({ type: 'OpenDeal', deal: opened.data }).then([opened]);
     spec.given([opened]).when({ type: 'OpenDeal', deal: opened.data }).then([]);
+  });
+
+  it('opens a deal made by hand only on the borrower’s need committed to it, and refuses a second deal naming the first', () => {
+    const manual = { ...opened.data, source: 'manual' as const, agreedInConversationId: null };
+    const committedTo = (id: string, conversationId: number | null) => ({
+      committed: { conversationId, dealId: id, lenderAgentId: manual.lender.agentId, lenderName: 'Northgate Building Society' },
+    });
+    spec
+      .given([])
+      .when({ type: 'OpenDeal', deal: manual, need: committedTo(dealId, null) })
+      .then([{ type: 'DealOpened', data: manual }]);
+    spec
+      .given([])
+      .when({ type: 'OpenDeal', deal: manual, need: committedTo('earlier-deal', 7) })
+      .thenThrows(
+        Conflict,
+        `${manual.borrower.name} already has an agreed deal with Northgate Building Society (deal earlier-deal, agreed in conversation #7): a second deal for this borrower is refused until that deal is cancelled, or ${manual.borrower.name}'s operator edits the need or asks for another lender`,
+      );
+    spec
+      .given([])
+      .when({ type: 'OpenDeal', deal: manual, need: committedTo('earlier-deal', null) })
+      .thenThrows(Conflict, /\(deal earlier-deal, made by hand\)/);
+    spec
+      .given([])
+      .when({ type: 'OpenDeal', deal: manual, need: { committed: null } })
+      .thenThrows(Invalid);
   });
 
   it('folds with the deals view’s rules: the first opening counts', () => {

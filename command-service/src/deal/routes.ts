@@ -11,12 +11,16 @@ import {
   canSeeAgent,
   type AgentType,
   type DealParty,
+  type EventMetadata,
+  type Position,
 } from '@pf/events';
 import { Invalid, NotFound, type EventStore, type FastifyPluginAsyncZod, type ServiceContext } from '@pf/infra';
 import { agentDecider } from '../agent/agent';
 import { foldEvents, handleCommand } from '../handle-command';
 import { signedIn, withPosition } from '../http-helpers';
 import { dealDecider } from './deal';
+import { NeedCommittedElsewhere, needDecider } from '../need/need';
+import { readNeed } from '../need/read-need';
 
 /** A party of a New Deal must be one of the firm's own agents (visibility.ts: canSeeAgent), of the right type. */
 async function ownAgent(store: EventStore, field: string, agentId: number, type: AgentType, firmId: string): Promise<DealParty> {
@@ -26,6 +30,32 @@ async function ownAgent(store: EventStore, field: string, agentId: number, type:
   }
   if (agent.type !== type) throw new Invalid(`${field}: ${agent.name} is a ${agent.type} agent, not a ${type}`);
   return { agentId, ownerId: agent.ownerId, firmId: agent.firmId, name: agent.name, type };
+}
+
+/**
+ * New Deal commits the borrower's need to it first (docs/decisions/one-commitment-per-need.md), as an agreement
+ * does: two New Deals at once both try, and only one append stands. Answers the need as it stands afterwards,
+ * which the deal decider checks (a need committed to another deal refuses the second deal, naming the first).
+ */
+async function commitNeedByHand(store: EventStore, borrower: DealParty, lender: DealParty, dealId: string, metadata: EventMetadata) {
+  try {
+    await handleCommand(
+      store,
+      streams.need(borrower.agentId),
+      needDecider,
+      {
+        type: 'CommitNeed',
+        borrowerAgentId: borrower.agentId,
+        borrowerName: borrower.name,
+        commitment: { conversationId: null, dealId, lenderAgentId: lender.agentId, lenderName: lender.name },
+      },
+      metadata,
+    );
+  } catch (error) {
+    // Committed to another deal already: the deal decider refuses this one with the reason in words.
+    if (!(error instanceof NeedCommittedElsewhere)) throw error;
+  }
+  return readNeed(store, borrower.agentId);
 }
 
 /** New Deal, and changes of status, stage, address and target date (PATCH). */
@@ -46,32 +76,49 @@ export const dealRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { s
       const lender = await ownAgent(store, 'lenderAgentId', input.lenderAgentId, 'lender', user.firmId);
       const broker = input.brokerAgentId ? await ownAgent(store, 'brokerAgentId', input.brokerAgentId, 'broker', user.firmId) : null;
       const dealId = randomUUID();
-      const { position } = await handleCommand(
-        store,
-        streams.deal(dealId),
-        dealDecider,
-        {
-          type: 'OpenDeal',
-          deal: {
-            dealId,
-            source: 'manual',
-            agreedInConversationId: null,
-            borrower,
-            lender,
-            broker,
-            propertyAddress: input.propertyAddress,
-            propertyValue: input.propertyValue,
-            loanAmount: input.loanAmount,
-            ltv: Math.round((input.loanAmount / input.propertyValue) * 10_000) / 100,
-            interestRate: input.interestRate,
-            termYears: input.termYears,
-            arrangementFee: input.arrangementFee,
-            targetCompletion: input.targetCompletion ?? null,
+      const need = await commitNeedByHand(store, borrower, lender, dealId, metadata);
+      let opened: { position: Position | null };
+      try {
+        opened = await handleCommand(
+          store,
+          streams.deal(dealId),
+          dealDecider,
+          {
+            type: 'OpenDeal',
+            need,
+            deal: {
+              dealId,
+              source: 'manual',
+              agreedInConversationId: null,
+              borrower,
+              lender,
+              broker,
+              propertyAddress: input.propertyAddress,
+              propertyValue: input.propertyValue,
+              loanAmount: input.loanAmount,
+              ltv: Math.round((input.loanAmount / input.propertyValue) * 10_000) / 100,
+              interestRate: input.interestRate,
+              termYears: input.termYears,
+              arrangementFee: input.arrangementFee,
+              targetCompletion: input.targetCompletion ?? null,
+            },
           },
-        },
-        metadata,
-      );
-      return withPosition(reply, position).status(201).send({ id: dealId });
+          metadata,
+        );
+      } catch (error) {
+        // Not opened: the commitment made for it is given up at once (only if it is still this deal's).
+        if (need.committed?.dealId === dealId) {
+          await handleCommand(
+            store,
+            streams.need(borrower.agentId),
+            needDecider,
+            { type: 'ReopenNeed', borrowerAgentId: borrower.agentId, reason: 'the deal made by hand was not opened', onlyIfDealId: dealId },
+            metadata,
+          );
+        }
+        throw error;
+      }
+      return withPosition(reply, opened.position).status(201).send({ id: dealId });
     },
   );
 

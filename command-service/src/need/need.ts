@@ -11,7 +11,8 @@ import type { Decider } from '../handle-command';
 export type NeedEvent = EventOf<'NeedCommitted'> | EventOf<'NeedReopened'>;
 
 export interface Commitment {
-  conversationId: number;
+  /** The conversation that agreed it; null for a deal made by hand (New Deal: docs/behaviour/deals.md). */
+  conversationId: number | null;
   dealId: string;
   lenderAgentId: number;
   lenderName: string;

@@ -211,7 +211,14 @@ describe('deals, documents and matching from what the agents do', () => {
     expect(empty.body.message).toContain('propertyAddress: Property address is required');
     expect(empty.body.message).toContain('borrowerAgentId: Choose the borrower agent');
     const agents = (await alice.get<AgentView[]>('/api/agents')).body;
-    const borrower = agents.find((a) => a.type === 'borrower')!;
+    // A borrower no lender fits, so no negotiation agrees a deal for it while the test runs.
+    const borrower = (
+      await alice.post<AgentView>('/api/agents', {
+        name: 'Imogen Reid',
+        type: 'borrower',
+        criteria: { propertyValueMin: '£9,000,000', propertyValueMax: '£9,500,000' },
+      })
+    ).body;
     const lender = agents.find((a) => a.type === 'lender')!;
     const base = {
       propertyAddress: '3 Mill Lane, Leeds LS1 4AB',
@@ -230,6 +237,18 @@ describe('deals, documents and matching from what the agents do', () => {
     expect(created.status).toBe(201);
     const opened = (await alice.get<DealDetailView>(`/api/deals/${created.body.id}`)).body;
     expect(opened).toMatchObject({ source: 'manual', ltv: 80, borrowerName: borrower.name, lenderName: lender.name, arrangementFee: 0 });
+    // One agreed deal per borrower need: a second New Deal for Imogen is refused, naming the first, until it is cancelled.
+    const second = await alice.post<ApiError>('/api/deals', { ...base, propertyAddress: '4 Mill Lane, Leeds LS1 4AB' });
+    expect(second.status).toBe(409);
+    expect(second.body.message).toBe(
+      `Imogen Reid already has an agreed deal with ${lender.name} (deal ${created.body.id}, made by hand): a second deal for this borrower is refused until that deal is cancelled, or Imogen Reid's operator edits the need or asks for another lender`,
+    );
+    expect((await alice.patch(`/api/deals/${created.body.id}`, { status: 'cancelled' })).status).toBe(200);
+    await expect
+      .poll(async () => (await alice.post<DealCreatedAnswer>('/api/deals', { ...base, propertyAddress: '5 Mill Lane' })).status, {
+        timeout: 10_000,
+      })
+      .toBe(201);
     expect((await mallory.post<ApiError>('/api/deals', base)).body.message).toBe(
       `borrowerAgentId: agent ${borrower.id} is not one of your firm's agents`,
     );

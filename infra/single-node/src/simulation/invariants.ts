@@ -42,7 +42,7 @@ export class World {
   readonly agents = new Map<number, Agent>();
   readonly conversations = new Map<number, SimConversation>();
   /** Per borrower: the deal its need is committed to, if any. */
-  readonly needs = new Map<number, { dealId: string; conversationId: number } | null>();
+  readonly needs = new Map<number, { dealId: string; conversationId: number | null } | null>();
   /** Deals agreed (their ids), and each deal's borrower, for cancelling. */
   readonly deals = new Map<string, { borrowerAgentId: number; cancelled: boolean; opened: boolean }>();
   readonly tally = {
