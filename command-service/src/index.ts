@@ -14,12 +14,13 @@ import { securityRoutes } from './identity/security-routes';
 import { settingsRoutes } from './identity/settings-routes';
 import { notificationRoutes } from './notifications/routes';
 import { seedDemoRoutes } from './seed-demo/routes';
+import { seedDemoMigrations } from './seed-demo/claims';
 import { firmRoutes } from './firm/routes';
 
 import { idMigrations } from './ids';
 import { processManagerMigrations } from './process-managers/schema';
 
-export const commandMigrations = [...idMigrations, ...processManagerMigrations, ...documentMigrations];
+export const commandMigrations = [...idMigrations, ...processManagerMigrations, ...documentMigrations, ...seedDemoMigrations];
 export { startDealOpener } from './deal/deal-opener';
 export { startAutomation, type Automation, type AutomationOptions } from './process-managers/automation';
 export { agentDecider } from './agent/agent';

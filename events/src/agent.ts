@@ -150,6 +150,11 @@ export const agentView = z.object({
   strategy: concessionStrategy.nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /**
+   * Made by Seed Demo Data: a sandbox agent, which meets only the same firm's demo agents, never a real one
+   * (visibility.ts: mayMeet). Absent for a real agent.
+   */
+  isDemo: z.literal(true).optional(),
 });
 export type AgentView = z.infer<typeof agentView>;
 

@@ -105,9 +105,17 @@ export const readinessView = z.object(readiness);
 /** 503 from /readyz: the shared error (its message gives the reasons) with the same details as when ready. */
 export const notReadyAnswer = apiError.extend(readiness);
 
-/** What POST /api/seed-demo created for the signed-in user. */
-export const seedDemoView = z.object({ agents: z.number().int(), conversations: z.number().int() });
+/**
+ * What POST /api/seed-demo created for the signed-in person's firm: the demo agents it did not have yet, the
+ * scripted conversations between them (without the automated agents), and how many demo agents it had already
+ * (pressed again, nothing is duplicated).
+ */
+export const seedDemoView = z.object({ agents: z.number().int(), conversations: z.number().int(), alreadyThere: z.number().int() });
 export type SeedDemoView = z.infer<typeof seedDemoView>;
+
+/** What POST /api/conversations/:id/demo-messages added: the lines recorded (a side held by its operator says none). */
+export const demoMessagesView = z.object({ conversationId: z.number().int(), messages: z.number().int() });
+export type DemoMessagesView = z.infer<typeof demoMessagesView>;
 
 /** A redirect answer (302): no body, the Location header says where. */
 /** A small HTML page (text/html), for a person in a browser rather than for the console. */

@@ -41,6 +41,8 @@ export const leadView = z.object({
     .nullable(),
   /** A borrower's products as its last Match sourced them, best first (docs/behaviour/products.md); null before any. */
   sourcing: sourcingResult.nullable().optional(),
+  /** Made by Seed Demo Data: it meets only the same firm's demo agents (visibility.ts: mayMeet). Absent: a real agent. */
+  isDemo: z.literal(true).optional(),
 });
 export type LeadView = z.infer<typeof leadView>;
 export const leadList = z.array(leadView);

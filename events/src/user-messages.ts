@@ -13,6 +13,11 @@ export const USER_MESSAGES = {
   agentDeleteConfirm: 'Are you sure you want to delete this agent?',
   demoDataCreated: 'Demo data created successfully',
   demoDataFailed: 'Failed to create demo data',
+  /** Seed Demo Data pressed again: nothing duplicated (docs/behaviour/dashboard.md). */
+  demoDataAlreadyThere: 'Your firm already has every demo agent: nothing was added',
+  demoMessagesFailed: 'Failed to add demo messages',
+  /** Every side of the conversation is held by its operator, so its agents say nothing. */
+  demoMessagesNoneSaid: 'No demo message added: every side is held by its operator, so its agent says nothing',
   messageSendFailed: 'Failed to send message',
   manualToggleFailed: 'Failed to toggle manual mode',
   modeUpdateFailed: 'Failed to update mode',

@@ -63,3 +63,6 @@ export function mayMeet(a: Party & { isDemo?: boolean | undefined }, b: Party & 
   if (!a.isDemo && !b.isDemo) return true;
   return Boolean(a.isDemo && b.isDemo) && firmOf(a) === firmOf(b);
 }
+
+/** The sandbox rule as people read it: beside the Demo badge, and in Match's answer when it is the reason. */
+export const DEMO_SANDBOX_RULE = 'Demo agents meet only your firm’s other demo agents, never a real agent';

@@ -1,4 +1,4 @@
-import { streams, type EventOf } from '@pf/events';
+import { DEMO_SANDBOX_RULE, streams, type EventOf } from '@pf/events';
 import type { RecordedEvent, ServiceContext } from '@pf/infra';
 import type { MatchSettings } from './plan-matches';
 import { handleCommand } from '../handle-command';
@@ -7,6 +7,7 @@ import { deterministicId } from '../process-managers/deterministic-id';
 import { matchAgentExplained } from './matcher';
 import { matchRunDecider } from './match-run';
 import { sourcingOf } from './sourcing';
+import { keptApartBySandbox } from './sandbox';
 
 /** The matcher's answer to Match: it runs for the lead as on a resume, then says what it found. */
 export async function answerMatchRequest(
@@ -23,8 +24,10 @@ export async function answerMatchRequest(
     matchIds.length > 0
       ? null
       : everyFitNegotiated
-        ? alreadyNegotiatedNote(state.agents.get(agentId))
-        : `No new match at ${settings.threshold} or more: every counterpart that fits is already in conversation, at its limit of ${settings.maxOpenConversations}, or scores below ${settings.threshold}`;
+        ? alreadyNegotiatedNote(agent)
+        : agent && keptApartBySandbox(agent, state.activeAgents(), settings)
+          ? sandboxNote(agent, settings.threshold)
+          : `No new match at ${settings.threshold} or more: every counterpart that fits is already in conversation, at its limit of ${settings.maxOpenConversations}, or scores below ${settings.threshold}`;
   await handleCommand(
     context.store,
     streams.matchRun(requestId),
@@ -42,4 +45,11 @@ function alreadyNegotiatedNote(agent: { name: string; type: string } | undefined
     return `No new match: every borrower and lender that ${name} fits have already negotiated with each other; change the criteria to look again`;
   const counterpart = agent?.type === 'lender' ? 'borrower' : 'lender';
   return `No new match: ${name} has already negotiated with every ${counterpart} that fits; change the criteria to look again`;
+}
+
+/** Nothing new because every counterpart that would fit is on the other side of the sandbox rule (docs/behaviour/matching.md). */
+function sandboxNote(agent: { name: string; type: string; isDemo?: true }, threshold: number): string {
+  const counterparts = agent.type === 'lender' ? 'borrowers' : 'lenders';
+  const kind = agent.isDemo ? 'real agents' : 'demo agents';
+  return `No new match at ${threshold} or more for ${agent.name}: the ${counterparts} that would fit are ${kind}. ${DEMO_SANDBOX_RULE}`;
 }

@@ -1,131 +1,139 @@
-import { randomUUID } from 'node:crypto';
 import {
   comparePositions,
+  demoMessagesView,
   errorAnswers,
+  firmOf,
+  idParams,
   seedDemoView,
   SIGNED_IN_ERRORS,
   streams,
-  type EventMetadata,
   type Participant,
   type Position,
   commandHeaders,
 } from '@pf/events';
-import type { FastifyPluginAsyncZod, ServiceContext } from '@pf/infra';
+import { Conflict, type FastifyPluginAsyncZod, type ServiceContext } from '@pf/infra';
 import { agentDecider } from '../agent/agent';
-import { conversationDecider } from '../conversation/conversation';
-import { handleCommand } from '../handle-command';
+import { active, conversationDecider, visibleTo } from '../conversation/conversation';
+import { foldEvents, handleCommand } from '../handle-command';
 import { signedIn, withPosition } from '../http-helpers';
 import { nextId } from '../ids';
-import { scoreMatch } from '../matching/score-match';
-import { matchDecider } from '../matching/match-decider';
+import { claimDemoAgent, oneSeedPerFirm } from './claims';
 import { DEMO_AGENTS, DEMO_CONVERSATIONS } from './demo-data';
+import { demoExchange } from './demo-messages';
+import { startScriptedConversation } from './scripted';
 
 const latest = (a: Position | null, b: Position | null) => (!a ? b : !b ? a : comparePositions(a, b) >= 0 ? a : b);
 
-/** POST /api/seed-demo: demo agents (and, without automation, conversations) for the signed-in user. */
+/** POST /api/seed-demo: the demo agents the firm does not have yet (and, without automation, conversations). */
 const seedDemo = {
-  summary: 'Create demo agents (and, without automation, conversations) for the signed-in user',
+  summary: 'Create the demo agents your firm does not have yet (and, without automation, conversations)',
   headers: commandHeaders,
   response: { 201: seedDemoView, ...errorAnswers(...SIGNED_IN_ERRORS) },
 };
 
-export const seedDemoRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { pool, store, config }) => {
+/** POST /api/conversations/:id/demo-messages: Add Demo Messages, into a conversation between the firm's demo agents. */
+const addDemoMessages = {
+  summary: "Add Demo Messages: a short exchange between the agents of a conversation of your firm's demo agents",
+  params: idParams('Conversation'),
+  headers: commandHeaders,
+  response: { 201: demoMessagesView, ...errorAnswers(...SIGNED_IN_ERRORS, 403, 404, 409) },
+};
+
+/** "A", "A and B", "A, B and C". */
+const listed = (names: readonly string[]) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
+
+export const seedDemoRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, context) => {
+  const { pool, store, config } = context;
+
+  // Seed Demo Data (docs/behaviour/dashboard.md): each demo agent once per firm; pressed again, only the missing ones.
   app.post('/api/seed-demo', { schema: seedDemo, config: { rateLimit: { max: 10, timeWindow: '1 minute' } } }, async (request, reply) => {
     const { user, metadata } = signedIn(request);
-    let position: Position | null = null;
-    const participants = new Map<string, Participant>();
+    const { position, answer } = await oneSeedPerFirm(pool, user.firmId, async () => {
+      let position: Position | null = null;
+      const created = new Map<string, Participant>();
+      for (const agent of DEMO_AGENTS) {
+        const agentId = await claimDemoAgent(pool, store, user.firmId, agent.key);
+        if (agentId === null) continue;
+        const handled = await handleCommand(
+          store,
+          streams.agent(agentId),
+          agentDecider,
+          {
+            type: 'CreateAgent',
+            agentId,
+            ownerId: user.id,
+            firmId: user.firmId,
+            isDemo: true,
+            name: agent.name,
+            agentType: agent.type,
+            description: agent.description,
+            criteria: agent.criteria,
+            ...(agent.products ? { products: agent.products } : {}),
+            ...(agent.needs ? { needs: agent.needs } : {}),
+          },
+          metadata,
+        );
+        position = latest(position, handled.position);
+        created.set(agent.key, { agentId, ownerId: user.id, firmId: user.firmId, name: agent.name, type: agent.type });
+      }
+      // With the automated agents running, the matcher opens the conversations itself (scripted ones would
+      // duplicate its pairs); without them, two conversations already under way give the screens content, between
+      // agents created now only.
+      const scripted =
+        config.AUTOMATION === 'on'
+          ? []
+          : DEMO_CONVERSATIONS.filter((conversation) => conversation.participants.every((key) => created.has(key)));
+      for (const conversation of scripted) {
+        position = latest(position, await startScriptedConversation(context, conversation, created, metadata));
+      }
+      return {
+        position,
+        answer: { agents: created.size, conversations: scripted.length, alreadyThere: DEMO_AGENTS.length - created.size },
+      };
+    });
+    return withPosition(reply, position).status(201).send(answer);
+  });
 
-    for (const agent of DEMO_AGENTS) {
-      const agentId = await nextId(pool, 'agent_ids');
-      const handled = await handleCommand(
-        store,
-        streams.agent(agentId),
-        agentDecider,
-        {
-          type: 'CreateAgent',
-          agentId,
-          ownerId: user.id,
-          firmId: user.firmId,
-          isDemo: true,
-          name: agent.name,
-          agentType: agent.type,
-          description: agent.description,
-          criteria: agent.criteria,
-          ...(agent.products ? { products: agent.products } : {}),
-          ...(agent.needs ? { needs: agent.needs } : {}),
-        },
-        metadata,
-      );
-      position = latest(position, handled.position);
-      participants.set(agent.key, { agentId, ownerId: user.id, firmId: user.firmId, name: agent.name, type: agent.type });
+  // Add Demo Messages (docs/behaviour/conversations.md): the sandbox rule holds here too; demo lines go only
+  // between the firm's own demo agents, never into a real negotiation.
+  app.post('/api/conversations/:id/demo-messages', { schema: addDemoMessages }, async (request, reply) => {
+    const { user, metadata } = signedIn(request);
+    const conversationId = request.params.id;
+    const stream = streams.conversation(conversationId);
+    const conversation = visibleTo(foldEvents(conversationDecider, await store.readStream(stream)), conversationId, user.firmId);
+    const notDemo: string[] = [];
+    for (const participant of conversation.participants) {
+      const agent = foldEvents(agentDecider, await store.readStream(streams.agent(participant.agentId)));
+      const isOwnDemo = agent.status !== 'none' && agent.isDemo === true && firmOf(participant) === user.firmId;
+      if (!isOwnDemo) notDemo.push(participant.name);
     }
-
-    // The scripted conversations come with the match the matcher would have recorded, so their header explains it.
-    const recordScriptedMatch = async (keys: readonly string[], known: Map<string, Participant>): Promise<string | null> => {
-      const [borrower, lender, broker] = (['borrower', 'lender', 'broker'] as const).map((type) =>
-        keys.map((key) => known.get(key)!).find((participant) => participant.type === type),
+    if (notDemo.length > 0) {
+      throw new Conflict(
+        `Demo messages go only into a conversation between your firm’s demo agents: ${listed(notDemo)} ${notDemo.length === 1 ? 'is' : 'are'} not one`,
       );
-      if (!borrower || !lender) return null;
-      const criteriaOf = (participant: Participant) => DEMO_AGENTS.find((agent) => agent.name === participant.name)?.criteria ?? null;
-      const matchId = randomUUID();
-      const recorded = await handleCommand(
-        store,
-        streams.match(matchId),
-        matchDecider,
-        {
-          type: 'RecordMatch',
-          matchId,
-          borrowerAgentId: borrower.agentId,
-          lenderAgentId: lender.agentId,
-          brokerAgentId: broker?.agentId ?? null,
-          ...scoreMatch(criteriaOf(borrower), criteriaOf(lender)),
-        },
-        metadata,
-      );
-      position = latest(position, recorded.position);
-      return matchId;
-    };
-
-    // With the automated agents running, the matcher opens the conversations itself (scripted ones would
-    // duplicate its pairs); without them, two conversations already under way give the screens content.
-    const scripted = config.AUTOMATION === 'on' ? [] : DEMO_CONVERSATIONS;
-    for (const conversation of scripted) {
-      const conversationId = await nextId(pool, 'conversation_ids');
-      const stream = streams.conversation(conversationId);
-      const matchId = await recordScriptedMatch(conversation.participants, participants);
-      const started = await handleCommand(
+    }
+    active(conversation, conversationId);
+    let position: Position | null = null;
+    let messages = 0;
+    for (const line of demoExchange(conversation.participants)) {
+      // Said by the agent (isAutomated); the event's actor is the person who pressed the button, for History.
+      const sent = await handleCommand(
         store,
         stream,
         conversationDecider,
         {
-          type: 'StartConversation',
+          type: 'SendMessage',
           conversationId,
-          title: conversation.title,
-          participants: conversation.participants.map((key) => participants.get(key)!),
-          matchId,
+          messageId: await nextId(pool, 'message_ids'),
+          speaker: { kind: 'agent', agentId: line.agentId },
+          content: line.content,
         },
         metadata,
       );
-      position = latest(position, started.position);
-      for (const message of conversation.messages) {
-        const agentId = participants.get(message.from)!.agentId;
-        const agentMetadata: EventMetadata = { ...metadata, actor: { kind: 'agent', agentId } };
-        const sent = await handleCommand(
-          store,
-          stream,
-          conversationDecider,
-          {
-            type: 'SendMessage',
-            conversationId,
-            messageId: await nextId(pool, 'message_ids'),
-            speaker: { kind: 'agent', agentId },
-            content: message.content,
-          },
-          agentMetadata,
-        );
-        position = latest(position, sent.position);
-      }
+      // A side its operator holds says nothing (its agent is silenced): that line is not recorded.
+      messages += sent.events.length;
+      position = latest(position, sent.position);
     }
-    return withPosition(reply, position).status(201).send({ agents: DEMO_AGENTS.length, conversations: scripted.length });
+    return withPosition(reply, position).status(201).send({ conversationId, messages });
   });
 };

@@ -123,6 +123,6 @@ export const agentsView: View<number, Agent> = { keyOf: agentIdOf, evolve: evolv
 /** What a client is shown of an agent; a deleted agent is shown as gone. */
 export function agentViewOf(agent: Agent): AgentView | null {
   if (agent.isDeleted) return null;
-  const { id, name, type, description, criteria, products, needs, strategy, isActive, createdAt, updatedAt } = agent;
-  return { id, name, type, description, criteria, products, needs, strategy, isActive, createdAt, updatedAt };
+  const { id, name, type, description, criteria, products, needs, strategy, isActive, createdAt, updatedAt, isDemo } = agent;
+  return { id, name, type, description, criteria, products, needs, strategy, isActive, createdAt, updatedAt, ...(isDemo ? { isDemo } : {}) };
 }

@@ -11,8 +11,9 @@ import { READ_MODELS_PROJECTION } from '../projector/checkpoint';
  * 2: the boards of Deals & Transactions, Documents and Matching & Leads, notifications and conversation
  * status, and the lead and match boards folded on the shared views.
  * 3: the event feed's index of streams by firm (docs/event-feed.md).
+ * 4: agents say whether Seed Demo Data made them (`rm_agents.is_demo`).
  */
-const READ_MODELS_SHAPE = 3;
+const READ_MODELS_SHAPE = 4;
 
 export function replayReadModelsMigration(tables: readonly string[]): Migration {
   return {

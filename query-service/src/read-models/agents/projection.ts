@@ -36,6 +36,7 @@ async function writeAgents(client: pg.ClientBase, batch: readonly RecordedEvent[
     a.updatedAt,
     json(a.products),
     json(a.needs),
+    a.isDemo === true,
   ]);
   await writeRows(
     client,
@@ -55,10 +56,11 @@ async function writeAgents(client: pg.ClientBase, batch: readonly RecordedEvent[
       'timestamptz',
       'jsonb',
       'jsonb',
+      'boolean',
     ],
     (v) =>
       `insert into rm_agents (${AGENT_COLUMNS})
-     select v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14 from ${v} order by ord
+     select v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15 from ${v} order by ord
      on conflict (id) do update set name = excluded.name, description = excluded.description, criteria = excluded.criteria,
        products = excluded.products, needs = excluded.needs,
        strategy = excluded.strategy, is_active = excluded.is_active, is_deleted = excluded.is_deleted, updated_at = excluded.updated_at`,

@@ -2,7 +2,7 @@ import type { Agent } from '@pf/events';
 import { iso } from '../fold-batch';
 
 export const AGENT_COLUMNS =
-  'id, owner_id, firm_id, name, type, description, criteria, strategy, is_active, is_deleted, created_at, updated_at, products, needs';
+  'id, owner_id, firm_id, name, type, description, criteria, strategy, is_active, is_deleted, created_at, updated_at, products, needs, is_demo';
 
 /** A row of rm_agents selected with AGENT_COLUMNS, as node-postgres returns it (bigint as number: infra/src/db/pool.ts). */
 export interface AgentRow {
@@ -20,6 +20,7 @@ export interface AgentRow {
   updated_at: Date;
   products: Agent['products'];
   needs: Agent['needs'];
+  is_demo: boolean;
 }
 
 /** A row of rm_agents as the shared agents view's state (what the projection folds and the queries show). */
@@ -39,5 +40,6 @@ export function agentFromRow(row: AgentRow): Agent {
     isDeleted: row.is_deleted,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
+    ...(row.is_demo ? { isDemo: true as const } : {}),
   };
 }

@@ -45,4 +45,10 @@ export const agentsMigrations: Migration[] = [
       alter table rm_agents add column if not exists needs jsonb;
     `,
   },
+  {
+    // Seed Demo Data's agents are badged (docs/decisions/firms-and-visibility.md, "Demo data is a sandbox"). Rows
+    // of demo agents made before this column read false until the replay of READ_MODELS_SHAPE 4 fills them.
+    name: 'query-service/agents/004-demo',
+    sql: `alter table rm_agents add column if not exists is_demo boolean not null default false;`,
+  },
 ];

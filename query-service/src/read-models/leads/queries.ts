@@ -20,6 +20,7 @@ export function toLeadView(doc: LeadDoc): LeadView {
     lastContact: doc.lastContact,
     lastMatchRun: run && { requestedAt: run.requestedAt, finishedAt: run.finishedAt, newMatches: run.newMatches },
     sourcing: doc.sourcing ?? null,
+    ...(doc.isDemo ? { isDemo: true as const } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import { CRITERIA_LABELS } from './agent-form';
 import { AgentFormDialog } from './agent-form-dialog';
 import { AGENT_TYPE_LOOK } from '../../../components/agent-type';
 import { WritersOnly } from '../../../components/writers-only';
+import { DemoBadge } from '../../../components/demo-badge';
 
 /** One agent (docs/behaviour/agents.md): type look, badges, description fallback, criteria, pause/resume, edit, delete. */
 export function AgentCard({ agent }: { agent: AgentView }) {
@@ -48,6 +49,7 @@ export function AgentCard({ agent }: { agent: AgentView }) {
           {look.label}
         </Tag>
         <Tag intent={agent.isActive ? Intent.SUCCESS : Intent.NONE}>{agent.isActive ? 'Active' : 'Paused'}</Tag>
+        <DemoBadge isDemo={agent.isDemo} />
       </div>
       <p className="pf-description">{agent.description || `AI agent specialized in ${agent.type} activities`}</p>
       {criteria.length > 0 ? (

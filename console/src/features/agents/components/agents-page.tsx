@@ -3,6 +3,7 @@ import type { AgentType } from '@pf/events';
 import { useState } from 'react';
 import { AGENT_TYPE_FILTER } from '../../../components/agent-type';
 import { WritersOnly } from '../../../components/writers-only';
+import { DemoSandboxNotice } from '../../../components/demo-badge';
 import { PageHeader } from '../../../components/page-header';
 import { PagedList } from '../../../components/paged-list';
 import { Problem } from '../../../components/problem';
@@ -47,11 +48,14 @@ export function AgentsPage() {
         noMatch={<Problem icon="search" title="No agents match" description="Try another name or type." />}
       >
         {(agents) => (
-          <div className="pf-grid pf-grid-3">
-            {agents.map((agent) => (
-              <AgentCard key={agent.id} agent={agent} />
-            ))}
-          </div>
+          <>
+            <DemoSandboxNotice shown={agents.some((agent) => agent.isDemo)} />
+            <div className="pf-grid pf-grid-3">
+              {agents.map((agent) => (
+                <AgentCard key={agent.id} agent={agent} />
+              ))}
+            </div>
+          </>
         )}
       </PagedList>
       <AgentFormDialog isOpen={creating} onClose={() => setCreating(false)} />

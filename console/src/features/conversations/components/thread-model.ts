@@ -72,8 +72,9 @@ export function threadItems(messages: readonly MessageView[], history: readonly 
     key: `m${message.id}`,
     at: message.createdAt,
     message,
-    // Who acted comes from the event's actor, not `isAutomated`: a person's Make offer records its note as automated.
-    person: writers.get(message.id) ?? null,
+    // A person's own message, or the note their Make offer recorded (written as automated, with them as its
+    // actor); an agent's line stays the agent's even when a person's action put it there (Add Demo Messages).
+    person: !message.isAutomated || message.isReading ? (writers.get(message.id) ?? null) : null,
     isNote: message.isReading === true,
   }));
   offers.forEach((offer, i) => {

@@ -12,6 +12,7 @@ import { fetchLeadPage, leadPageKey } from '../api/matching';
 import { ScoreTag } from './score-tag';
 import { WritersOnly } from '../../../components/writers-only';
 import { SourcingTable } from './sourcing-table';
+import { DemoBadge, DemoSandboxNotice } from '../../../components/demo-badge';
 import { matchRunText, useMatchAction } from './use-match-action';
 
 const URGENCY_INTENT = { high: Intent.DANGER, medium: Intent.WARNING, low: Intent.NONE } as const;
@@ -26,6 +27,7 @@ function LeadCard({ lead, onView }: { lead: LeadView; onView: () => void }) {
       <H2 className="pf-h5 pf-card-title">{lead.name}</H2>
       <div className="pf-tags">
         <Tag minimal>{lead.type}</Tag>
+        <DemoBadge isDemo={lead.isDemo} />
         <Tag minimal intent={URGENCY_INTENT[lead.urgency]}>
           {lead.urgency} urgency
         </Tag>
@@ -91,11 +93,14 @@ export function LeadsTab() {
         noMatch={<Problem icon="search" title="No leads match" description="Try another search or type." />}
       >
         {(leads) => (
-          <div className="pf-grid pf-grid-3 pf-section">
-            {leads.map((lead) => (
-              <LeadCard key={lead.id} lead={lead} onView={() => setViewing(lead)} />
-            ))}
-          </div>
+          <>
+            <DemoSandboxNotice shown={leads.some((lead) => lead.isDemo)} />
+            <div className="pf-grid pf-grid-3 pf-section">
+              {leads.map((lead) => (
+                <LeadCard key={lead.id} lead={lead} onView={() => setViewing(lead)} />
+              ))}
+            </div>
+          </>
         )}
       </PagedList>
       <Dialog isOpen={viewing !== null} onClose={() => setViewing(null)} title={viewing?.name} className="pf-wide-dialog">
