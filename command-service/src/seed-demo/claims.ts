@@ -12,7 +12,7 @@ import { nextId } from '../ids';
  */
 export const seedDemoMigrations: Migration[] = [
   {
-    name: 'command-service/004-demo-seed-claims',
+    name: 'command-service/005-demo-seed-claims',
     sql: `
       create table if not exists demo_seed_agents (
         firm_id text not null,
