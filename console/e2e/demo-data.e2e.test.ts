@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { AgentView, ConversationView, DealCreatedAnswer } from '@pf/events';
-import { DEMO_AGENTS } from '../../command-service/src/seed-demo/demo-data';
+import { DEMO_AGENTS, DEMO_CONVERSATIONS } from '../../command-service/src/seed-demo/demo-data';
 import { startE2eServer, type E2eServer } from './server';
 
 /**
@@ -63,11 +63,15 @@ test('Seed Demo Data twice gives each demo name once, every demo agent badged wi
 test('Add Demo Messages adds its lines to the conversation it is pressed in, and makes no agent or conversation', async ({ page }) => {
   await signIn(page);
   expect((await page.request.post(`${server.url}/api/seed-demo`)).status()).toBe(201);
-  const before = {
+  // What the firm holds, once the read models have the seed (these reads carry no position to wait for).
+  const counts = async () => ({
     agents: ((await (await page.request.get(`${server.url}/api/agents`)).json()) as AgentView[]).length,
-    conversations: (await (await page.request.get(`${server.url}/api/conversations`)).json()) as ConversationView[],
-  };
-  const conversation = before.conversations.find((c) => c.title.startsWith('Amelia Hart'))!;
+    conversations: ((await (await page.request.get(`${server.url}/api/conversations`)).json()) as ConversationView[]).length,
+  });
+  const seeded = { agents: DEMO_AGENTS.length, conversations: DEMO_CONVERSATIONS.length };
+  await expect.poll(counts, { timeout: 10_000 }).toEqual(seeded);
+  const conversations = (await (await page.request.get(`${server.url}/api/conversations`)).json()) as ConversationView[];
+  const conversation = conversations.find((c) => c.title.startsWith('Amelia Hart'))!;
   await page.goto(`${server.url}/conversations/${conversation.id}`);
   const messages = page.getByTestId('message');
   await expect(messages.first()).toBeVisible();
@@ -81,17 +85,16 @@ test('Add Demo Messages adds its lines to the conversation it is pressed in, and
   await expect(added.getByTestId('author')).toHaveText('Agent');
   await expect(messages.last()).toContainText('Usually within five working days of a full application.');
 
-  const after = {
-    agents: ((await (await page.request.get(`${server.url}/api/agents`)).json()) as AgentView[]).length,
-    conversations: ((await (await page.request.get(`${server.url}/api/conversations`)).json()) as ConversationView[]).length,
-  };
-  expect(after).toEqual({ agents: before.agents, conversations: before.conversations.length });
+  // Nothing else was made: still the seed's agents and conversations (it used to add eight agents and theirs).
+  expect(await counts()).toEqual(seeded);
 });
 
 test('a second New Deal for a borrower with an agreed deal is refused, and the form says why', async ({ page }) => {
   await signIn(page);
   expect((await page.request.post(`${server.url}/api/seed-demo`)).status()).toBe(201);
-  const agents = (await (await page.request.get(`${server.url}/api/agents`)).json()) as AgentView[];
+  const listAgents = async () => (await (await page.request.get(`${server.url}/api/agents`)).json()) as AgentView[];
+  await expect.poll(async () => (await listAgents()).length, { timeout: 10_000 }).toBe(DEMO_AGENTS.length);
+  const agents = await listAgents();
   const amelia = agents.find((a) => a.name === 'Amelia Hart')!;
   const lender = agents.find((a) => a.type === 'lender')!;
   const first = await page.request.post(`${server.url}/api/deals`, {
