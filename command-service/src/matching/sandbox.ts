@@ -16,6 +16,8 @@ export function keptApartBySandbox(agent: MatchableAgent, agents: readonly Match
     const [borrower, lender] = agent.type === 'borrower' ? [agent, other] : [other, agent];
     return scoreMatch(borrower.criteria, lender.criteria, lending).score >= settings.threshold;
   };
-  const fitting = agents.filter((other) => other.agentId !== agent.agentId && other.isActive && other.type === counterpartType && fits(other));
+  const fitting = agents.filter(
+    (other) => other.agentId !== agent.agentId && other.isActive && other.type === counterpartType && fits(other),
+  );
   return fitting.length > 0 && fitting.every((other) => !mayMeet(agent, other));
 }

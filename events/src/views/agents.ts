@@ -124,5 +124,18 @@ export const agentsView: View<number, Agent> = { keyOf: agentIdOf, evolve: evolv
 export function agentViewOf(agent: Agent): AgentView | null {
   if (agent.isDeleted) return null;
   const { id, name, type, description, criteria, products, needs, strategy, isActive, createdAt, updatedAt, isDemo } = agent;
-  return { id, name, type, description, criteria, products, needs, strategy, isActive, createdAt, updatedAt, ...(isDemo ? { isDemo } : {}) };
+  return {
+    id,
+    name,
+    type,
+    description,
+    criteria,
+    products,
+    needs,
+    strategy,
+    isActive,
+    createdAt,
+    updatedAt,
+    ...(isDemo ? { isDemo } : {}),
+  };
 }
