@@ -18,7 +18,12 @@ test('Make offer in manual mode records exactly the figures entered, says so in 
   await form.getByRole('button', { name: 'Send offer' }).click();
 
   // What the thread says is what was recorded: the figures entered, exactly.
-  await expect(page.getByTestId('message').filter({ hasText: 'Offer made: £315,000 at 4.35% over 25 years, £999 fee' })).toBeVisible();
+  const note = page.getByTestId('message').filter({ hasText: 'Offer made: £315,000 at 4.35% over 25 years, £999 fee' });
+  await expect(note).toBeVisible();
+  // The person's own offer is tagged as theirs, by name, in its note and on its card (never "Agent").
+  await expect(note.getByTestId('author')).toHaveText(/^Person: Guest Operator/);
+  const card = page.getByTestId('offer').filter({ hasText: '£315,000' }).filter({ hasText: '£999' }).first();
+  await expect(card.getByTestId('author')).toHaveText(/^Person: Guest Operator/);
   const history = await page.request.get(`/api/conversations/${id}/history?limit=500`);
   const offers = ((await history.json()) as { events: { type: string; data: { terms: unknown } }[] }).events.filter(
     (e) => e.type === 'OfferMade',
