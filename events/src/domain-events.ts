@@ -107,6 +107,11 @@ export const offerMade = event('OfferMade', {
   fromAgentId: id,
   toAgentId: id,
   terms: loanTerms,
+  /**
+   * Made by the person holding the side (Make offer, or their typed message read as an offer), not its agent: after a
+   * hand-back the agent continues from it and never offers its side less (docs/behaviour/negotiation.md). Absent: the agent's.
+   */
+  byPerson: z.literal(true).optional(),
 });
 export const offerAccepted = event('OfferAccepted', {
   conversationId: id,
@@ -136,6 +141,8 @@ export const dealAgreed = event('DealAgreed', {
   lenderAgentId: id,
   brokerAgentId: id.nullable(),
   ...agreedDealTerms,
+  /** A deal a broker introduced: the lender's procuration fee to the broker, pounds (docs/behaviour/products.md); absent before products. */
+  procurationFee: z.number().int().nonnegative().optional(),
 });
 
 /**

@@ -69,7 +69,15 @@ export function commitmentMove(command: CommitmentCommand, state: ConversationSt
           : []),
         {
           type: 'OfferMade',
-          data: { conversationId, offerId, round: conversation.offersMade, fromAgentId: sender.agentId, toAgentId: to.agentId, terms },
+          data: {
+            conversationId,
+            offerId,
+            round: conversation.offersMade,
+            fromAgentId: sender.agentId,
+            toAgentId: to.agentId,
+            terms,
+            byPerson: true as const,
+          },
         },
       ];
     }

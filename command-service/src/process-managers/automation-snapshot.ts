@@ -18,7 +18,7 @@ type AgentInfo = AutomationState['agents'] extends Map<number, infer A> ? A : ne
  * Bump the format whenever AutomationState's shape changes: an older snapshot is then ignored and the next
  * leader replays from the start once.
  */
-export const AUTOMATION_SNAPSHOT_FORMAT = 5;
+export const AUTOMATION_SNAPSHOT_FORMAT = 6;
 
 interface AutomationSnapshot {
   readonly agents: AgentInfo[];

@@ -1,4 +1,13 @@
-import { agentsView, evolveAgent, evolveConversation, type Agent, type Conversation, type DomainEvent, type Participant } from '@pf/events';
+import {
+  agentsView,
+  evolveAgent,
+  evolveConversation,
+  productRangeOf,
+  type Agent,
+  type Conversation,
+  type DomainEvent,
+  type Participant,
+} from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
 import { criteriaFingerprint, pairKey, type MatchableAgent, type OpenConversation } from '../matching/plan-matches';
 import { DEFAULT_LENDING_RULES, type LendingRules } from '../automation/negotiation/lending-rules';
@@ -159,6 +168,7 @@ export class AutomationState {
         criteria: agent?.criteria ?? null,
         rules: this.rules,
         ...(agent?.strategy ? { strategy: agent.strategy } : {}),
+        ...(agent ? { procurationFeePercent: productRangeOf(agent)?.procurationFeePercent ?? 0 } : {}),
       };
     };
     return borrower && lender

@@ -269,7 +269,7 @@ function criteriaReasons(needs: BorrowerNeeds, borrower: ReadCriteria, lender: R
   const reasons: SourcingReason[] = [];
   const region = borrower.regions?.[0];
   if (region && lender.regions && !lender.regions.includes(region))
-    reasons.push(reason('Region', 'fail', `The lender does not lend in ${region}`));
+    reasons.push(reason('Region', 'fail', `The lender does not lend in ${region.charAt(0).toUpperCase()}${region.slice(1)}`));
   const { min, max } = lender.propertyValue;
   if ((min !== null && needs.propertyValue < min) || (max !== null && needs.propertyValue > max)) {
     reasons.push(

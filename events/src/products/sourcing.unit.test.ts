@@ -116,7 +116,7 @@ describe('sourcing', () => {
       ['fail', null],
     ]);
     expect(capital[0]!.reasons.filter((r) => r.verdict === 'fail')).toEqual([
-      { criterion: 'Region', verdict: 'fail', detail: 'The lender does not lend in leeds' },
+      { criterion: 'Region', verdict: 'fail', detail: 'The lender does not lend in Leeds' },
     ]);
   });
 

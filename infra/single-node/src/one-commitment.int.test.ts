@@ -92,18 +92,19 @@ describe('a borrower that agrees with one lender while another conversation is h
       return reading!.content;
     };
 
-    // Typed in manual mode: recorded as exactly those figures, and the thread says so.
+    // Typed in manual mode: recorded as exactly those figures, and the thread says so. (An offer the lender can take:
+    // after the hand-back the agent continues from it and never offers less, docs/behaviour/negotiation.md.)
     const before = (await messages(withFirst.id)).length;
     const typed = await alice.post(`/api/conversations/${withFirst.id}/messages`, {
-      content: '4.35% over 25 years on £315,000 with a £999 fee',
+      content: '5.35% over 25 years on £315,000 with a £999 fee',
     });
     expect(typed.status).toBe(201);
-    expect(await readingOf(withFirst.id, before)).toBe('Read as an offer: £315,000 at 4.35% over 25 years, £999 fee');
+    expect(await readingOf(withFirst.id, before)).toBe('Read as an offer: £315,000 at 5.35% over 25 years, £999 fee');
     const history = (await alice.get(`/api/conversations/${withFirst.id}/history?limit=500`)).body as {
       events: { type: string; data: { fromAgentId: number; terms: unknown } }[];
     };
     const offer = history.events.filter((e) => e.type === 'OfferMade' && e.data.fromAgentId === borrower.body.id).at(-1);
-    expect(offer?.data.terms).toEqual({ loanAmount: 315_000, interestRate: 4.35, termYears: 25, arrangementFee: 999 });
+    expect(offer?.data.terms).toEqual({ loanAmount: 315_000, interestRate: 5.35, termYears: 25, arrangementFee: 999 });
 
     // Handed back, the borrower's agent negotiates the first conversation to an agreement: the need is committed.
     expect((await alice.patch(`/api/conversations/${withFirst.id}`, { isManualMode: false })).status).toBe(200);

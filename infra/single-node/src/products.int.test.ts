@@ -100,7 +100,7 @@ describe('sourcing through Match', () => {
     });
     const capital = sourcing.lines.filter((line) => line.lenderName === 'Capital & Counties Bank');
     expect(
-      capital.every((line) => line.verdict === 'fail' && line.reasons.some((r) => r.detail === 'The lender does not lend in leeds')),
+      capital.every((line) => line.verdict === 'fail' && line.reasons.some((r) => r.detail === 'The lender does not lend in Leeds')),
     ).toBe(true);
     const names = new Map((await client.get<AgentView[]>('/api/agents')).body.map((agent) => [agent.id, agent.name]));
     expect(sourcing.shortlist.map((id) => names.get(id))).toEqual(['Northgate Building Society', 'Pennine Mutual']);

@@ -72,7 +72,9 @@ export function apartWords(apart: readonly string[]): string {
 }
 
 function dealAgreed(state: NegotiationState, dealId: string, terms: LoanTerms): EventOf<'DealAgreed'>['data'] {
-  const { propertyValue, borrower, lender, brokerAgentId } = state.setup;
+  const { propertyValue, borrower, lender, brokerAgentId, procurationFeePercent } = state.setup;
+  // A broker introduced it: the lender's procuration fee is the broker's commission (docs/behaviour/products.md).
+  const commission = brokerAgentId !== null ? { procurationFee: Math.round((terms.loanAmount * (procurationFeePercent ?? 0)) / 100) } : {};
   return {
     dealId,
     conversationId: state.conversationId,
@@ -85,5 +87,6 @@ function dealAgreed(state: NegotiationState, dealId: string, terms: LoanTerms): 
     interestRate: terms.interestRate,
     termYears: terms.termYears,
     arrangementFee: terms.arrangementFee,
+    ...commission,
   };
 }

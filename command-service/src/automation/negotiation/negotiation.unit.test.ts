@@ -106,6 +106,45 @@ describe('the negotiation engine', () => {
     expect(nextMove(state, 'lender', settings, createRng(1))).toEqual({ kind: 'accept', offerId: 'o1', terms: generous });
   });
 
+  it('records the lender’s procuration fee on a deal a broker introduced, and none on a direct one', () => {
+    const terms = { interestRate: 4.5, termYears: 25, loanAmount: 200_000, arrangementFee: 999 };
+    const accept = { kind: 'accept', offerId: 'o1', terms } as const;
+    const deal = (brokerAgentId: number | null) => {
+      const setup = negotiationSetup(borrower, { ...lender, procurationFeePercent: 0.35 }, brokerAgentId);
+      const agreed = moveEvents(initialNegotiationState(7, setup), 'lender', accept, { offerId: 'o2', dealId: 'd1' });
+      return agreed.find((event) => event.type === 'DealAgreed')?.data;
+    };
+    // 0.35% of £200,000 (procuration fees are commonly 0.3 to 0.5% of the loan: docs/behaviour/products.md).
+    expect(deal(3)).toMatchObject({ brokerAgentId: 3, procurationFee: 700 });
+    expect(deal(null)).not.toHaveProperty('procurationFee');
+  });
+
+  it('after a hand-back, continues from its person’s standing offer: never offers or accepts its side less', () => {
+    const setup = negotiationSetup(borrower, lender);
+    const space = agreementSpace(setup);
+    if (!space) throw new Error('expected an agreement space');
+    // The borrower's operator offered the terms best for the borrower, then handed the side back.
+    const held = {
+      interestRate: space.interestRate.lo,
+      termYears: space.termYears.hi,
+      loanAmount: space.loanAmount.hi,
+      arrangementFee: space.arrangementFee.lo,
+    };
+    const lenderCounter = { ...held, interestRate: space.interestRate.hi, arrangementFee: space.arrangementFee.hi };
+    const byPerson = true as const;
+    let state = play(initialNegotiationState(7, setup), [
+      { type: 'OfferMade', data: { conversationId: 7, offerId: 'o1', round: 0, fromAgentId: 1, toAgentId: 2, terms: held, byPerson } },
+      { type: 'OfferMade', data: { conversationId: 7, offerId: 'o2', round: 1, fromAgentId: 2, toAgentId: 1, terms: lenderCounter } },
+    ]);
+    const move = nextMove(state, 'borrower', settings, createRng(1));
+    expect(move).toEqual({ kind: 'counter', rejectOfferId: 'o2', round: 2, terms: held });
+    // Without a person's offer standing, the same Conceder at the same round gives ground.
+    const { byPerson: _, ...agentsOwn } = state.offers[0]!;
+    state = { ...state, offers: [agentsOwn, state.offers[1]!] };
+    const own = nextMove(state, 'borrower', settings, createRng(1));
+    expect(own.kind === 'counter' && utility(setup.borrower, own.terms)).toBeLessThan(utility(setup.borrower, held));
+  });
+
   it('reads an operator’s message as that side’s offer, completed from its last one', () => {
     expect(readOfferFromText('we can do 4.1% over 25 years')).toEqual({ interestRate: 4.1, termYears: 25 });
     expect(readOfferFromText('Lend £180k with a fee of £995?')).toEqual({ loanAmount: 180_000, arrangementFee: 995 });

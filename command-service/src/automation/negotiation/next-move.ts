@@ -8,7 +8,7 @@ import type { Rng } from '../rng';
 import { proposeOffer } from './offer-strategy';
 import { NO_OUTSIDE_OPTIONS, type OutsideOptions } from './outside-options';
 import { canDeal, type NegotiationSetup, type NegotiatorProfile } from './setup';
-import { lastOffer, offersBy, type NegotiationState } from './state';
+import { lastOffer, offersBy, personsStandingOffer, type NegotiationState } from './state';
 import { intersect, isEmpty, ISSUES, otherSide, snapInward, withinLimits, type Issue, type Side } from './terms-space';
 import { utility } from './utility';
 
@@ -56,13 +56,17 @@ export function nextMove(
   if (apart.length > 0) return { kind: 'walk-away', rejectOfferId: pending?.offerId ?? null, reason: 'no-common-terms', apart };
   // An offer is only accepted if no offer open to this side in another conversation is better.
   const outside = elsewhere.bestElsewhere ?? Number.NEGATIVE_INFINITY;
+  // After a hand-back the agent continues from its person's standing offer: it never offers or accepts its side less.
+  const held = personsStandingOffer(state, side);
+  const heldWorth = held ? utility(me, held.terms) : Number.NEGATIVE_INFINITY;
   if (round >= settings.deadlineRounds) {
-    if (pending && isAcceptable(state, me, pending.terms, Math.max(me.reservation, outside))) {
+    if (pending && isAcceptable(state, me, pending.terms, Math.max(me.reservation, outside, heldWorth))) {
       return { kind: 'accept', offerId: pending.offerId, terms: pending.terms };
     }
     return { kind: 'walk-away', rejectOfferId: pending?.offerId ?? null, reason: 'deadline' };
   }
-  const terms = proposeOffer(state.setup, side, round, settings.deadlineRounds, offersBy(state, otherSide(side)), rng, outside);
+  const proposed = proposeOffer(state.setup, side, round, settings.deadlineRounds, offersBy(state, otherSide(side)), rng, outside);
+  const terms = held && heldWorth > utility(me, proposed) ? held.terms : proposed;
   if (!pending) return { kind: 'offer', round, terms };
   const threshold = Math.max(me.reservation, utility(me, terms), outside);
   if (isAcceptable(state, me, pending.terms, threshold)) {

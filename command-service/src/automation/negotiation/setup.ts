@@ -49,6 +49,8 @@ export interface PartyInput {
   policy?: LendingPolicy;
   /** A lender's rules (income multiple, interest cover, LTV pricing); DEFAULT_LENDING_RULES when absent. */
   rules?: LendingRules;
+  /** A lender's procuration fee for an introducing broker, percent of the loan (its product range's); absent: none. */
+  procurationFeePercent?: number;
 }
 
 export interface NegotiatorProfile {
@@ -69,6 +71,8 @@ export interface NegotiationSetup {
   borrower: NegotiatorProfile;
   lender: NegotiatorProfile;
   brokerAgentId: number | null;
+  /** What the lender pays the introducing broker, percent of the loan (docs/behaviour/products.md); 0 when none. */
+  procurationFeePercent: number;
 }
 
 export function negotiationSetup(borrower: PartyInput, lender: PartyInput, brokerAgentId: number | null = null): NegotiationSetup {
@@ -84,6 +88,7 @@ export function negotiationSetup(borrower: PartyInput, lender: PartyInput, broke
     borrower: profile('borrower', borrower, borrowerRead, propertyValue, loans.borrower, 0),
     lender: profile('lender', lender, lenderRead, propertyValue, loans.lender, premium),
     brokerAgentId,
+    procurationFeePercent: lender.procurationFeePercent ?? 0,
   };
 }
 

@@ -14,6 +14,8 @@ export interface OfferRecord {
   fromAgentId: number;
   terms: LoanTerms;
   status: 'open' | 'rejected' | 'accepted' | 'superseded';
+  /** Made by the person holding the side, not its agent. */
+  byPerson?: true;
 }
 
 export interface NegotiationState {
@@ -52,8 +54,9 @@ export function evolveNegotiation(state: NegotiationState, event: DomainEvent): 
       const side = sideOf(state, event.data.fromAgentId);
       if (!side) return state;
       const earlier = state.offers.map((offer) => (offer.status === 'open' ? { ...offer, status: 'superseded' as const } : offer));
-      const { offerId, round, fromAgentId, terms } = event.data;
-      return { ...state, offers: [...earlier, { offerId, round, side, fromAgentId, terms, status: 'open' }] };
+      const { offerId, round, fromAgentId, terms, byPerson } = event.data;
+      const made: OfferRecord = { offerId, round, side, fromAgentId, terms, status: 'open', ...(byPerson ? { byPerson } : {}) };
+      return { ...state, offers: [...earlier, made] };
     }
     case 'OfferRejected':
       return { ...state, offers: withStatus(state.offers, event.data.offerId, 'rejected') };
@@ -88,6 +91,14 @@ export function lastOffer(state: NegotiationState): OfferRecord | undefined {
 
 export function offersBy(state: NegotiationState, side: Side): LoanTerms[] {
   return state.offers.filter((offer) => offer.side === side).map((offer) => offer.terms);
+}
+
+/**
+ * The side's last offer made by the person who held it, if any: after a hand-back its agent continues from there and
+ * never offers its side less (docs/behaviour/negotiation.md, "After a hand-back").
+ */
+export function personsStandingOffer(state: NegotiationState, side: Side): OfferRecord | undefined {
+  return state.offers.filter((offer) => offer.side === side && offer.byPerson).at(-1);
 }
 
 export function hasSpoken(state: NegotiationState, agentId: number): boolean {

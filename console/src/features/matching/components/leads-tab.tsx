@@ -68,7 +68,9 @@ function LeadCard({ lead, onView }: { lead: LeadView; onView: () => void }) {
  */
 export function LeadsTab() {
   const { pages, bar, filtered } = useSearchedPages(leadPageKey, fetchLeadPage);
-  const [viewing, setViewing] = useState<LeadView | null>(null);
+  // The lead as the list now has it (a Match answered meanwhile brings its sourcing), kept if it leaves the page.
+  const [viewed, setViewing] = useState<LeadView | null>(null);
+  const viewing = (viewed && pages.query.data?.items.find((lead) => lead.id === viewed.id)) ?? viewed;
   return (
     <>
       <SearchFilterBar
