@@ -11,7 +11,9 @@ export function bodyTimeout(idleMs: number) {
     const raw = request.raw;
     const length = raw.headers['content-length'];
     const hasBody = raw.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-    if (!hasBody || raw.complete) return done();
+    // A request injected in-process (the gateway forwarding a socket command) has no socket to stall, nor its timer.
+    const timed = typeof (raw as { setTimeout?: unknown }).setTimeout === 'function';
+    if (!hasBody || raw.complete || !timed) return done();
     raw.setTimeout(idleMs, () => {
       if (raw.complete) return;
       request.log.info({ url: request.url, method: request.method }, 'request body stalled: answered 408');
