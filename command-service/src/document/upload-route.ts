@@ -40,7 +40,8 @@ async function readUpload(request: FastifyRequest, pool: pg.Pool, documentId: st
       if (part.type === 'file') {
         if (part.fieldname !== 'file') throw new Invalid(`${part.fieldname}: the file goes in the field named file`);
         const written = await writeFileChunks(pool, documentId, part.file, () => part.file.truncated);
-        file = { ...written, name: part.filename };
+        // A part whose filename is empty arrives without one (busboy): the document is then named from its fields.
+        file = { ...written, name: part.filename ?? '' };
       } else {
         fields[part.fieldname] = String(part.value);
       }

@@ -139,6 +139,8 @@ describe('idempotent commands (Idempotency-Key)', () => {
     await done;
     ws.close();
     expect(acks).toHaveLength(2);
+    // Both acknowledged, neither refused: the command ran (once) through the HTTP shell's hooks, injected in-process.
+    expect(acks).toEqual([expect.objectContaining({ type: 'ack' }), expect.objectContaining({ type: 'ack' })]);
     expect(acks[0]).toMatchObject({ type: 'ack' });
     expect(acks[1]).toEqual(acks[0]);
     expect(

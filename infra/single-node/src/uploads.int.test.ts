@@ -106,6 +106,8 @@ describe('document uploads', () => {
     const other = await upload(alice, { name: 'terms.pdf', bytes: pngOf(4096) }, 'reused-upload-key');
     expect(other.status).toBe(422);
     expect(other.body.message).toMatch(/^Idempotency-Key: "reused-upload-key" was already used for a different request/);
+    // A file part sent with an empty file name (busboy then gives none) is stored, named from the fields or "Document".
+    expect((await upload(alice, { name: '', bytes: PDF_BYTES }, 'no-file-name')).status).toBe(201);
     const link = await alice.post<{ url: string }>(`/api/documents/${first.body.id}/downloads`);
     expect(link.status).toBe(201);
     const file = await fetch(`${node.server.url}${link.body.url}`);
