@@ -100,6 +100,20 @@ const readiness = {
       restarts: z.number().int(),
     }),
   ),
+  /**
+   * The embedded database's backups (docs/operations/backups.md "Status"): when the last base backup and the last
+   * archived WAL were taken, and warnings when backing up has stopped. Absent when the product keeps no backups.
+   */
+  backup: z
+    .object({
+      dir: z.string(),
+      lastBaseBackupAt: z.string().nullable(),
+      lastBaseBackupBytes: z.number().int().nullable(),
+      lastArchivedWal: z.string().nullable(),
+      lastArchivedAt: z.string().nullable(),
+      warnings: z.array(z.string()),
+    })
+    .optional(),
 };
 export const readinessView = z.object(readiness);
 /** 503 from /readyz: the shared error (its message gives the reasons) with the same details as when ready. */

@@ -18,6 +18,22 @@ export const configSchema = z
     DATA_DIR: z.string().default('./data'),
     /** The embedded PostgreSQL is started again when it stops; down this long, /healthz fails (docs/operations/embedded-database.md). */
     EMBEDDED_DATABASE_GIVE_UP_SECONDS: z.coerce.number().int().positive().max(3600).default(30),
+    /**
+     * Continuous backup of the embedded PostgreSQL (docs/operations/backups.md): on by default; off, nothing is archived.
+     * Against DATABASE_URL it does nothing: that server's own backups are its operator's.
+     */
+    BACKUP: z.enum(['on', 'off']).default('on'),
+    /** Where base backups and the archived WAL go; unset, beside DATA_DIR (./data-backups for ./data). */
+    BACKUP_DIR: z
+      .string()
+      .regex(/^[^\n\r\0]+$/, { error: 'must be a path on one line' })
+      .optional(),
+    /** A base backup is taken when the newest is this old (and at the first start). */
+    BACKUP_INTERVAL_HOURS: z.coerce.number().positive().max(24 * 30).default(24),
+    /** Base backups older than this are deleted (the newest is always kept), and the WAL only they need. */
+    BACKUP_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(7),
+    /** The WAL is archived at least this often while anything is written: the most acknowledged work a lost disk costs. */
+    BACKUP_ARCHIVE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
     EVENTSTORE_URL: z
       .string()
       .regex(/^(esdb|kurrentdb|kdb)(\+discover)?:\/\//, { error: 'must be an esdb:// connection string' })

@@ -21,6 +21,7 @@ import {
 } from '@pf/infra';
 import type { Position } from '@pf/events';
 import { superviseEmbeddedPostgres, type SupervisedEmbeddedDatabase } from '@pf/infra/embedded';
+import { backupSettings, backupStatus, prepareBackupDir, scheduleBaseBackups, serverBackupSettings } from '@pf/infra/backup';
 import { queryMigrations, queryService, startQueryJobs, tokenReadService } from '@pf/query-service';
 import { attachRealtimeGateway } from '@pf/realtime-gateway';
 
@@ -64,9 +65,16 @@ export async function startSingleNode(
 
   let embedded: SupervisedEmbeddedDatabase | null = null;
   let databaseUrl = config.DATABASE_URL;
+  // Continuous backup of the embedded database, on by default (docs/operations/backups.md).
+  const backups = backupSettings(config);
+  if (backups) await prepareBackupDir(backups);
   if (!databaseUrl) {
     // Started again when it stops by itself (docs/operations/embedded-database.md).
-    embedded = await superviseEmbeddedPostgres(config.DATA_DIR, { log, giveUpMs: config.EMBEDDED_DATABASE_GIVE_UP_SECONDS * 1000 });
+    embedded = await superviseEmbeddedPostgres(config.DATA_DIR, {
+      log,
+      giveUpMs: config.EMBEDDED_DATABASE_GIVE_UP_SECONDS * 1000,
+      settings: serverBackupSettings(backups),
+    });
     databaseUrl = embedded.url;
     log.info({ dataDir: path.resolve(config.DATA_DIR) }, 'embedded PostgreSQL started');
   }
@@ -100,7 +108,9 @@ export async function startSingleNode(
   const gateway = attachRealtimeGateway(app.server, { ...context, commands: injectCommandClient(app) });
   const automation = config.AUTOMATION === 'on' ? startAutomation(context, options.automation ?? {}) : null;
   const dealOpener = startDealOpener(context);
-  await app.register(healthRoutes, { ...context, ...(embedded ? { embedded } : {}) });
+  const baseBackups = backups ? scheduleBaseBackups(context.pool, config.DATA_DIR, backups, log) : null;
+  const backup = backups ? { status: () => backupStatus(context.pool, backups, new Date()) } : null;
+  await app.register(healthRoutes, { ...context, ...(embedded ? { embedded } : {}), ...(backup ? { backup } : {}) });
 
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();
@@ -123,6 +133,7 @@ export async function startSingleNode(
       shutDownInOrder(log, [
         ['the automation', () => automation?.close()],
         ['the deal opener', () => dealOpener.close()],
+        ['the base backups', () => baseBackups?.close()],
         ['the realtime gateway', () => gateway.close()],
         ['the HTTP server', () => app.close()],
         ["the read side's followers", () => queryJobs.close()],

@@ -5,6 +5,7 @@ import type { Config } from '../config';
 import type { EventStore } from '../event-store/port';
 import type { FollowerStatus, Supervisor } from '../supervision/supervisor';
 import { RETRY_AFTER_SECONDS } from '../db/unavailable';
+import type { BackupStatus } from '../backup/status';
 
 export interface HealthOptions {
   readonly pool: pg.Pool;
@@ -20,6 +21,8 @@ export interface HealthOptions {
     /** Set once it could not be brought back: a restart of the process is the remaining remedy. */
     fatal(): string | null;
   };
+  /** The embedded database's backups: reported, and a stopped backup warned of, without withholding readiness. */
+  readonly backup?: { status(): Promise<BackupStatus> };
 }
 
 const DATABASE_TIMEOUT_MS = 1500;
@@ -54,6 +57,7 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthOptions> = async (app, op
   let started = options.started === undefined;
   void options.started?.then(() => (started = true));
   const cap = config.READY_MAX_LAG_EVENTS + 1;
+  let lastBackupWarning = '';
 
   app.get(
     '/healthz',
@@ -78,7 +82,7 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthOptions> = async (app, op
         response: { 200: readinessView, 503: notReadyAnswer },
       },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
       const problems: string[] = [];
       if (!started) problems.push('the service is starting');
       const embeddedProblem = options.embedded?.problem() ?? null;
@@ -120,11 +124,29 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthOptions> = async (app, op
         }
       }
 
-      if (problems.length === 0) return { status: 'ready' as const, database, followers };
+      let backup: BackupStatus | undefined;
+      if (options.backup && database.ok) {
+        backup = await withTimeout(options.backup.status(), DATABASE_TIMEOUT_MS, 'the backup status').catch(
+          (error: unknown): BackupStatus => ({
+            dir: '',
+            lastBaseBackupAt: null,
+            lastBaseBackupBytes: null,
+            lastArchivedWal: null,
+            lastArchivedAt: null,
+            warnings: [`the backup status could not be read: ${(error as Error).message}`],
+          }),
+        );
+        // Logged when the warnings change, not at every probe.
+        const said = backup.warnings.join('; ');
+        if (said !== lastBackupWarning && said) request.log.warn({ warnings: backup.warnings }, 'backups need attention');
+        lastBackupWarning = said;
+      }
+      const details = { database, followers, ...(backup ? { backup } : {}) };
+      if (problems.length === 0) return { status: 'ready' as const, ...details };
       return reply
         .status(503)
         .header('retry-after', String(RETRY_AFTER_SECONDS))
-        .send({ status: 'not ready', message: `Not ready: ${problems.join('; ')}`, database, followers });
+        .send({ status: 'not ready', message: `Not ready: ${problems.join('; ')}`, ...details });
     },
   );
 };

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { hbaConfig, listening, migrateLegacyPassword, passwordFile, SOCKET_PORT, SUPERUSER, writePrivate } from './access';
 import { EmbeddedStartFailed } from './errors';
 import { STOP_TIMEOUT_MS, stopLeftoverPostmaster } from './leftover';
+import { writeServerSettings } from './settings';
 
 /**
  * The embedded PostgreSQL (docs/operations/embedded-database.md): the real PostgreSQL binaries shipped in
@@ -65,7 +66,7 @@ async function binaries(): Promise<Binaries> {
 }
 
 /** As root, PostgreSQL runs as the "postgres" operating-system user (created when missing); otherwise as this user. */
-function runAs(): { uid: number; gid: number } | null {
+export function runAs(): { uid: number; gid: number } | null {
   if (process.getuid?.() !== 0) return null;
   const ids = () => ({
     uid: Number(execFileSync('id', ['-u', SUPERUSER], { encoding: 'utf8' }).trim()),
@@ -153,10 +154,20 @@ async function initialise(
 export async function startEmbeddedPostgres(
   dataDir: string,
   log: (line: string) => void = () => undefined,
-  /** The port of an earlier start, to start a stopped server again where its clients look for it. */
+  /**
+   * The port of an earlier start, to start a stopped server again where its clients look for it. Such a start
+   * never creates a database: one that is gone is restored, not silently replaced by an empty one.
+   */
   fixedPort?: number,
+  /** Lines for the data directory's own settings file (backup.conf); unset, whatever it holds stands. */
+  settings?: readonly string[],
 ): Promise<EmbeddedDatabase> {
   const databaseDir = path.resolve(dataDir, 'postgres');
+  if (fixedPort !== undefined && !existsSync(path.join(databaseDir, 'PG_VERSION'))) {
+    throw new EmbeddedStartFailed(
+      `The database in ${databaseDir} is gone; it is not created afresh under a running product: restore it (npm run restore -- --to latest, docs/operations/backups.md) and start the product again`,
+    );
+  }
   await mkdir(path.dirname(databaseDir), { recursive: true });
   const bin = await binaries();
   const owner = runAs();
@@ -185,6 +196,7 @@ export async function startEmbeddedPostgres(
   const hba = path.join(databaseDir, 'pg_hba.conf');
   await writeFile(hba, hbaConfig(listen.tcp));
   if (owner) await chown(hba, owner.uid, owner.gid);
+  if (settings) await writeServerSettings(databaseDir, settings, owner);
 
   const child = spawn(bin.postgres, ['-D', databaseDir, '-p', String(port), '-c', 'password_encryption=scram-sha-256', ...listen.flags], {
     ...(owner ?? {}),

@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import { backoffDelay, type BackoffPolicy } from '@pf/events';
 import { FOLLOWER_BACKOFF } from '../../supervision/backoff';
 import { stopLeftoverPostmaster } from './leftover';
@@ -36,6 +38,18 @@ export interface EmbeddedSupervisionOptions {
   /** After this long down, /healthz fails (the server keeps being started again meanwhile). */
   readonly giveUpMs: number;
   readonly backoff?: BackoffPolicy;
+  /** The data directory's own settings (backup.conf: the WAL archiving), written at the first start. */
+  readonly settings?: readonly string[];
+}
+
+/** Which directory this is on disk: a directory put in its place (a restore) is another one. */
+function identity(databaseDir: string): string | null {
+  try {
+    const stat = statSync(databaseDir);
+    return `${stat.dev}:${stat.ino}`;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -52,8 +66,10 @@ export async function superviseEmbeddedPostgres(dataDir: string, options: Embedd
   if ((await stopLeftoverPostmaster(dataDir, (line) => log.info({}, line))) === 'stopped') {
     log.warn({ stopMs: Date.now() - started }, 'The PostgreSQL server left running by an earlier run was stopped; starting it afresh');
   }
-  let current = await startEmbeddedPostgres(dataDir, postgresLog);
+  let current = await startEmbeddedPostgres(dataDir, postgresLog, undefined, options.settings);
   const { url, port } = current;
+  const databaseDir = path.resolve(dataDir, 'postgres');
+  const startedOn = identity(databaseDir);
   let state: EmbeddedStatus['state'] = 'running';
   let restarts = 0;
   let downSince: number | null = null;
@@ -81,6 +97,12 @@ export async function superviseEmbeddedPostgres(dataDir: string, options: Embedd
       log.error({ how }, 'The embedded PostgreSQL stopped by itself; starting it again with backoff until it runs');
       for (let attempt = 0; !stopping; attempt++) {
         try {
+          // Followers and caches remember positions of the database they served: a restored one (an older past,
+          // other transaction ids) is served only by a fresh start of the product (docs/operations/backups.md).
+          const now = identity(databaseDir);
+          if (now !== null && now !== startedOn) {
+            throw new Error(`the data directory ${databaseDir} was replaced while the product ran (a restore?); start the product again to serve it`);
+          }
           const next = await startEmbeddedPostgres(dataDir, postgresLog, port);
           if (stopping) {
             await next.stop();
