@@ -29,7 +29,11 @@ export const configSchema = z
       .regex(/^[^\n\r\0]+$/, { error: 'must be a path on one line' })
       .optional(),
     /** A base backup is taken when the newest is this old (and at the first start). */
-    BACKUP_INTERVAL_HOURS: z.coerce.number().positive().max(24 * 30).default(24),
+    BACKUP_INTERVAL_HOURS: z.coerce
+      .number()
+      .positive()
+      .max(24 * 30)
+      .default(24),
     /** Base backups older than this are deleted (the newest is always kept), and the WAL only they need. */
     BACKUP_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(7),
     /** The WAL is archived at least this often while anything is written: the most acknowledged work a lost disk costs. */

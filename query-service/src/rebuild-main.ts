@@ -1,8 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLogger, loadConfig, openServiceContext } from '@pf/infra';
-import { embeddedDatabaseUrl, startEmbeddedPostgres } from '@pf/infra/embedded';
+import { runningEmbeddedUrl, startEmbeddedPostgres } from '@pf/infra/embedded';
 import { queryMigrations } from './index';
 import { liveRebuild, RebuildRunning } from './rebuild/live-rebuild';
 import { UnknownReadModel } from './rebuild/parts';
@@ -21,21 +19,7 @@ const only = (values.only ?? [])
 const config = loadConfig();
 const log = createLogger(config.LOG_LEVEL, 'rebuild');
 
-/** The URL of the embedded server a running product holds open under DATA_DIR, if there is one. */
-function runningEmbedded(dataDir: string): string | null {
-  const pidFile = path.resolve(dataDir, 'postgres', 'postmaster.pid');
-  if (!existsSync(pidFile)) return null;
-  const [pid, , , port] = readFileSync(pidFile, 'utf8').split('\n');
-  try {
-    process.kill(Number(pid), 0);
-    // Its socket (or port) and its data directory's own password (docs/operations/embedded-database.md).
-    return embeddedDatabaseUrl(dataDir, Number(port));
-  } catch {
-    return null;
-  }
-}
-
-const shared = config.DATABASE_URL ?? runningEmbedded(config.DATA_DIR);
+const shared = config.DATABASE_URL ?? runningEmbeddedUrl(config.DATA_DIR);
 const embedded = shared
   ? null
   : await startEmbeddedPostgres(config.DATA_DIR).catch((error: unknown) => {

@@ -255,5 +255,7 @@ describe('single node with the embedded database', () => {
     await expect.poll(async () => (await fresh.get<AgentView[]>('/api/agents')).body.map((a) => a.name)).toEqual(['Pennine Mutual']);
     await server.close();
     await rm(dir, { recursive: true, force: true });
+    // Its backups, beside the data directory (docs/operations/backups.md "Where").
+    await rm(`${dir}-backups`, { recursive: true, force: true });
   }, 60_000);
 });

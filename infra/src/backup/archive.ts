@@ -58,6 +58,11 @@ export function archiveSettings(archive: ArchiveOptions | null): string[] {
   ];
 }
 
+/** A time as recovery_target_time takes it: `2026-11-28 09:30:00.000+00` (it refuses ISO's T and Z). */
+function postgresTime(at: Date): string {
+  return at.toISOString().replace('T', ' ').replace('Z', '+00');
+}
+
 /**
  * Point-in-time recovery (with recovery.signal in the data directory): replay the archive up to `target` (or to
  * its end), then promote, a new timeline whose WAL is archived beside the old.
@@ -68,6 +73,10 @@ export function recoverySettings(walDir: string, target: Date | 'latest'): strin
     "recovery_target_timeline = 'latest'",
     ...(target === 'latest'
       ? []
-      : [`recovery_target_time = ${confString(target.toISOString())}`, 'recovery_target_inclusive = on', "recovery_target_action = 'promote'"]),
+      : [
+          `recovery_target_time = ${confString(postgresTime(target))}`,
+          'recovery_target_inclusive = on',
+          "recovery_target_action = 'promote'",
+        ]),
   ];
 }

@@ -58,7 +58,12 @@ export function backupId(at: Date): string {
  * is inconsistent (the server wrote on meanwhile); with the archived WAL it restores to any later moment.
  * The embedded binaries ship no pg_basebackup, hence the API.
  */
-export async function takeBaseBackup(pool: pg.Pool, dataDir: string, layout: BackupLayout, now = () => new Date()): Promise<BaseBackupRecord> {
+export async function takeBaseBackup(
+  pool: pg.Pool,
+  dataDir: string,
+  layout: BackupLayout,
+  now = () => new Date(),
+): Promise<BaseBackupRecord> {
   const client = await pool.connect();
   const started = now();
   const id = backupId(started);

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { BackupLayout } from './layout';
 
 /** What `backup.json` says of a finished base backup (written last: a folder without it is unfinished). */
-export const baseBackupRecord = z.object({
+const baseBackupRecord = z.object({
   id: z.string(),
   startedAt: z.iso.datetime(),
   finishedAt: z.iso.datetime(),

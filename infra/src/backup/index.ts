@@ -8,3 +8,5 @@ export { listBaseBackups, pruneBackups, type BaseBackupRecord } from './catalogu
 export { takeBaseBackup } from './base-backup';
 export { backupStatus, type BackupStatus } from './status';
 export { prepareBackupDir, scheduleBaseBackups, serverBackupSettings } from './schedule';
+export { chooseBaseBackup, prepareRestore, restoringDir, RestoreRefused, settleRestore, swapIn } from './restore';
+export { archiveNow } from './archive-now';

@@ -31,7 +31,13 @@ export function backupLayout(dir: string): BackupLayout {
 
 type BackupConfig = Pick<
   Config,
-  'BACKUP' | 'BACKUP_DIR' | 'DATA_DIR' | 'DATABASE_URL' | 'BACKUP_INTERVAL_HOURS' | 'BACKUP_RETENTION_DAYS' | 'BACKUP_ARCHIVE_TIMEOUT_SECONDS'
+  | 'BACKUP'
+  | 'BACKUP_DIR'
+  | 'DATA_DIR'
+  | 'DATABASE_URL'
+  | 'BACKUP_INTERVAL_HOURS'
+  | 'BACKUP_RETENTION_DAYS'
+  | 'BACKUP_ARCHIVE_TIMEOUT_SECONDS'
 >;
 
 /** The backup settings of the embedded database, or null when backups are off or the database is not embedded. */

@@ -3,7 +3,7 @@
  * who may reach it (access.ts), a server left running by an earlier run (leftover.ts), and keeping it running
  * (supervisor.ts).
  */
-export { embeddedDatabaseUrl, passwordFile } from './embedded/access';
+export { embeddedDatabaseUrl, passwordFile, runningEmbeddedUrl } from './embedded/access';
 export { DataDirectoryInUse, EmbeddedStartFailed } from './embedded/errors';
 export { stopLeftoverPostmaster } from './embedded/leftover';
 export { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from './embedded/server';

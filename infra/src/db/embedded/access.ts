@@ -28,6 +28,22 @@ export function embeddedDatabaseUrl(dataDir: string, port = SOCKET_PORT): string
   return listening(databaseDir, port).url(readFileSync(passwordFile(dataDir), 'utf8').trim());
 }
 
+/**
+ * The URL of the embedded server a running product holds open under `dataDir` (its postmaster.pid names the port,
+ * its password file the password), or null when none runs there.
+ */
+export function runningEmbeddedUrl(dataDir: string): string | null {
+  const pidFile = path.resolve(dataDir, 'postgres', 'postmaster.pid');
+  if (!existsSync(pidFile)) return null;
+  const [pid, , , port] = readFileSync(pidFile, 'utf8').split('\n');
+  try {
+    process.kill(Number(pid), 0);
+    return embeddedDatabaseUrl(dataDir, Number(port));
+  } catch {
+    return null;
+  }
+}
+
 export async function writePrivate(file: string, content: string): Promise<void> {
   const temporary = `${file}.${process.pid}.tmp`;
   await writeFile(temporary, content, { mode: 0o600 });

@@ -7,7 +7,7 @@ import path from 'node:path';
  * every start of the server, the product's or a tool's (`npm run audit`, `npm run rebuild`), archives its WAL
  * alike (docs/operations/backups.md).
  */
-export const SETTINGS_FILE = 'backup.conf';
+const SETTINGS_FILE = 'backup.conf';
 const INCLUDE = `include_if_exists = '${SETTINGS_FILE}'`;
 
 export async function writeServerSettings(
@@ -17,7 +17,10 @@ export async function writeServerSettings(
 ): Promise<void> {
   const file = path.join(databaseDir, SETTINGS_FILE);
   const temporary = `${file}.tmp`;
-  await writeFile(temporary, ['# Written by the product (docs/operations/backups.md); changed at its next start.', ...lines, ''].join('\n'));
+  await writeFile(
+    temporary,
+    ['# Written by the product (docs/operations/backups.md); changed at its next start.', ...lines, ''].join('\n'),
+  );
   if (owner) await chown(temporary, owner.uid, owner.gid);
   await rename(temporary, file);
   const main = path.join(databaseDir, 'postgresql.conf');

@@ -101,7 +101,9 @@ export async function superviseEmbeddedPostgres(dataDir: string, options: Embedd
           // other transaction ids) is served only by a fresh start of the product (docs/operations/backups.md).
           const now = identity(databaseDir);
           if (now !== null && now !== startedOn) {
-            throw new Error(`the data directory ${databaseDir} was replaced while the product ran (a restore?); start the product again to serve it`);
+            throw new Error(
+              `the data directory ${databaseDir} was replaced while the product ran (a restore?); start the product again to serve it`,
+            );
           }
           const next = await startEmbeddedPostgres(dataDir, postgresLog, port);
           if (stopping) {
