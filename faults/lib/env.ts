@@ -18,7 +18,13 @@ export function singleNodeEnv(databaseUrl: string): Record<string, string> {
 /** The single node on its embedded PostgreSQL (no DATABASE_URL), with its data in `dataDir`. */
 export function embeddedNodeEnv(dataDir: string, giveUpSeconds = 30): Record<string, string> {
   // An empty DATABASE_URL counts as unset, whatever the environment of the test run says.
-  return { ...singleNodeEnv(''), DATA_DIR: dataDir, EMBEDDED_DATABASE_GIVE_UP_SECONDS: String(giveUpSeconds) };
+  // Its backups inside the test's own folder, so that removing the folder removes them (docs/operations/backups.md).
+  return {
+    ...singleNodeEnv(''),
+    DATA_DIR: dataDir,
+    BACKUP_DIR: path.join(dataDir, 'backups'),
+    EMBEDDED_DATABASE_GIVE_UP_SECONDS: String(giveUpSeconds),
+  };
 }
 
 /** A fresh data directory for an embedded node: under /tmp, whose parents the embedded server's "postgres" user can traverse. */

@@ -163,7 +163,8 @@ export async function startEmbeddedPostgres(
   settings?: readonly string[],
 ): Promise<EmbeddedDatabase> {
   const databaseDir = path.resolve(dataDir, 'postgres');
-  if (fixedPort !== undefined && !existsSync(path.join(databaseDir, 'PG_VERSION'))) {
+  const empty = !existsSync(databaseDir) || (await readdir(databaseDir)).length === 0;
+  if (fixedPort !== undefined && empty) {
     throw new EmbeddedStartFailed(
       `The database in ${databaseDir} is gone; it is not created afresh under a running product: restore it (npm run restore -- --to latest, docs/operations/backups.md) and start the product again`,
     );
