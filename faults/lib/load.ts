@@ -18,6 +18,8 @@ export class CommandLoad implements Sent {
   readonly acknowledged = new Map<string, number>();
   /** Every name sent, acknowledged or not. */
   readonly sent = new Set<string>();
+  /** When each acknowledged command's answer came (ms since the epoch). */
+  readonly acknowledgedAt = new Map<string, number>();
   /** Answers by status; "network" when no answer came. */
   readonly statuses = new Map<string, number>();
   private running = false;
@@ -74,7 +76,10 @@ export class CommandLoad implements Sent {
       try {
         const answer = await client.post<AgentView>('/api/agents', { name, type: 'borrower' });
         status = String(answer.status);
-        if (answer.status === 201) this.acknowledged.set(name, answer.body.id);
+        if (answer.status === 201) {
+          this.acknowledged.set(name, answer.body.id);
+          this.acknowledgedAt.set(name, Date.now());
+        }
         if (answer.status === 503 && !answer.headers.get('retry-after')) status = '503 without Retry-After';
       } catch {
         status = 'network';
