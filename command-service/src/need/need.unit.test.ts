@@ -105,7 +105,9 @@ describe('a conversation against its borrower need', () => {
         terms,
         need: { committed: null },
       })
-      .then([{ type: 'OfferMade', data: { conversationId: 4, offerId: 'x', round: 0, fromAgentId: 1, toAgentId: 5, terms } }]);
+      .then([
+        { type: 'OfferMade', data: { conversationId: 4, offerId: 'x', round: 0, fromAgentId: 1, toAgentId: 5, terms, byPerson: true } },
+      ]);
   });
 
   it("records an agent's acceptance only with the need committed to this conversation", () => {
