@@ -80,8 +80,9 @@ export const startConversation = command('StartConversation', {
   manualOwnerIds: z.array(userId).optional(),
 });
 /**
- * Take over (or hand back) the actor's own side. `agentId` names the side by one of its agents; another
- * owner's agent is refused (control per side). `sessionId` says where the takeover happened.
+ * Take over (or hand back) sides of the actor's firm (docs/decisions/per-side-control.md). `agentIds` names the
+ * sides, one participant each; left out, the actor's default side (see the decider). Another firm's agent is
+ * refused, and so is a side a colleague holds (they hand it over). `sessionId` says where the takeover happened.
  */
 export const setManualMode = command('SetManualMode', {
   conversationId: id,
@@ -89,8 +90,22 @@ export const setManualMode = command('SetManualMode', {
   /** The actor's firm: they switch a side of their firm's agents; absent, their firm of one. */
   actorFirmId: z.string().optional(),
   sessionId: z.string().optional(),
+  /** One side (older callers); `agentIds` names several. */
   agentId: id.optional(),
+  agentIds: z.array(id).optional(),
   isManualMode: z.boolean(),
+});
+/**
+ * The holder of a side gives it to a colleague who asked for it (never taken by force): decided only while the
+ * actor holds the side from this session, and only to a person of the side's firm who may write.
+ */
+export const handOverSide = command('HandOverSide', {
+  conversationId: id,
+  agentId: id,
+  actorId: userId,
+  actorFirmId: z.string().optional(),
+  sessionId: z.string().optional(),
+  to: z.object({ userId, firmId: z.string(), sessionId: z.string(), mayWrite: z.boolean() }),
 });
 export const sendMessage = command('SendMessage', {
   conversationId: id,
@@ -165,6 +180,7 @@ export const recordAgentTurn = command('RecordAgentTurn', {
 export const conversationCommand = z.discriminatedUnion('type', [
   startConversation,
   setManualMode,
+  handOverSide,
   sendMessage,
   makeOffer,
   acceptOffer,

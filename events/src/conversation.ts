@@ -24,14 +24,20 @@ export const participant = z.object({
 export type Participant = z.infer<typeof participant>;
 
 /**
- * Who controls one side of a conversation (the agents of one owner): their automated agent, or a person who
- * took it over. `sessionId` is given only to the side's own owner, so their console can tell "you, here" from
- * "you, in another session".
+ * Who controls one side of a conversation (one participant's agent: docs/decisions/per-side-control.md): its
+ * automated agent, or a person who took it over. `sessionId` is given only to the side's own firm, so its console
+ * can tell "you, here" from "you, in another session" and from a colleague.
  */
 export const sideControl = z.object({
+  /** The side's agent (`agentIds` is the same agent, for consoles of before a side was one participant). */
+  agentId: z.number().int(),
   agentIds: z.array(z.number().int()),
+  /** Which side it is: the borrower's, the lender's or the broker's. */
+  side: agentType,
   isMine: z.boolean(),
   isManual: z.boolean(),
+  /** True when the viewer themself holds it (in this session or another: compare sessionId). */
+  isYou: z.boolean(),
   /** The person in control of a manual side, by name (null when unknown or their account was deleted). */
   controllerName: z.string().nullable(),
   sessionId: z.string().nullable(),
@@ -48,7 +54,7 @@ export const conversationView = z.object({
   outcome: conversationOutcome.nullable(),
   /** True when the viewer's own side is manual (control is per side: DESIGN.md "Control per side"). */
   isManualMode: z.boolean(),
-  /** Who controls each side, one entry per owner of agents in it. */
+  /** Who controls each side, one entry per participant. */
   control: z.array(sideControl),
   participants: z.array(
     z.object({
@@ -104,12 +110,34 @@ export type ConversationStatusView = z.infer<typeof conversationStatusView>;
 export const conversationListView = z.array(conversationView);
 export const messageListView = z.array(messageView);
 
+const sideAgentId = z.number({ error: 'agentId must be a whole number' }).int().positive();
 export const patchConversationInput = z.strictObject({
   isManualMode: z.boolean({ error: 'isManualMode must be true or false' }),
-  /** The side to switch, named by one of its agents; by default the caller's own. Only your own agents. */
-  agentId: z.number({ error: 'agentId must be a whole number' }).int().positive().optional(),
+  /**
+   * The side to switch, named by its agent (your firm's only). Left out (API clients of before sides were named;
+   * the console always names them): on taking over, the sides of your own agents, else your firm's first; on
+   * handing back, every side you hold.
+   */
+  agentId: sideAgentId.optional(),
+  /** Several sides at once (both sides of a conversation between two of your firm's agents). */
+  agentIds: z
+    .array(sideAgentId, { error: 'agentIds must be a list of agent ids' })
+    .min(1, { error: 'agentIds names at least one side' })
+    .max(10, { error: 'agentIds names at most 10 sides' })
+    .optional(),
 });
 export type PatchConversationInput = z.infer<typeof patchConversationInput>;
+
+/** POST /api/conversations/:id/hand-over: the holder of a side gives it to the session that asked for it. */
+export const handOverInput = z.strictObject({
+  agentId: sideAgentId,
+  /** The asking session (the request's `bySessionId`): the side is theirs, in that session, once handed over. */
+  toSessionId: z
+    .string({ error: 'toSessionId must be the asking session' })
+    .min(1)
+    .max(100, { error: 'toSessionId is at most 100 characters' }),
+});
+export type HandOverInput = z.infer<typeof handOverInput>;
 
 export const messageContent = storableText({ error: USER_MESSAGES.messageEmpty })
   .trim()

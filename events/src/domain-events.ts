@@ -57,21 +57,27 @@ export const conversationStarted = event('ConversationStarted', {
   matchId: z.string().nullable(),
 });
 /**
- * A takeover (isManualMode true) or hand-back of one side of a conversation: the agents of one owner fall
- * silent or speak again; the other side is untouched. Carries who did it and from which session, so the
- * conversation can say "taken over by … for 4 min" and the history can replay it (the time is the event's).
- * Events written before control was per side have no ownerId: they switched every side.
+ * A takeover (isManualMode true), hand-over or hand-back of one side of a conversation: one participant's agent
+ * falls silent or speaks again; every other side is untouched (docs/decisions/per-side-control.md). Carries who
+ * holds it after the event and from which session, so the conversation can say "taken over by … for 4 min" and
+ * the history can replay it (the time is the event's). Three shapes were recorded, each read as it was meant
+ * (`agentsSwitched` in views/conversations.ts): `agentId` (a side is one participant), `ownerId` (before that: the
+ * agents of one owner), neither (before control was per side: every side).
  */
 export const manualModeChanged = event('ManualModeChanged', {
   conversationId: id,
   isManualMode: z.boolean(),
-  /** The side: the owner whose agents are taken over or handed back. */
+  /** The side: the participant whose agent is taken over, handed over or handed back. */
+  agentId: id.optional(),
+  /** The side of older events: the owner whose agents were taken over or handed back. */
   ownerId: z.string().optional(),
-  /** That owner's agents in this conversation. */
+  /** The agents switched (the side's one agent; in older events, that owner's agents in this conversation). */
   agentIds: z.array(id).optional(),
-  /** The person who switched it (always the side's owner) and the session they did it from. */
+  /** The person who holds the side after a takeover or hand-over (who switched it, on a hand-back), and their session. */
   byUserId: z.string().optional(),
   sessionId: z.string().optional(),
+  /** A hand-over: the person who held the side and gave it to byUserId at their request. */
+  handedOverBy: z.string().optional(),
 });
 export const messageSent = event('MessageSent', {
   conversationId: id,

@@ -6,6 +6,8 @@ import { storableText } from './text';
 
 const requestId = storableText().max(100, { error: 'requestId is at most 100 characters' }).optional();
 const conversationId = z.number({ error: 'conversationId must be a whole number' }).int().positive();
+const sideAgentId = z.number({ error: 'agentId must be a whole number' }).int().positive();
+const sessionId = z.string({ error: 'toSessionId must be the asking session' }).min(1).max(100);
 
 /** Messages a browser sends on /ws (sending, manual override, following and resuming: docs/architecture.md, "A push"). */
 export const clientMessage = z.discriminatedUnion(
@@ -25,17 +27,24 @@ export const clientMessage = z.discriminatedUnion(
       requestId,
       conversationId,
       enabled: z.boolean({ error: 'enabled must be true or false' }),
+      /** The sides to switch, by their agents (your firm's); left out, as PATCH /api/conversations/:id decides. */
+      agentIds: z.array(sideAgentId).min(1).max(10).optional(),
     }),
     z.object({ type: z.literal('subscribe'), requestId, conversationId }),
     z.object({ type: z.literal('unsubscribe'), requestId, conversationId }),
     z.object({ type: z.literal('resume'), requestId, afterPosition: positionToken }),
     // A person is typing in the composer of a conversation they follow (sent at most every few seconds).
     z.object({ type: z.literal('typing'), requestId, conversationId }),
-    // Asks the session that holds control of your side to hand it over (it is told live, by name).
-    z.object({ type: z.literal('request_control'), requestId, conversationId }),
+    // Asks whoever holds a side of your firm (a colleague, or you in another session) to hand it over; they are
+    // told live, by name (docs/decisions/per-side-control.md). Without agentId: your firm's side held elsewhere.
+    z.object({ type: z.literal('request_control'), requestId, conversationId, agentId: sideAgentId.optional() }),
+    // The holder answers a request: hands the side over to the asking session, or declines (the asker is told).
+    z.object({ type: z.literal('hand_over'), requestId, conversationId, agentId: sideAgentId, toSessionId: sessionId }),
+    z.object({ type: z.literal('decline_control'), requestId, conversationId, agentId: sideAgentId, toSessionId: sessionId }),
   ],
   {
-    error: 'Unknown message type; expected send_message, manual_override, subscribe, unsubscribe, resume, typing or request_control',
+    error:
+      'Unknown message type; expected send_message, manual_override, subscribe, unsubscribe, resume, typing, request_control, hand_over or decline_control',
   },
 );
 export type ClientMessage = z.infer<typeof clientMessage>;
@@ -83,8 +92,20 @@ export const serverMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('typing'), conversationId, agentId: z.number().int(), agentName: z.string() }),
   // Who else has the conversation open and who is typing; sent on following it and whenever either changes.
   z.object({ type: z.literal('presence'), conversationId, viewers: z.array(presentPerson), typers: z.array(presentPerson) }),
-  // Another session of your account asks for control of your side (sent to your sessions following it).
-  z.object({ type: z.literal('control_requested'), conversationId, byName: z.string(), bySessionId: z.string(), at: z.string() }),
+  // Someone of your firm (or you, in another session) asks for control of a side you hold: sent to the session
+  // holding it, on whichever gateway copy it is.
+  z.object({
+    type: z.literal('control_requested'),
+    conversationId,
+    agentId: z.number().int(),
+    byName: z.string(),
+    bySessionId: z.string(),
+    /** The asker is the holder themself, in another session. */
+    isYou: z.boolean(),
+    at: z.string(),
+  }),
+  // The holder declined your request: sent to the asking session.
+  z.object({ type: z.literal('control_declined'), conversationId, agentId: z.number().int(), byName: z.string(), at: z.string() }),
 ]);
 export type ServerMessage = z.infer<typeof serverMessage>;
 export type ServerPush = Extract<ServerMessage, { position: string }>;
@@ -104,7 +125,26 @@ export const presenceSignal = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('left'), socket: z.string().max(100), conversationId }),
   z.object({ kind: z.literal('typing'), conversationId, ...signalPerson }),
   z.object({ kind: z.literal('stopped_typing'), conversationId, ...signalPerson }),
-  // A session asks the other sessions of the same account for control of its side.
-  z.object({ kind: z.literal('control_request'), conversationId, ...signalPerson, at: z.string() }),
+  // A session asks the holder of a side for it: delivered only to `to` (the holding session; every session of the
+  // holder when the takeover named none) if they are of the asker's firm.
+  z.object({
+    kind: z.literal('control_request'),
+    conversationId,
+    agentId: z.number().int(),
+    ...signalPerson,
+    firmId: z.string().max(100),
+    to: z.object({ userId: z.string().max(100), sessionId: z.string().max(100).nullable() }),
+    at: z.string(),
+  }),
+  // The holder declined: delivered only to the asking session, if it is of the decliner's firm.
+  z.object({
+    kind: z.literal('control_declined'),
+    conversationId,
+    agentId: z.number().int(),
+    name: z.string().max(300),
+    firmId: z.string().max(100),
+    toSessionId: z.string().max(100),
+    at: z.string(),
+  }),
 ]);
 export type PresenceSignal = z.infer<typeof presenceSignal>;

@@ -20,6 +20,7 @@ export const USER_MESSAGES = {
   demoMessagesNoneSaid: 'No demo message added: every side is held by its operator, so its agent says nothing',
   messageSendFailed: 'Failed to send message',
   manualToggleFailed: 'Failed to toggle manual mode',
+  handOverFailed: 'Failed to hand over control',
   modeUpdateFailed: 'Failed to update mode',
   modeUpdatedTitle: 'Mode Updated',
   unauthorised: 'Unauthorized: You are logged out. Logging in again...',

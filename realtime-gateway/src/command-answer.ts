@@ -24,4 +24,5 @@ export function commandAnswer(requestId: string | undefined, response: CommandRe
 export const FALLBACKS = {
   send_message: USER_MESSAGES.messageSendFailed,
   manual_override: USER_MESSAGES.manualToggleFailed,
+  hand_over: USER_MESSAGES.handOverFailed,
 } as const;

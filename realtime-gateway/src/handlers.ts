@@ -1,13 +1,9 @@
 import { createHash } from 'node:crypto';
 import {
-  isOwnSide,
   mayWrite,
   roleRefusal,
   comparePositions,
-  evolveConversation,
   formatPosition,
-  streams,
-  type Conversation,
   parsePosition,
   USER_MESSAGES,
   type ClientMessage,
@@ -16,6 +12,7 @@ import {
 import { WRITE_ACTIONS, type CommandClient, type CommandRequest, type CommandResponse, type EventStore, type Logger } from '@pf/infra';
 import { commandAnswer, FALLBACKS } from './command-answer';
 import type { Connection } from './connection';
+import { declineControl, requestControl } from './control-requests';
 import { deliveriesFor } from './deliveries';
 import { readEvent, type Follower } from './follower';
 import type { Presence } from './presence';
@@ -64,9 +61,22 @@ export async function handleMessage(ctx: HandlerContext, connection: Connection,
       await command(ctx, connection, message.requestId, FALLBACKS.manual_override, {
         method: 'PATCH',
         url: `/api/conversations/${message.conversationId}`,
-        body: { isManualMode: message.enabled },
+        body: { isManualMode: message.enabled, ...(message.agentIds ? { agentIds: message.agentIds } : {}) },
       });
       return;
+    case 'hand_over':
+      if (!mayWriteHere(connection, message.requestId)) return;
+      if (!following(connection, message.conversationId, message.requestId)) return;
+      await command(ctx, connection, message.requestId, FALLBACKS.hand_over, {
+        method: 'POST',
+        url: `/api/conversations/${message.conversationId}/hand-over`,
+        body: { agentId: message.agentId, toSessionId: message.toSessionId },
+      });
+      return;
+    case 'decline_control':
+      return answerControl(connection, message.conversationId, message.requestId, ctx, () =>
+        declineControl(ctx.store, ctx.presence, connection, message.conversationId, message.agentId, message.toSessionId),
+      );
     case 'subscribe':
       return subscribe(ctx, connection, message.conversationId, message.requestId);
     case 'unsubscribe':
@@ -78,7 +88,9 @@ export async function handleMessage(ctx: HandlerContext, connection: Connection,
       return ack(ctx, connection, message.requestId);
     case 'request_control':
       if (!mayWriteHere(connection, message.requestId)) return;
-      return requestControl(ctx, connection, message.conversationId, message.requestId);
+      return answerControl(connection, message.conversationId, message.requestId, ctx, () =>
+        requestControl(ctx.store, ctx.presence, connection, message.conversationId, message.agentId),
+      );
     case 'resume':
       return resume(ctx, connection, parsePosition(message.afterPosition), message.requestId);
     default: {
@@ -101,31 +113,23 @@ function following(connection: Connection, conversationId: number, requestId: st
   return false;
 }
 
-/**
- * Asks the session holding control of the sender's side to hand it over. Refused unless that side is held,
- * and from another session: taking it over, or already holding it, needs no request.
- */
-async function requestControl(ctx: HandlerContext, connection: Connection, conversationId: number, requestId: string | undefined) {
+/** A request for control, or a decline, answered on the socket: an ack, or the refusal in words. */
+async function answerControl(
+  connection: Connection,
+  conversationId: number,
+  requestId: string | undefined,
+  ctx: HandlerContext,
+  decide: () => Promise<{ ok: true } | { ok: false; message: string; status?: number }>,
+): Promise<void> {
   if (!following(connection, conversationId, requestId)) return;
-  // The side may have changed a moment ago: look at it as the store has it now. The conversation's own stream,
-  // folded with the shared view: the log's head (and so this copy's index) can lag a takeover just committed
-  // while an older transaction elsewhere is still open.
-  let conversation: Conversation | null = null;
-  for (const recorded of await ctx.store.readStream(streams.conversation(conversationId))) {
-    const event = readEvent(recorded);
-    if (event) conversation = evolveConversation(conversation, event, recorded.recordedAt.toISOString());
-  }
-  // The side of the person's firm (visibility.ts: isOwnSide): their own agents' first, else a colleague's.
-  const ours = conversation?.participants.filter((p) => isOwnSide(p, connection.user.firmId)) ?? [];
-  const owners = [...new Set([...ours.filter((p) => p.ownerId === connection.user.id), ...ours].map((p) => p.ownerId))];
-  const side = owners.map((owner) => conversation?.manualSides.find((held) => held.ownerId === owner)).find((held) => held !== undefined);
-  if (!side || side.sessionId === connection.user.sessionId) {
-    const message = side ? 'You already have control of your side here' : 'Nobody has taken over your side: take it over instead';
-    connection.send({ type: 'error', requestId: requestId ?? null, message });
-    return;
-  }
-  await ctx.presence.requestControl(connection, conversationId);
-  ack(ctx, connection, requestId);
+  const answer = await decide();
+  if (answer.ok) return ack(ctx, connection, requestId);
+  connection.send({
+    type: 'error',
+    requestId: requestId ?? null,
+    message: answer.message,
+    ...(answer.status ? { status: answer.status } : {}),
+  });
 }
 
 /** Forwards a command to the command-service; true when it was carried out. */

@@ -128,23 +128,106 @@ describe('control requests between two sessions of one account', () => {
 
     expect(await asker.request({ type: 'request_control', conversationId })).toMatchObject({
       type: 'error',
-      message: 'Nobody has taken over your side: take it over instead',
+      message: 'Nobody has taken over the borrower side (Brenda Borrower): take it over instead',
     });
     expect(await holder.request({ type: 'manual_override', conversationId, enabled: true })).toMatchObject({ type: 'ack' });
     expect(await holder.request({ type: 'request_control', conversationId })).toMatchObject({
       type: 'error',
-      message: 'You already have control of your side here',
+      message: 'You already have control of the borrower side (Brenda Borrower) here',
     });
     // The other session sees its own account in the thread, as itself elsewhere.
     await asker.next(presenceOf(conversationId, (m) => names(m.viewers).join() === 'Alice Borrowes (you),Bob Lendell'));
 
     expect(await asker.request({ type: 'request_control', conversationId })).toMatchObject({ type: 'ack' });
     const asked = await holder.next((m) => m.type === 'control_requested');
-    expect(asked).toMatchObject({ conversationId, byName: 'Alice Borrowes', bySessionId: aliceAgain.sessionId });
+    expect(asked).toMatchObject({ conversationId, byName: 'Alice Borrowes', bySessionId: aliceAgain.sessionId, isYou: true });
     // Bob's side is not in question: he is not told, nor is the asking session itself.
     await holder.request({ type: 'typing', conversationId });
     await bobSocket.next(presenceOf(conversationId, (m) => names(m.typers).join() === 'Alice Borrowes'));
     expect(bobSocket.received.some((m) => m.type === 'control_requested')).toBe(false);
     expect(asker.received.some((m) => m.type === 'control_requested')).toBe(false);
+  });
+});
+
+describe('control requests between colleagues (docs/decisions/per-side-control.md)', () => {
+  it('reaches only the session holding the side, across gateway copies; a decline tells the asker; another firm cannot ask', async () => {
+    // Ada founded Harbour; Ben is its operator. The conversation is between Ben's borrower and Ada's lender.
+    const ada = await harness.signIn();
+    const ben = await harness.signIn();
+    const benAgain = await harness.signIn(ben.deviceToken);
+    const cy = await harness.signIn();
+    await harness.name(ada.userId, 'Ada', 'Archer');
+    await harness.name(ben.userId, 'Ben', 'Brooks');
+    await harness.name(cy.userId, 'Cy', 'Crane');
+    await harness.joinFirm(ben.userId, ada.userId);
+    const { conversationId, aliceAgent: borrower } = await harness.conversationOf(ben.userId, ada.userId, {
+      alice: ada.userId,
+      bob: ada.userId,
+    });
+    const shared = await harness.conversationOf(ben.userId, cy.userId, { alice: ada.userId });
+
+    const copy = await harness.anotherCopy();
+    const adaSocket = await connect(copy.wsUrl, { cookie: ada.cookie, origin: copy.origin });
+    const cySocket = await harness.socketFor(cy.cookie);
+    try {
+      const [benSocket, benElsewhere] = await Promise.all([harness.socketFor(ben.cookie), harness.socketFor(benAgain.cookie)]);
+      for (const socket of [benSocket, benElsewhere, adaSocket]) await socket.request({ type: 'subscribe', conversationId });
+      expect(await benSocket.request({ type: 'manual_override', conversationId, enabled: true, agentIds: [borrower] })).toMatchObject({
+        type: 'ack',
+      });
+      // Ada (on another copy) asks for the borrower side: Ben's holding session is told, by her name; nobody else.
+      expect(await adaSocket.request({ type: 'request_control', conversationId, agentId: borrower })).toMatchObject({ type: 'ack' });
+      const asked = await benSocket.next((m) => m.type === 'control_requested');
+      expect(asked).toMatchObject({ conversationId, agentId: borrower, byName: 'Ada Archer', bySessionId: ada.sessionId, isYou: false });
+
+      // Ben declines: Ada is told, by his name, and still holds nothing.
+      expect(
+        await benSocket.request({ type: 'decline_control', conversationId, agentId: borrower, toSessionId: ada.sessionId }),
+      ).toMatchObject({ type: 'ack' });
+      expect(await adaSocket.next((m) => m.type === 'control_declined')).toMatchObject({
+        conversationId,
+        agentId: borrower,
+        byName: 'Ben Brooks',
+      });
+      // Only the holder answers: Ada cannot decline (nor hand over) a side she does not hold.
+      expect(
+        await adaSocket.request({ type: 'decline_control', conversationId, agentId: borrower, toSessionId: ben.sessionId }),
+      ).toMatchObject({ type: 'error', status: 403 });
+
+      // She asks again and Ben hands it over: the side is hers, in the session that asked.
+      await adaSocket.request({ type: 'request_control', conversationId, agentId: borrower });
+      await fromNow(benSocket)((m): m is Extract<ServerMessage, { type: 'control_requested' }> => m.type === 'control_requested');
+      expect(await benSocket.request({ type: 'hand_over', conversationId, agentId: borrower, toSessionId: ada.sessionId })).toMatchObject({
+        type: 'ack',
+      });
+      const last = (await harness.store.readStream(`conversation-${conversationId}`)).at(-1)!;
+      expect(last.data).toMatchObject({
+        agentId: borrower,
+        isManualMode: true,
+        byUserId: ada.userId,
+        sessionId: ada.sessionId,
+        handedOverBy: ben.userId,
+      });
+
+      // Ben's other session never heard of any of it, nor did Ada's firm's outsider.
+      expect(benElsewhere.received.some((m) => m.type === 'control_requested' || m.type === 'control_declined')).toBe(false);
+
+      // Cy (another firm) shares a conversation with Harbour's borrower: he may follow it, never ask for its side.
+      await cySocket.request({ type: 'subscribe', conversationId: shared.conversationId });
+      expect(
+        await cySocket.request({ type: 'request_control', conversationId: shared.conversationId, agentId: shared.aliceAgent }),
+      ).toMatchObject({
+        type: 'error',
+        status: 403,
+        message: "The borrower side (Brenda Borrower) is another firm's: you can request control only of your own firm's sides",
+      });
+      expect(await cySocket.request({ type: 'subscribe', conversationId })).toMatchObject({ type: 'error' });
+      expect(await cySocket.request({ type: 'request_control', conversationId, agentId: borrower })).toMatchObject({
+        type: 'error',
+        message: `Follow conversation ${conversationId} first (subscribe)`,
+      });
+    } finally {
+      await adaSocket.close();
+    }
   });
 });

@@ -17,8 +17,9 @@ export interface PresenceOptions {
 
 /**
  * Who is viewing and typing in each conversation, shared by every gateway copy through NOTIFY (see
- * PresenceBoard for the expiry that makes a crashed copy's viewers disappear), and control requests between
- * the sessions of one account. Only the owners of a conversation's agents following it are told.
+ * PresenceBoard for the expiry that makes a crashed copy's viewers disappear), and requests for control of a side
+ * (control-requests.ts): each reaches only the session it is for. Only the firms of a conversation's agents
+ * following it are told.
  */
 export class Presence {
   private readonly board = new PresenceBoard();
@@ -88,8 +89,30 @@ export class Presence {
     await this.notify({ kind: typing ? 'typing' : 'stopped_typing', conversationId, ...this.personOf(connection) });
   }
 
-  async requestControl(connection: Connection, conversationId: number): Promise<void> {
-    await this.notify({ kind: 'control_request', conversationId, ...this.personOf(connection), at: new Date().toISOString() });
+  /** Asks the holder of a side for it (see onSignal: only the holding session, of the asker's firm, is told). */
+  async requestControl(
+    connection: Connection,
+    conversationId: number,
+    agentId: number,
+    to: { userId: string; sessionId: string | null },
+  ): Promise<void> {
+    const { firmId } = connection.user;
+    await this.notify({
+      kind: 'control_request',
+      conversationId,
+      agentId,
+      ...this.personOf(connection),
+      firmId,
+      to,
+      at: new Date().toISOString(),
+    });
+  }
+
+  /** The holder declines a request: the asking session is told, by the holder's name. */
+  async declineControl(connection: Connection, conversationId: number, agentId: number, toSessionId: string): Promise<void> {
+    const { name } = this.personOf(connection);
+    const { firmId } = connection.user;
+    await this.notify({ kind: 'control_declined', conversationId, agentId, name, firmId, toSessionId, at: new Date().toISOString() });
   }
 
   private get ttlMs(): number {
@@ -118,17 +141,31 @@ export class Presence {
         if (this.board.stoppedTyping(signal.conversationId, signal)) this.pushTo(signal.conversationId);
         return;
       case 'control_request': {
-        // To the account's other sessions following it; the one holding control shows it, with a hand-over.
+        // To the holder's session following it (every session of the holder when none was recorded), and only if
+        // it is of the asker's firm: a request never reaches anyone else (docs/decisions/per-side-control.md).
+        const { conversationId, agentId, to } = signal;
         for (const connection of this.follower.connections) {
-          if (connection.user.id !== signal.userId || connection.user.sessionId === signal.sessionId) continue;
-          if (!this.entitled(connection, signal.conversationId)) continue;
+          if (connection.user.id !== to.userId || connection.user.firmId !== signal.firmId) continue;
+          if (to.sessionId !== null && connection.user.sessionId !== to.sessionId) continue;
+          if (!this.entitled(connection, conversationId)) continue;
           connection.send({
             type: 'control_requested',
-            conversationId: signal.conversationId,
+            conversationId,
+            agentId,
             byName: signal.name,
             bySessionId: signal.sessionId,
+            isYou: signal.userId === connection.user.id,
             at: signal.at,
           });
+        }
+        return;
+      }
+      case 'control_declined': {
+        const { conversationId, agentId } = signal;
+        for (const connection of this.follower.connections) {
+          if (connection.user.sessionId !== signal.toSessionId || connection.user.firmId !== signal.firmId) continue;
+          if (!this.entitled(connection, conversationId)) continue;
+          connection.send({ type: 'control_declined', conversationId, agentId, byName: signal.name, at: signal.at });
         }
         return;
       }

@@ -1,8 +1,16 @@
 import type { ConversationCommand, ConversationEvent, LoanTerms, NeedStatus } from '@pf/events';
-import { Conflict, Invalid, NotFound } from '@pf/infra';
-import { USER_MESSAGES } from '@pf/events';
+import { Invalid, NotFound } from '@pf/infra';
 import { committedElsewhere, NeedCommittedElsewhere } from '../need/need';
-import { active, counterpartOf, isSilenced, senderFor, visibleTo, type ConversationState, type Started } from './conversation';
+import {
+  active,
+  checkSpeaksFor,
+  counterpartOf,
+  isSilenced,
+  senderFor,
+  visibleTo,
+  type ConversationState,
+  type Started,
+} from './conversation';
 
 /** The conversation commands that offer, agree or leave, each decided against the borrower's need as it stood. */
 export type CommitmentCommand = Extract<
@@ -37,10 +45,7 @@ export function commitmentMove(command: CommitmentCommand, state: ConversationSt
       const sender = senderFor(conversation, command.speaker);
       if (sender.type === 'broker') throw new Invalid("Only the borrower's or the lender's side makes offers");
       if (!isSilenced(conversation, sender.agentId)) throw new Invalid('Take over your side (Manual Mode) first to make an offer');
-      const held = conversation.manual[sender.ownerId];
-      if (command.speaker.sessionId !== undefined && held?.sessionId && held.sessionId !== command.speaker.sessionId) {
-        throw new Conflict(USER_MESSAGES.sideHeldElsewhere);
-      }
+      checkSpeaksFor(conversation, sender, command.speaker);
       refuseIfCommittedElsewhere(conversation, command.need);
       checkTerms(command.terms);
       const { conversationId, offerId, terms } = command;
@@ -138,14 +143,16 @@ export function commitmentMove(command: CommitmentCommand, state: ConversationSt
       if (state.status !== 'active') return [];
       const { conversationId, ownerId, unansweredKey, message } = command;
       const clock = state.clock;
-      if (!(ownerId in state.manual) || !clock?.manual.has(ownerId) || clock.waiting.get(ownerId)?.key !== unansweredKey) return [];
-      const agentIds = state.participants.filter((p) => p.ownerId === ownerId).map((p) => p.agentId);
-      const speaker =
-        state.participants.find((p) => p.ownerId === ownerId && p.type !== 'broker') ??
-        state.participants.find((p) => p.ownerId === ownerId)!;
+      // The owner's sides still held (a side is one participant: docs/decisions/per-side-control.md).
+      const sides = state.participants.filter((p) => p.ownerId === ownerId && state.manual[p.agentId] !== undefined);
+      if (sides.length === 0 || !clock?.manual.has(ownerId) || clock.waiting.get(ownerId)?.key !== unansweredKey) return [];
+      const speaker = sides.find((p) => p.type !== 'broker') ?? sides[0]!;
       return [
         // No byUserId: nobody switched it; the metadata names the system as the actor.
-        { type: 'ManualModeChanged', data: { conversationId, isManualMode: false, ownerId, agentIds } },
+        ...sides.map((p): ConversationEvent => ({
+          type: 'ManualModeChanged',
+          data: { conversationId, isManualMode: false, agentId: p.agentId, agentIds: [p.agentId] },
+        })),
         {
           type: 'MessageSent',
           data: {

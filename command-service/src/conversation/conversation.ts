@@ -1,9 +1,10 @@
-import type { ConversationCommand, ConversationEvent, Participant, Speaker } from '@pf/events';
-import { Conflict, Forbidden, Invalid, NotFound } from '@pf/infra';
-import { canSeeConversation, firmOf, switchSides, USER_MESSAGES } from '@pf/events';
+import type { ConversationCommand, ConversationEvent, Participant, SideHolder, Speaker } from '@pf/events';
+import { Conflict, Invalid, NotFound } from '@pf/infra';
+import { canSeeConversation, firmOf, holderOf, switchSides as switchedSides, USER_MESSAGES } from '@pf/events';
 import type { Decider } from '../handle-command';
 import { evolveSideClock, type SideClock } from '../process-managers/response-time';
 import { commitmentMove, type CommitmentCommand } from './commitment-moves';
+import { handOver, switchSides } from './control';
 
 export type { ConversationCommand, ConversationEvent } from '@pf/events';
 
@@ -14,8 +15,8 @@ export type ConversationState =
       conversationId: number;
       title: string;
       participants: Participant[];
-      /** The sides a person has taken over: owner → the session they took it from. */
-      manual: Record<string, { byUserId: string | null; sessionId: string | null }>;
+      /** The sides a person has taken over: the side's agent → who holds it and from which session. */
+      manual: Record<number, SideHolder>;
       matchId: string | null;
       /** Why it completed (shown when a command is refused because of it). */
       completedReason?: string;
@@ -36,25 +37,6 @@ export function visibleTo(state: ConversationState, conversationId: number, firm
   return state;
 }
 
-/**
- * The side a person of a firm switches or speaks for: the owner whose agents form it. The side of the agent
- * they name (their firm's only), else their own agents' side, else the first side of their firm's agents.
- */
-function sideOf(conversation: Started, actorId: string, firmId: string, agentId: number | undefined): string {
-  if (agentId !== undefined) {
-    const named = conversation.participants.find((p) => p.agentId === agentId);
-    if (!named) throw new NotFound(`Agent ${agentId} takes no part in conversation ${conversation.conversationId}`);
-    if (firmOf(named) !== firmId) {
-      throw new Forbidden(`${named.name} belongs to another firm: you can take over or hand back only your own firm's agents`);
-    }
-    return named.ownerId;
-  }
-  const own =
-    conversation.participants.find((p) => p.ownerId === actorId && firmOf(p) === firmId) ??
-    conversation.participants.find((p) => firmOf(p) === firmId);
-  return own!.ownerId;
-}
-
 function started(state: ConversationState, conversationId: number): Started {
   if (state.status === 'none') throw notFound(conversationId);
   return state;
@@ -70,46 +52,29 @@ export function active(state: ConversationState, conversationId: number): Starte
   return conversation;
 }
 
-/** An agent whose owner has taken over their side says nothing of its own. */
-export const isSilenced = (conversation: Started, agentId: number) => {
-  const owner = conversation.participants.find((p) => p.agentId === agentId)?.ownerId;
-  return owner !== undefined && owner in conversation.manual;
-};
+/** An agent whose side a person has taken over says nothing of its own. */
+export const isSilenced = (conversation: Started, agentId: number) =>
+  conversation.participants.some((p) => p.agentId === agentId) && conversation.manual[agentId] !== undefined;
 
 /**
- * Control per side (DESIGN.md): a person switches only the side of their own agents. Taking over a side
- * already taken over from another session is refused: exactly one session has control (two at once are
- * settled by the append's expected version; the loser is told here, on retry, or by the 409 of the append).
+ * A person speaks (a message or an offer) only for a side they hold themself, and from the session holding it:
+ * a colleague's side, or theirs held in another session, is refused in words (they ask for control).
  */
-function switchSide(state: ConversationState, command: Extract<ConversationCommand, { type: 'SetManualMode' }>): ConversationEvent[] {
-  const firmId = command.actorFirmId ?? command.actorId;
-  const conversation = visibleTo(state, command.conversationId, firmId);
-  const side = sideOf(conversation, command.actorId, firmId, command.agentId);
-  const agentIds = conversation.participants.filter((p) => p.ownerId === side).map((p) => p.agentId);
-  const current = conversation.manual[side];
-  if (command.isManualMode && current) {
-    if (current.sessionId === (command.sessionId ?? null)) return [];
-    throw new Conflict(USER_MESSAGES.sideTakenElsewhere);
+export function checkSpeaksFor(conversation: Started, sender: Participant, speaker: Speaker): void {
+  if (speaker.kind !== 'user') return;
+  const held = conversation.manual[sender.agentId];
+  if (!held) throw new Invalid(USER_MESSAGES.switchToManualFirst);
+  if (holderOf(held, sender) !== speaker.userId) {
+    throw new Conflict(`${sender.name}'s side is held by another person of your firm: request control to speak for it`);
   }
-  if (!command.isManualMode && !current) return [];
-  return [
-    {
-      type: 'ManualModeChanged',
-      data: {
-        conversationId: command.conversationId,
-        isManualMode: command.isManualMode,
-        ownerId: side,
-        agentIds,
-        byUserId: command.actorId,
-        ...(command.sessionId ? { sessionId: command.sessionId } : {}),
-      },
-    },
-  ];
+  if (speaker.sessionId !== undefined && held.sessionId && held.sessionId !== speaker.sessionId) {
+    throw new Conflict(USER_MESSAGES.sideHeldElsewhere);
+  }
 }
 
 /**
  * The person speaks as their firm's agent in the conversation: the one they asked for, if it is their firm's,
- * else their own, else their firm's first.
+ * else a side they hold, else their own, else their firm's first.
  */
 export function senderFor(conversation: Started, speaker: Speaker): Participant {
   const firmId = speaker.kind === 'user' ? (speaker.firmId ?? speaker.userId) : null;
@@ -118,6 +83,10 @@ export function senderFor(conversation: Started, speaker: Speaker): Participant 
     speaker.kind === 'agent'
       ? conversation.participants.find((p) => p.agentId === speaker.agentId)
       : (conversation.participants.find((p) => ours(p) && p.agentId === speaker.preferredAgentId) ??
+        conversation.participants.find((p) => {
+          const held = conversation.manual[p.agentId];
+          return ours(p) && held !== undefined && holderOf(held, p) === speaker.userId;
+        }) ??
         conversation.participants.find((p) => ours(p) && p.ownerId === speaker.userId) ??
         conversation.participants.find(ours));
   if (!sender) throw notFound(conversation.conversationId);
@@ -136,25 +105,23 @@ function decide(command: ConversationCommand, state: ConversationState): Convers
     case 'StartConversation': {
       if (state.status !== 'none') return [];
       const { conversationId, title, participants, matchId } = command;
-      // An owner whose agent negotiates only by hand (auto-negotiate off) has their side from the first moment,
-      // in the same append: their agent never gets a word in before the takeover.
-      const manualOwners = [...new Set(command.manualOwnerIds ?? [])].filter((owner) => participants.some((p) => p.ownerId === owner));
+      // An owner whose agent negotiates only by hand (auto-negotiate off) has that agent's side from the first
+      // moment, in the same append: their agent never gets a word in before the takeover.
+      const manualOwners = new Set(command.manualOwnerIds ?? []);
       return [
         { type: 'ConversationStarted', data: { conversationId, title, participants, matchId } },
-        ...manualOwners.map((ownerId): ConversationEvent => ({
-          type: 'ManualModeChanged',
-          data: {
-            conversationId,
-            isManualMode: true,
-            ownerId,
-            agentIds: participants.filter((p) => p.ownerId === ownerId).map((p) => p.agentId),
-            byUserId: ownerId,
-          },
-        })),
+        ...participants
+          .filter((p) => manualOwners.has(p.ownerId))
+          .map((p): ConversationEvent => ({
+            type: 'ManualModeChanged',
+            data: { conversationId, isManualMode: true, agentId: p.agentId, agentIds: [p.agentId], byUserId: p.ownerId },
+          })),
       ];
     }
     case 'SetManualMode':
-      return switchSide(state, command);
+      return switchSides(state, command);
+    case 'HandOverSide':
+      return handOver(state, command);
     case 'SendMessage': {
       if (command.speaker.kind === 'user') visibleTo(state, command.conversationId, command.speaker.firmId ?? command.speaker.userId);
       const conversation = active(state, command.conversationId);
@@ -163,12 +130,8 @@ function decide(command: ConversationCommand, state: ConversationState): Convers
       // While a person has a side, that side's automated agents say nothing (DESIGN.md "Manual override");
       // a person speaks only for a side they have taken over. The other side is untouched either way.
       if (isAutomated && isSilenced(conversation, sender.agentId)) return [];
-      if (!isAutomated && !isSilenced(conversation, sender.agentId)) throw new Invalid(USER_MESSAGES.switchToManualFirst);
-      // Exactly one session speaks for a side: the one that took it over (the composer elsewhere is locked too).
-      if (command.speaker.kind === 'user' && command.speaker.sessionId !== undefined) {
-        const held = conversation.manual[sender.ownerId];
-        if (held?.sessionId && held.sessionId !== command.speaker.sessionId) throw new Conflict(USER_MESSAGES.sideHeldElsewhere);
-      }
+      // Exactly one person, from one session, speaks for a side: the one holding it (the composer elsewhere is locked too).
+      checkSpeaksFor(conversation, sender, command.speaker);
       const to = command.toAgentId ?? counterpartOf(conversation, sender)?.agentId ?? null;
       return [
         {
@@ -245,10 +208,10 @@ function evolveOwn(state: ConversationState, event: ConversationEvent): Conversa
     }
     case 'ManualModeChanged': {
       if (state.status === 'none') return state;
-      // The conversations view's per-owner rule (switchSides); this state keeps each side's holder by owner.
-      const sides = Object.entries(state.manual).map(([ownerId, holder]) => ({ ownerId, ...holder }));
-      const switched = switchSides(sides, state, event, (ownerId, holder) => ({ ownerId, ...holder }));
-      return { ...state, manual: Object.fromEntries(switched.map(({ ownerId, ...holder }) => [ownerId, holder])) };
+      // The conversations view's per-side rule (switchSides, which reads every recorded shape); kept by agent here.
+      const sides = Object.entries(state.manual).map(([agentId, holder]) => ({ agentId: Number(agentId), ...holder }));
+      const switched = switchedSides(sides, state, event, (agentId, holder) => ({ agentId, ...holder }));
+      return { ...state, manual: Object.fromEntries(switched.map(({ agentId, ...holder }) => [agentId, holder])) };
     }
     case 'ConversationCompleted':
       return state.status === 'none' ? state : { ...state, status: 'completed', completedReason: event.data.reason };

@@ -22,7 +22,7 @@ const manual: ConversationEvent = { type: 'ManualModeChanged', data: { conversat
 describe('conversation decider', () => {
   const bobTakes: ConversationEvent = {
     type: 'ManualModeChanged',
-    data: { conversationId: 3, isManualMode: true, ownerId: 'bob', agentIds: [2], byUserId: 'bob', sessionId: 'bob-1' },
+    data: { conversationId: 3, isManualMode: true, agentId: 2, agentIds: [2], byUserId: 'bob', sessionId: 'bob-1' },
   };
   const takeOver = (actorId: string, sessionId: string, isManualMode = true) =>
     ({ type: 'SetManualMode', conversationId: 3, actorId, sessionId, isManualMode }) as const;
@@ -34,9 +34,19 @@ describe('conversation decider', () => {
       .given([started, bobTakes])
       .when(takeOver('bob', 'bob-1', false))
       .then([{ type: 'ManualModeChanged', data: { ...bobTakes.data, isManualMode: false } }]);
+    // The older shape (an owner's agents) is read as recorded: bob's side is held, and handed back per side.
+    const ownerKeyed: ConversationEvent = {
+      type: 'ManualModeChanged',
+      data: { conversationId: 3, isManualMode: true, ownerId: 'bob', agentIds: [2], byUserId: 'bob', sessionId: 'bob-1' },
+    };
+    spec.given([started, ownerKeyed]).when(takeOver('bob', 'bob-1')).then([]);
+    spec
+      .given([started, ownerKeyed])
+      .when(takeOver('bob', 'bob-1', false))
+      .then([{ type: 'ManualModeChanged', data: { ...bobTakes.data, isManualMode: false } }]);
   });
 
-  it("refuses to switch another operator's agent, with a clear 403", () => {
+  it("refuses to switch another firm's agent, with a clear 403", () => {
     spec
       .given([started])
       .when({ type: 'SetManualMode', conversationId: 3, actorId: 'alice', sessionId: 'a', agentId: 2, isManualMode: true })
@@ -66,7 +76,7 @@ describe('conversation decider', () => {
       .thenThrows(Invalid, USER_MESSAGES.switchToManualFirst);
     const aliceTakes: ConversationEvent = {
       type: 'ManualModeChanged',
-      data: { conversationId: 3, isManualMode: true, ownerId: 'alice', agentIds: [1], byUserId: 'alice', sessionId: 'a' },
+      data: { conversationId: 3, isManualMode: true, agentId: 1, agentIds: [1], byUserId: 'alice', sessionId: 'a' },
     };
     spec
       .given([started, bobTakes, aliceTakes])
@@ -162,5 +172,123 @@ describe('conversation decider', () => {
       .given([started])
       .when({ type: 'RecordAgentTurn', conversationId: 3, agentId: 99, events: [message] })
       .thenThrows(NotFound);
+  });
+
+  describe('a firm with both sides (docs/decisions/per-side-control.md)', () => {
+    // Ben (operator) and Ada (admin) of one firm; the borrower is Ben's, the lender Ada's; Cy is of another firm.
+    const firm = 'harbour';
+    const inFirm: ConversationEvent = {
+      type: 'ConversationStarted',
+      data: {
+        conversationId: 3,
+        title: 'Harriet ↔ Harbour',
+        matchId: null,
+        participants: [
+          { agentId: 1, ownerId: 'ben', firmId: firm, name: 'Harriet Cole', type: 'borrower' },
+          { agentId: 2, ownerId: 'ada', firmId: firm, name: 'Harbour Home Loans', type: 'lender' },
+        ],
+      },
+    };
+    const take = (actorId: string, sessionId: string, agentIds?: number[], isManualMode = true) =>
+      ({
+        type: 'SetManualMode',
+        conversationId: 3,
+        actorId,
+        actorFirmId: firm,
+        sessionId,
+        isManualMode,
+        ...(agentIds ? { agentIds } : {}),
+      }) as const;
+    const held = (agentId: number, byUserId: string, sessionId: string, isManualMode = true): ConversationEvent => ({
+      type: 'ManualModeChanged',
+      data: { conversationId: 3, isManualMode, agentId, agentIds: [agentId], byUserId, sessionId },
+    });
+    const handOver = (actorId: string, sessionId: string, to: { userId: string; firmId: string; sessionId: string; mayWrite?: boolean }) =>
+      ({
+        type: 'HandOverSide',
+        conversationId: 3,
+        agentId: 1,
+        actorId,
+        actorFirmId: firm,
+        sessionId,
+        to: { mayWrite: true, ...to },
+      }) as const;
+
+    it('takes the sides named, one event each: one side, or both', () => {
+      spec
+        .given([inFirm])
+        .when(take('ben', 'b1', [1]))
+        .then([held(1, 'ben', 'b1')]);
+      spec
+        .given([inFirm])
+        .when(take('ben', 'b1', [1, 2]))
+        .then([held(1, 'ben', 'b1'), held(2, 'ben', 'b1')]);
+      // Named by nobody (an API client of before): the actor's own agent's side only, not the firm's other.
+      spec
+        .given([inFirm])
+        .when(take('ada', 'a1'))
+        .then([held(2, 'ada', 'a1')]);
+    });
+
+    it("refuses to take or hand back a side a colleague holds, saying so; the colleague's hand-back is theirs", () => {
+      const refusal = 'The borrower side (Harriet Cole) is held by another person of your firm: request control, and they can hand it over';
+      spec
+        .given([inFirm, held(1, 'ben', 'b1')])
+        .when(take('ada', 'a1', [1]))
+        .thenThrows(Conflict, refusal);
+      spec
+        .given([inFirm, held(1, 'ben', 'b1')])
+        .when(take('ada', 'a1', [1], false))
+        .thenThrows(Conflict, refusal);
+      // Ada's switch off without naming a side, holding none: refused, never a silent success.
+      spec
+        .given([inFirm, held(1, 'ben', 'b1')])
+        .when(take('ada', 'a1', undefined, false))
+        .thenThrows(Conflict, refusal);
+      spec
+        .given([inFirm, held(1, 'ben', 'b1')])
+        .when(take('ben', 'b1', undefined, false))
+        .then([held(1, 'ben', 'b1', false)]);
+    });
+
+    it('hands a side over only from its holder, to a person of its firm who may write', () => {
+      spec
+        .given([inFirm, held(1, 'ben', 'b1')])
+        .when(handOver('ben', 'b1', { userId: 'ada', firmId: firm, sessionId: 'a1' }))
+        .then([{ type: 'ManualModeChanged', data: { ...held(1, 'ada', 'a1').data, handedOverBy: 'ben' } } as ConversationEvent]);
+      spec
+        .given([inFirm, held(1, 'ben', 'b1')])
+        .when(handOver('ada', 'a1', { userId: 'ada', firmId: firm, sessionId: 'a1' }))
+        .thenThrows(Forbidden, 'Only the person holding the borrower side (Harriet Cole) can hand it over');
+      spec
+        .given([inFirm, held(1, 'ben', 'b1')])
+        .when(handOver('ben', 'b2', { userId: 'ada', firmId: firm, sessionId: 'a1' }))
+        .thenThrows(Conflict, USER_MESSAGES.sideHeldElsewhere);
+      spec
+        .given([inFirm, held(1, 'ben', 'b1')])
+        .when(handOver('ben', 'b1', { userId: 'cy', firmId: 'crown', sessionId: 'c1' }))
+        .thenThrows(Forbidden, 'The borrower side (Harriet Cole) can be handed over only to a person of its own firm');
+      spec
+        .given([inFirm, held(1, 'ben', 'b1')])
+        .when(handOver('ben', 'b1', { userId: 'aud', firmId: firm, sessionId: 'x1', mayWrite: false }))
+        .thenThrows(Forbidden, 'The borrower side (Harriet Cole) can be handed over only to an Admin or an Operator');
+      spec
+        .given([inFirm])
+        .when(handOver('ben', 'b1', { userId: 'ada', firmId: firm, sessionId: 'a1' }))
+        .thenThrows(Conflict, 'Nobody has taken over the borrower side (Harriet Cole): there is nothing to hand over');
+    });
+
+    it('lets only the holder speak for a side: a colleague is refused in words', () => {
+      spec
+        .given([inFirm, held(1, 'ben', 'b1')])
+        .when({
+          type: 'SendMessage',
+          conversationId: 3,
+          messageId: 9,
+          speaker: { kind: 'user', userId: 'ada', firmId: firm, sessionId: 'a1', preferredAgentId: 1 },
+          content: 'hi',
+        })
+        .thenThrows(Conflict, "Harriet Cole's side is held by another person of your firm: request control to speak for it");
+    });
   });
 });

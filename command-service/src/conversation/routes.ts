@@ -5,7 +5,9 @@ import {
   type Conversation,
   type DomainEvent,
   errorAnswers,
+  handOverInput,
   idParams,
+  mayWrite,
   makeOfferInput,
   messageView,
   offerMadeView,
@@ -20,6 +22,7 @@ import {
 import {
   AccountStore,
   displayName,
+  NotFound,
   viewerOf,
   type EventStore,
   type FastifyPluginAsyncZod,
@@ -68,7 +71,7 @@ async function currentView(
 const messageBody = sendMessageInput.omit({ conversationId: true });
 const WRITE_ERRORS = [...SIGNED_IN_ERRORS, 404, 409, 412] as const;
 
-export const conversationRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { pool, store }) => {
+export const conversationRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { pool, store, sessions }) => {
   const accounts = new AccountStore(pool);
   app.patch(
     '/api/conversations/:id',
@@ -84,7 +87,7 @@ export const conversationRoutes: FastifyPluginAsyncZod<ServiceContext> = async (
     async (request, reply) => {
       const { user, metadata } = signedIn(request);
       const conversationId = request.params.id;
-      const { isManualMode, agentId } = request.body;
+      const { isManualMode, agentId, agentIds } = request.body;
       const handled = await handleCommand(
         store,
         streams.conversation(conversationId),
@@ -97,6 +100,48 @@ export const conversationRoutes: FastifyPluginAsyncZod<ServiceContext> = async (
           sessionId: user.sessionId,
           isManualMode,
           ...(agentId ? { agentId } : {}),
+          ...(agentIds ? { agentIds } : {}),
+        },
+        metadata,
+        expectedVersion(request.headers),
+      );
+      return answered(reply, handled).send(await currentView(store, accounts, conversationId, user, handled.history));
+    },
+  );
+
+  /**
+   * The holder of a side gives it to the session that asked for it (docs/decisions/per-side-control.md): the
+   * decider checks that the caller holds it here and that the asker is of the side's firm and may write.
+   */
+  app.post(
+    '/api/conversations/:id/hand-over',
+    {
+      schema: {
+        summary: 'Hand a side you hold over to the colleague (or your other session) who asked for it',
+        params: idParams('Conversation'),
+        headers: writeHeaders,
+        body: handOverInput,
+        response: { 200: conversationView, ...errorAnswers(...WRITE_ERRORS, 403) },
+      },
+    },
+    async (request, reply) => {
+      const { user, metadata } = signedIn(request);
+      const conversationId = request.params.id;
+      const { agentId, toSessionId } = request.body;
+      const asker = await sessions.userOfSession(toSessionId);
+      if (!asker) throw new NotFound('The session that asked for control has ended: they can ask again from a session in force');
+      const handled = await handleCommand(
+        store,
+        streams.conversation(conversationId),
+        conversationDecider,
+        {
+          type: 'HandOverSide',
+          conversationId,
+          agentId,
+          actorId: user.id,
+          actorFirmId: user.firmId,
+          sessionId: user.sessionId,
+          to: { userId: asker.id, firmId: asker.firmId, sessionId: asker.sessionId, mayWrite: mayWrite(asker.role) },
         },
         metadata,
         expectedVersion(request.headers),

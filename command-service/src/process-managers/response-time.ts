@@ -1,4 +1,4 @@
-import type { DomainEvent, Participant } from '@pf/events';
+import { agentsSwitched, type DomainEvent, type Participant } from '@pf/events';
 
 /**
  * The agent response time, made real (docs/behaviour/conversations.md, "Response time"): while an owner holds their side of a conversation by hand
@@ -10,8 +10,10 @@ import type { DomainEvent, Participant } from '@pf/events';
 /** What one conversation needs for the rule; `at` are the events' recorded times in ms (absent in a decider). */
 export interface SideClock {
   participants: readonly Participant[];
-  /** Owners holding their side by hand, with when they took it (0 when unknown). */
+  /** Owners holding a side of theirs by hand, with when they took it (0 when unknown). */
   manual: Map<string, number>;
+  /** The sides held by hand (a side is one participant), whose owners make `manual`. */
+  held: ReadonlySet<number>;
   /**
    * Owners the other side is waiting on: the first speech (message, offer, acceptance or rejection) of another
    * owner since theirs, by a key naming that speech (so a hand-back names exactly what went unanswered).
@@ -41,20 +43,21 @@ const speechOf = (event: Event): { agentId: number; key: string } | null => {
 /** One event of a conversation's stream; returns the same clock when nothing changed for the rule. */
 export function evolveSideClock(clock: SideClock | null, event: Event, at = 0): SideClock | null {
   if (event.type === 'ConversationStarted') {
-    return clock ?? { participants: event.data.participants, manual: new Map(), waiting: new Map(), completed: false };
+    return clock ?? { participants: event.data.participants, manual: new Map(), held: new Set(), waiting: new Map(), completed: false };
   }
   if (!clock) return null;
   if (event.type === 'ConversationCompleted') return { ...clock, completed: true };
   if (event.type === 'ManualModeChanged') {
-    const { ownerId, isManualMode } = event.data;
-    // Older events without an owner switched every side (the conversations view's rule).
-    const owners = ownerId === undefined ? [...new Set(clock.participants.map((p) => p.ownerId))] : [ownerId];
-    const manual = new Map(clock.manual);
-    for (const owner of owners) {
-      if (isManualMode) manual.set(owner, manual.get(owner) ?? at);
-      else manual.delete(owner);
+    // The sides it switched, read as recorded (the conversations view's agentsSwitched); an owner holds while any
+    // side of theirs is held.
+    const held = new Set(clock.held);
+    for (const agentId of agentsSwitched(event, clock.participants)) {
+      if (event.data.isManualMode) held.add(agentId);
+      else held.delete(agentId);
     }
-    return { ...clock, manual };
+    const manual = new Map<string, number>();
+    for (const p of clock.participants) if (held.has(p.agentId)) manual.set(p.ownerId, clock.manual.get(p.ownerId) ?? at);
+    return { ...clock, manual, held };
   }
   const speech = speechOf(event);
   const speaker = speech ? clock.participants.find((p) => p.agentId === speech.agentId)?.ownerId : undefined;

@@ -4,9 +4,9 @@ import type { View } from './view';
 import { firmOf } from '../firm';
 import { asViewer, isOwnSide, type Viewer, type ViewerOrUser } from '../visibility';
 
-/** One side taken over by a person: the owner whose agents are silent, who took it and from which session. */
+/** One side taken over by a person: the participant whose agent is silent, who holds it and from which session. */
 export interface ManualSide extends SideHolder {
-  ownerId: string;
+  agentId: number;
   since: string;
 }
 
@@ -18,7 +18,7 @@ export interface Conversation {
   outcome: ConversationOutcome | null;
   /** True while any side is manual (lists count these); per side, see manualSides. */
   isManualMode: boolean;
-  /** The sides a person has taken over, at most one entry per owner. */
+  /** The sides a person has taken over, at most one entry per participant. */
   manualSides: ManualSide[];
   matchId: string | null;
   participants: Participant[];
@@ -43,7 +43,7 @@ function conversationIdOf(event: DomainEvent): number | null {
 }
 
 /** The participant an agent is in this conversation; an agent that is not one has no part in it. */
-export function participantOf(conversation: Conversation, agentId: number): Participant | undefined {
+export function participantOf(conversation: Pick<Conversation, 'participants'>, agentId: number): Participant | undefined {
   return conversation.participants.find((participant) => participant.agentId === agentId);
 }
 
@@ -77,8 +77,8 @@ export function evolveConversation(conversation: Conversation | null, event: Dom
   const touched = { ...conversation, updatedAt: recordedAt };
   switch (event.type) {
     case 'ManualModeChanged': {
-      const manualSides = switchSides(conversation.manualSides, conversation, event, (owner, holder) => ({
-        ownerId: owner,
+      const manualSides = switchSides(conversation.manualSides, conversation, event, (agentId, holder) => ({
+        agentId,
         ...holder,
         since: recordedAt,
       }));
@@ -104,64 +104,105 @@ export interface SideHolder {
 }
 
 /**
- * The per-owner manual-sides rule, for every fold of a conversation (this view, and the conversation's decider,
- * which keeps its sides by owner): a takeover replaces that owner's entry (a second takeover by the same owner
- * from another session moves control there, to the end of the list); a hand-back removes it. An event without
- * ownerId (written before control was per side) switches every owner's side, as it did then. `hold` makes the
- * entry a fold keeps for an owner's side.
+ * The sides a ManualModeChanged switched, read the way it was recorded (docs/decisions/per-side-control.md), the
+ * one place every fold upgrades the older shapes: `agentId`, one participant (a side is one agent); `ownerId`
+ * without it, the agents of that owner (`agentIds` as recorded, else the owner's participants); neither, every
+ * side of the conversation (before control was per side).
  */
-export function switchSides<S extends { ownerId: string }>(
+export function agentsSwitched(
+  event: EventOf<'ManualModeChanged'>,
+  participants: readonly Pick<Participant, 'agentId' | 'ownerId'>[],
+): number[] {
+  const { agentId, ownerId, agentIds } = event.data;
+  if (agentId !== undefined) return [agentId];
+  if (ownerId !== undefined) return agentIds?.length ? agentIds : participants.filter((p) => p.ownerId === ownerId).map((p) => p.agentId);
+  return participants.map((p) => p.agentId);
+}
+
+/** Whether a ManualModeChanged switched the whole conversation at once (recorded before control was per side). */
+export const switchesWholeConversation = (event: EventOf<'ManualModeChanged'>): boolean =>
+  event.data.agentId === undefined && event.data.ownerId === undefined;
+
+/**
+ * The per-side rule, for every fold of a conversation (this view, the conversation's decider, the simulation): a
+ * takeover or hand-over replaces the entry of each side it switched (moving it to the end of the list); a
+ * hand-back removes it. `hold` makes the entry a fold keeps for a side.
+ */
+export function switchSides<S extends { agentId: number }>(
   sides: readonly S[],
   conversation: Pick<Conversation, 'participants'>,
   event: EventOf<'ManualModeChanged'>,
-  hold: (ownerId: string, holder: SideHolder) => S,
+  hold: (agentId: number, holder: SideHolder) => S,
 ): S[] {
-  const { ownerId, isManualMode, byUserId, sessionId } = event.data;
-  const owners = ownerId === undefined ? ownersOf(conversation) : [ownerId];
-  const kept = sides.filter((side) => !owners.includes(side.ownerId));
+  const { isManualMode, byUserId, sessionId } = event.data;
+  const switched = agentsSwitched(event, conversation.participants);
+  const kept = sides.filter((side) => !switched.includes(side.agentId));
   if (!isManualMode) return kept;
-  return [...kept, ...owners.map((owner) => hold(owner, { byUserId: byUserId ?? null, sessionId: sessionId ?? null }))];
+  return [...kept, ...switched.map((agentId) => hold(agentId, { byUserId: byUserId ?? null, sessionId: sessionId ?? null }))];
 }
 
-/** The side an owner's agents form in this conversation, if they are taken over. */
-export function manualSideOf(conversation: Pick<Conversation, 'manualSides'>, ownerId: string): ManualSide | undefined {
-  return conversation.manualSides.find((side) => side.ownerId === ownerId);
+/**
+ * Sides as a read model stored them: rows folded before a side was one participant keep `ownerId`, read as that
+ * owner's participants (as agentsSwitched reads the events they came from).
+ */
+export function storedSides(stored: readonly unknown[], participants: readonly Participant[]): ManualSide[] {
+  return stored.flatMap((entry) => {
+    const side = entry as Partial<ManualSide> & { ownerId?: string };
+    const holder = { byUserId: side.byUserId ?? null, sessionId: side.sessionId ?? null, since: side.since ?? '' };
+    if (typeof side.agentId === 'number') return [{ agentId: side.agentId, ...holder }];
+    return participants.filter((p) => p.ownerId === side.ownerId).map((p) => ({ agentId: p.agentId, ...holder }));
+  });
 }
 
-/** Whether an agent of this conversation is silenced: its owner's side is taken over by a person. */
+/** The person holding a side: who took it, or (a takeover recorded before they were named) its agent's owner. */
+export const holderOf = (held: SideHolder, participant: Pick<Participant, 'ownerId'>): string => held.byUserId ?? participant.ownerId;
+
+/** A side, when taken over. */
+export function manualSideOf(conversation: Pick<Conversation, 'manualSides'>, agentId: number): ManualSide | undefined {
+  return conversation.manualSides.find((side) => side.agentId === agentId);
+}
+
+/** Whether an agent of this conversation is silenced: its side is taken over by a person. */
 export function isAgentSilenced(conversation: Pick<Conversation, 'manualSides' | 'participants'>, agentId: number): boolean {
-  const owner = conversation.participants.find((participant) => participant.agentId === agentId)?.ownerId;
-  return owner !== undefined && manualSideOf(conversation, owner) !== undefined;
+  return participantOf(conversation, agentId) !== undefined && manualSideOf(conversation, agentId) !== undefined;
 }
 
 export const conversationsView: View<number, Conversation> = { keyOf: conversationIdOf, evolve: evolveConversation };
 
-/** The owners of its agents, once each: its sides (who may see it is its firms': visibility.ts). */
+/** The owners of its agents, once each (who may see it is its firms': visibility.ts). */
 export function ownersOf(conversation: Pick<Conversation, 'participants'>): string[] {
   return [...new Set(conversation.participants.map((participant) => participant.ownerId))];
+}
+
+/** A side as people name it: "the borrower side (Harriet Cole)". */
+export function sideName(participant: Pick<Participant, 'type' | 'name'>): string {
+  return `the ${participant.type} side (${participant.name})`;
 }
 
 /** A person's display name by user id, or null when unknown (the names live outside the events: personal data). */
 export type NameOf = (userId: string) => string | null;
 
 /**
- * Who controls each side, as one viewer is shown it: a side is the agents of one owner, and it is the viewer's
- * ("mine") when it is their firm's; session ids only of the viewer's firm's sides.
+ * Who controls each side, as one viewer is shown it: a side is one participant, it is the viewer's firm's
+ * ("mine") when its agent is, and `isYou` when the viewer themself holds it; session ids only of the viewer's
+ * firm's sides (so their console can tell "you, here" from "you, in another session" and a colleague).
  */
 export function controlFor(conversation: Conversation, viewerOrUser: ViewerOrUser, nameOf: NameOf = () => null): SideControl[] {
   const viewer = asViewer(viewerOrUser);
-  return ownersOf(conversation).map((owner) => {
-    const side = manualSideOf(conversation, owner);
-    const isMine = conversation.participants.some((p) => p.ownerId === owner && isOwnSide(p, viewer.firmId));
-    const agentIds = conversation.participants.filter((p) => p.ownerId === owner).map((p) => p.agentId);
-    if (!side) return { agentIds, isMine, isManual: false, controllerName: null, sessionId: null, since: null };
+  return conversation.participants.map((participant) => {
+    const { agentId, type } = participant;
+    const held = manualSideOf(conversation, agentId);
+    const isMine = isOwnSide(participant, viewer.firmId);
+    const base = { agentId, agentIds: [agentId], side: type, isMine };
+    if (!held) return { ...base, isManual: false, isYou: false, controllerName: null, sessionId: null, since: null };
+    const holder = holderOf(held, participant);
     return {
-      agentIds,
-      isMine,
+      ...base,
       isManual: true,
-      controllerName: nameOf(side.byUserId ?? owner),
-      sessionId: isMine ? side.sessionId : null,
-      since: side.since,
+      isYou: holder === viewer.userId,
+      controllerName: nameOf(holder),
+      sessionId: isMine ? held.sessionId : null,
+      since: held.since,
     };
   });
 }
@@ -195,9 +236,10 @@ export function conversationViewFor(
       ...(firmName === null ? {} : { firmName }),
     };
   });
-  const isManualMode = conversation.manualSides.some((side) =>
-    conversation.participants.some((p) => p.ownerId === side.ownerId && isOwnSide(p, viewer.firmId)),
-  );
+  const isManualMode = conversation.manualSides.some((side) => {
+    const participant = participantOf(conversation, side.agentId);
+    return participant !== undefined && isOwnSide(participant, viewer.firmId);
+  });
   return {
     id,
     title,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../domain-events';
-import { conversationsView, conversationViewFor, ownersOf, type Conversation } from './conversations';
+import { agentsSwitched, conversationsView, conversationViewFor, ownersOf, storedSides, type Conversation } from './conversations';
 import { canSeeConversation } from '../visibility';
 import { messageOf } from './messages';
 import { GIVEN_AT, viewSpec, WHEN_AT } from './view-spec';
@@ -34,7 +34,13 @@ const message = (fromAgentId: number): DomainEvent => ({
 });
 const spec = viewSpec(conversationsView);
 
-const takeover = (ownerId: string, isManualMode: boolean, sessionId = 's1'): DomainEvent => ({
+/** A takeover or hand-back of one side (one participant), as recorded since a side is one agent. */
+const side = (agentId: number, byUserId: string, isManualMode: boolean, sessionId = 's1'): DomainEvent => ({
+  type: 'ManualModeChanged',
+  data: { conversationId: 7, isManualMode, agentId, agentIds: [agentId], byUserId, sessionId },
+});
+/** The shape recorded while a side was an owner's agents. */
+const ownerTakeover = (ownerId: string, isManualMode: boolean, sessionId = 's1'): DomainEvent => ({
   type: 'ManualModeChanged',
   data: {
     conversationId: 7,
@@ -45,43 +51,106 @@ const takeover = (ownerId: string, isManualMode: boolean, sessionId = 's1'): Dom
     sessionId,
   },
 });
+const held = (agentId: number, byUserId: string | null, sessionId: string | null = 's1') => ({
+  agentId,
+  byUserId,
+  sessionId,
+  since: WHEN_AT,
+});
 
-describe('control per side', () => {
-  it("takes over one owner's side only, and hands it back", () => {
+describe('control per side (docs/decisions/per-side-control.md)', () => {
+  it('takes over one participant only (not its owner’s other agents), and hands it back', () => {
     spec
       .given(started)
-      .when(takeover('bob', true))
+      .when(side(1, 'alice', true))
+      .then({ ...conversation, isManualMode: true, manualSides: [held(1, 'alice')], updatedAt: WHEN_AT });
+    spec
+      .given(started, side(1, 'alice', true), side(3, 'alice', true))
+      .when(side(1, 'alice', false))
+      .then({ ...conversation, isManualMode: true, manualSides: [{ ...held(3, 'alice'), since: GIVEN_AT }], updatedAt: WHEN_AT });
+  });
+
+  it('reads a hand-over as the side moving to the person it was given to, in their session', () => {
+    const handedOver: DomainEvent = {
+      type: 'ManualModeChanged',
+      data: { conversationId: 7, isManualMode: true, agentId: 1, agentIds: [1], byUserId: 'carol', sessionId: 'c1', handedOverBy: 'alice' },
+    };
+    spec
+      .given(started, side(1, 'alice', true))
+      .when(handedOver)
+      .then({ ...conversation, isManualMode: true, manualSides: [held(1, 'carol', 'c1')], updatedAt: WHEN_AT });
+  });
+
+  it('reads the older shapes as they were recorded: an owner’s agents, or every side', () => {
+    spec
+      .given(started)
+      .when(ownerTakeover('alice', true))
+      .then({ ...conversation, isManualMode: true, manualSides: [held(1, 'alice'), held(3, 'alice')], updatedAt: WHEN_AT });
+    spec
+      .given(started, side(1, 'alice', true), side(3, 'alice', true))
+      .when(ownerTakeover('alice', false))
+      .then({ ...conversation, updatedAt: WHEN_AT });
+    // A switch written before control was per side (no ownerId) holds every side.
+    spec
+      .given(started)
+      .when({ type: 'ManualModeChanged', data: { conversationId: 7, isManualMode: true } })
       .then({
         ...conversation,
         isManualMode: true,
-        manualSides: [{ ownerId: 'bob', byUserId: 'bob', sessionId: 's1', since: WHEN_AT }],
+        manualSides: [held(1, null, null), held(2, null, null), held(3, null, null)],
         updatedAt: WHEN_AT,
       });
-    spec
-      .given(started, takeover('bob', true))
-      .when(takeover('bob', false))
-      .then({ ...conversation, updatedAt: WHEN_AT });
+    expect(
+      agentsSwitched({ type: 'ManualModeChanged', data: { conversationId: 7, isManualMode: false, ownerId: 'bob' } }, participants),
+    ).toEqual([2]);
   });
 
-  it("shows each viewer whether their own side is manual, who controls each side, and only their own side's session", () => {
+  it('reads sides a read model stored by owner as that owner’s participants', () => {
+    const stored = [{ ownerId: 'alice', byUserId: 'alice', sessionId: 's1', since: WHEN_AT }, held(2, 'bob')];
+    expect(storedSides(stored, participants)).toEqual([held(1, 'alice'), held(3, 'alice'), held(2, 'bob')]);
+  });
+
+  it("shows each viewer every side, whether it is their firm's, whether they hold it, and only their own firm's sessions", () => {
     let state: Conversation | null = null;
-    for (const event of [started, takeover('bob', true, 'bob-laptop')]) state = conversationsView.evolve(state, event, GIVEN_AT);
+    for (const event of [started, side(2, 'bob', true, 'bob-laptop')]) state = conversationsView.evolve(state, event, GIVEN_AT);
     const names = (id: string) => ({ alice: 'Alice Smith', bob: 'Bob Jones' })[id] ?? null;
     const forAlice = conversationViewFor(state!, 'alice', names);
     const forBob = conversationViewFor(state!, 'bob', names);
     expect(forAlice.isManualMode).toBe(false);
     expect(forBob.isManualMode).toBe(true);
+    const automatic = { isManual: false, isYou: false, controllerName: null, sessionId: null, since: null };
     expect(forAlice.control).toEqual([
-      { agentIds: [1, 3], isMine: true, isManual: false, controllerName: null, sessionId: null, since: null },
-      { agentIds: [2], isMine: false, isManual: true, controllerName: 'Bob Jones', sessionId: null, since: GIVEN_AT },
+      { agentId: 1, agentIds: [1], side: 'borrower', isMine: true, ...automatic },
+      {
+        agentId: 2,
+        agentIds: [2],
+        side: 'lender',
+        isMine: false,
+        isManual: true,
+        isYou: false,
+        controllerName: 'Bob Jones',
+        sessionId: null,
+        since: GIVEN_AT,
+      },
+      { agentId: 3, agentIds: [3], side: 'broker', isMine: true, ...automatic },
     ]);
     expect(forBob.control[1]).toEqual({
+      agentId: 2,
       agentIds: [2],
+      side: 'lender',
       isMine: true,
       isManual: true,
+      isYou: true,
       controllerName: 'Bob Jones',
       sessionId: 'bob-laptop',
       since: GIVEN_AT,
+    });
+    // A colleague of Bob's firm sees the session (to ask there) and that it is not theirs.
+    expect(conversationViewFor(state!, { userId: 'dan', firmId: 'bob' }, names).control[1]).toMatchObject({
+      isMine: true,
+      isYou: false,
+      controllerName: 'Bob Jones',
+      sessionId: 'bob-laptop',
     });
   });
 });
@@ -99,19 +168,6 @@ describe('conversations view', () => {
   });
 
   it('switches mode and completes with an outcome, each moving updatedAt', () => {
-    // A switch written before control was per side (no ownerId) holds every side.
-    spec
-      .given(started)
-      .when({ type: 'ManualModeChanged', data: { conversationId: 7, isManualMode: true } })
-      .then({
-        ...conversation,
-        isManualMode: true,
-        manualSides: [
-          { ownerId: 'alice', byUserId: null, sessionId: null, since: WHEN_AT },
-          { ownerId: 'bob', byUserId: null, sessionId: null, since: WHEN_AT },
-        ],
-        updatedAt: WHEN_AT,
-      });
     spec
       .given(started)
       .when({ type: 'ConversationCompleted', data: { conversationId: 7, outcome: 'agreed', reason: 'Deal' } })

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiClient } from './testing/api-client';
 import { testSingleNode } from './testing/single-node';
 import { HARRIET_COLE, WESSEX_BUILDING_SOCIETY } from '@pf/events/testing';
-import type { AgentView, ApiError, ConversationView, CurrentUserView, MessageView } from '@pf/events';
+import type { AgentView, ApiError, ConversationView, CurrentUserView, FirmView, InviteView, MessageView } from '@pf/events';
 
 describe('control per side: two users whose agents are matched', () => {
   const node = testSingleNode({ AUTOMATION: 'on', AGENT_REPLY_DELAY_MS: '150' });
@@ -48,14 +48,27 @@ describe('control per side: two users whose agents are matched', () => {
     expect(asBob.isManualMode).toBe(false);
     expect(asBob.control).toEqual([
       {
+        agentId: borrower.id,
         agentIds: [borrower.id],
+        side: 'borrower',
         isMine: false,
         isManual: true,
+        isYou: false,
         controllerName: 'Alice Borrowes',
         sessionId: null,
         since: expect.any(String) as unknown,
       },
-      { agentIds: [lender.id], isMine: true, isManual: false, controllerName: null, sessionId: null, since: null },
+      {
+        agentId: lender.id,
+        agentIds: [lender.id],
+        side: 'lender',
+        isMine: true,
+        isManual: false,
+        isYou: false,
+        controllerName: null,
+        sessionId: null,
+        since: null,
+      },
     ]);
     // The command's answer (folded without reading back its own event) and the read side agree on the time.
     expect(asBob.control[0]!.since).toBe(taken.body.control.find((c) => c.isMine)!.since);
@@ -113,6 +126,82 @@ describe('control per side: two users whose agents are matched', () => {
     });
     expect(again.status).toBe(409);
     expect(again.body.message).toBe('You already have control of your side in another session; hand it back there, or ask for control');
+  });
+});
+
+describe('control per side within one firm (docs/decisions/per-side-control.md)', () => {
+  const node = testSingleNode({ AUTOMATION: 'on', AGENT_REPLY_DELAY_MS: '150' });
+
+  it('gives a side only to the colleague it is handed to; a colleague cannot take or hand back a side held; another firm gets nothing', async () => {
+    const ada = await ApiClient.signIn(node.server.url);
+    const ben = await ApiClient.signIn(node.server.url);
+    const auditor = await ApiClient.signIn(node.server.url);
+    const cy = await ApiClient.signIn(node.server.url);
+    await ada.put('/api/auth/profile', { firstName: 'Ada', lastName: 'Archer' });
+    await ben.put('/api/auth/profile', { firstName: 'Ben', lastName: 'Brooks' });
+    for (const [client, role] of [
+      [ben, 'operator'],
+      [auditor, 'auditor'],
+    ] as const) {
+      const invite = await ada.post<InviteView>('/api/firm/invites', { role });
+      expect((await client.post<FirmView>('/api/firm/join', { token: invite.body.token })).status).toBe(200);
+    }
+    // Ben's borrower and Ada's lender: both sides are the firm's.
+    const borrower = (await ben.post<AgentView>('/api/agents', { ...HARRIET_COLE })).body;
+    const lender = (await ada.post<AgentView>('/api/agents', { ...WESSEX_BUILDING_SOCIETY })).body;
+    await expect
+      .poll(async () => (await ada.get<ConversationView[]>('/api/conversations')).body.length, { timeout: 10_000, interval: 50 })
+      .toBe(1);
+    const id = (await ada.get<ConversationView[]>('/api/conversations')).body[0]!.id;
+    const path = `/api/conversations/${id}`;
+    const sessionOf = async (client: ApiClient) => (await client.get<CurrentUserView>('/api/auth/user')).body.sessionId!;
+
+    // Ben takes the borrower side only: the lender's agent is not silenced.
+    const taken = await ben.patch<ConversationView>(path, { isManualMode: true, agentIds: [borrower.id] });
+    expect(taken.status).toBe(200);
+    expect(taken.body.control.map((side) => [side.side, side.isManual, side.controllerName])).toEqual([
+      ['borrower', true, 'Ben Brooks'],
+      ['lender', false, null],
+    ]);
+    // Ada may neither take it nor hand it back: 409 in words; her switch off holding nothing is refused, not "done".
+    const words = 'The borrower side (Harriet Cole) is held by another person of your firm: request control, and they can hand it over';
+    for (const body of [
+      { isManualMode: true, agentId: borrower.id },
+      { isManualMode: false, agentId: borrower.id },
+      { isManualMode: false },
+    ]) {
+      const refused = await ada.patch<ApiError>(path, body);
+      expect([refused.status, refused.body.message]).toEqual([409, words]);
+    }
+    // Only the holder hands over, and only to a person of the firm who may write.
+    const adaSession = await sessionOf(ada);
+    expect((await ada.post<ApiError>(`${path}/hand-over`, { agentId: borrower.id, toSessionId: adaSession })).body.message).toBe(
+      'Only the person holding the borrower side (Harriet Cole) can hand it over',
+    );
+    expect((await ben.post<ApiError>(`${path}/hand-over`, { agentId: borrower.id, toSessionId: await sessionOf(cy) })).body.message).toBe(
+      'The borrower side (Harriet Cole) can be handed over only to a person of its own firm',
+    );
+    expect(
+      (await ben.post<ApiError>(`${path}/hand-over`, { agentId: borrower.id, toSessionId: await sessionOf(auditor) })).body.message,
+    ).toBe('The borrower side (Harriet Cole) can be handed over only to an Admin or an Operator');
+    expect((await cy.post<ApiError>(`${path}/hand-over`, { agentId: borrower.id, toSessionId: await sessionOf(cy) })).status).toBe(404);
+    const bad = await ben.post<ApiError>(`${path}/hand-over`, { agentId: borrower.id });
+    expect([bad.status, bad.body.message]).toEqual([400, 'toSessionId: toSessionId must be the asking session']);
+
+    // Handed over: Ada holds exactly the borrower side, Ben nothing; she speaks for it, he cannot.
+    const handed = await ben.post<ConversationView>(`${path}/hand-over`, { agentId: borrower.id, toSessionId: adaSession });
+    expect(handed.status).toBe(200);
+    ada.lastPosition = ben.lastPosition;
+    const asAda = (await ada.get<ConversationView>(path)).body;
+    expect(asAda.control.map((side) => [side.side, side.isManual, side.isYou, side.controllerName, side.sessionId])).toEqual([
+      ['borrower', true, true, 'Ada Archer', adaSession],
+      ['lender', false, false, null, null],
+    ]);
+    expect((await ben.post<ApiError>(`${path}/messages`, { content: 'Still me?', fromAgentId: borrower.id })).status).toBe(409);
+    const said = await ada.post<MessageView>(`${path}/messages`, { content: 'Ada here for Harriet.' });
+    expect(said.body).toMatchObject({ fromAgentId: borrower.id, isAutomated: false });
+    expect((await ada.patch<ConversationView>(path, { isManualMode: false })).body.control.every((side) => !side.isManual)).toBe(true);
+    expect(lender.id).toBeGreaterThan(0);
   });
 });
 

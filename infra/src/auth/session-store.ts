@@ -172,6 +172,22 @@ export class SessionStore {
     return toUser(row);
   }
 
+  /**
+   * The person of a session still in force, by its id (not its secret): who a side is handed over to
+   * (docs/decisions/per-side-control.md). Null when unknown, expired or idle past the user's timeout.
+   */
+  async userOfSession(sessionId: string): Promise<SessionUser | null> {
+    if (!/^[0-9a-f-]{36}$/i.test(sessionId)) return null;
+    const result = await this.pool.query<UserRow>(
+      `select u.id, u.first_name, u.last_name, u.email, u.user_type, s.id as session_id, u.firm_id, f.name as firm_name, u.firm_role
+       from sessions s join users u on u.id = s.user_id join firms f on f.id = u.firm_id
+       where s.id = $1 and s.expires_at > now() and s.last_seen_at > now() - make_interval(mins => u.session_timeout_minutes)`,
+      [sessionId],
+    );
+    const row = result.rows[0];
+    return row ? toUser(row) : null;
+  }
+
   async revoke(token: string | undefined): Promise<void> {
     if (!token) return;
     this.recent.delete(hash(token));

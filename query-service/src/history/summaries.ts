@@ -34,6 +34,9 @@ function agentOf(event: DomainEvent | null): number | null {
     case 'OfferAccepted':
     case 'OfferRejected':
       return event.data.byAgentId;
+    case 'ManualModeChanged':
+      // It names the side switched, not an agent acting: a person or the response-time rule switched it.
+      return null;
     default:
       return 'agentId' in event.data ? event.data.agentId : null;
   }

@@ -1,15 +1,13 @@
-import { formatPosition, type Participant, type Takeover } from '@pf/events';
+import { agentsSwitched, formatPosition, type Participant, type Takeover } from '@pf/events';
 import type { HistoryRecord } from './load-history';
 
-/** The key of a side whose ManualModeChanged events predate control per side (no ownerId): every side at once. */
-const WHOLE_CONVERSATION = '*';
-
 /**
- * The times people held control, from the conversation's ManualModeChanged events: who took over (person and
- * session, from the event's metadata), when, for how long, and what they said and offered meanwhile (their own
- * messages and offers, recorded with their metadata). Control is per side (docs/decisions/per-side-control.md): each side (the owner of
- * its agents, `ownerId`) has its own span, so both sides may be held at once and a hand-back closes only that
- * side's span. Events from before control per side (no ownerId) held and released the whole conversation.
+ * The times people held control, from the conversation's ManualModeChanged events: who held a side (person and
+ * session), when, for how long, and what they said and offered meanwhile (their own messages and offers, recorded
+ * with their metadata). Control is per side (docs/decisions/per-side-control.md): a side is one participant, so
+ * both sides may be held at once and a hand-back closes only that side's span; a hand-over closes the giver's
+ * span and opens the receiver's. Each event is read as it was recorded (agentsSwitched): older ones switched an
+ * owner's agents, or the whole conversation, at once, and keep one span for all of them.
  * `until`: the time a still-held span is measured to (the moment looked at, or now).
  */
 export function takeoversOf(
@@ -19,15 +17,14 @@ export function takeoversOf(
   personName: (userId: string) => string,
 ): Takeover[] {
   const spans: Takeover[] = [];
-  const open = new Map<string, Takeover>();
-  const ownerOf = (agentId: number) => participants.find((p) => p.agentId === agentId)?.ownerId;
-  /** The held span a person's message or offer from this agent belongs to: its side's, else a whole-conversation one. */
-  const spanFor = (agentId: number) => open.get(ownerOf(agentId) ?? WHOLE_CONVERSATION) ?? open.get(WHOLE_CONVERSATION);
+  /** The open span of each side held, by its agent. */
+  const open = new Map<number, Takeover>();
   const close = (span: Takeover, at: Date, position: string, endedBy: string | null) => {
     span.endedAt = at.toISOString();
     span.endPosition = position;
     span.endedBy = endedBy;
     span.durationMs = Math.max(0, at.getTime() - Date.parse(span.startedAt));
+    for (const [agentId, held] of open) if (held === span) open.delete(agentId);
   };
 
   for (const { recorded, event } of records) {
@@ -36,14 +33,23 @@ export function takeoversOf(
     const at = recorded.recordedAt;
     const position = formatPosition(recorded.position);
     if (event.type === 'ManualModeChanged') {
-      const side = event.data.ownerId ?? WHOLE_CONVERSATION;
-      if (event.data.isManualMode && !open.has(side) && actor.kind === 'user') {
-        const owned = participants.filter((p) => p.ownerId === (event.data.ownerId ?? actor.userId)).map((p) => p.agentId);
+      const switched = agentsSwitched(event, participants);
+      const actorId = actor.kind === 'user' ? actor.userId : null;
+      const holder = event.data.isManualMode ? (event.data.byUserId ?? actorId) : null;
+      // Closed: the sides handed back, and those handed over to someone else (by the giver, who is the actor).
+      for (const agentId of switched) {
+        const span = open.get(agentId);
+        if (!span || (holder !== null && span.userId === holder)) continue;
+        close(span, at, position, actorId !== null && actorId !== span.userId ? personName(actorId) : null);
+      }
+      const taken = holder === null ? [] : switched.filter((agentId) => !open.has(agentId));
+      if (holder !== null && taken.length > 0) {
         const span: Takeover = {
-          userId: actor.userId,
-          name: personName(actor.userId),
-          sessionId: actor.sessionId ?? null,
-          agentIds: event.data.agentIds?.length ? event.data.agentIds : owned.length ? owned : participants.map((p) => p.agentId),
+          userId: holder,
+          name: personName(holder),
+          // The session is the actor's, except in a hand-over (the actor gave it): then the receiver's, as recorded.
+          sessionId: (event.data.handedOverBy === undefined && actor.kind === 'user' ? actor.sessionId : event.data.sessionId) ?? null,
+          agentIds: taken,
           startedAt: at.toISOString(),
           startPosition: position,
           endedAt: null,
@@ -53,37 +59,21 @@ export function takeoversOf(
           messages: [],
           offers: [],
         };
-        open.set(side, span);
+        for (const agentId of taken) open.set(agentId, span);
         spans.push(span);
-      } else if (!event.data.isManualMode) {
-        // A side's hand-back closes that side's span (or a whole-conversation one it was part of); an old-style
-        // hand-back of the whole conversation closes every span.
-        const closing =
-          side === WHOLE_CONVERSATION
-            ? [...open.keys()]
-            : open.has(side)
-              ? [side]
-              : open.has(WHOLE_CONVERSATION)
-                ? [WHOLE_CONVERSATION]
-                : [];
-        for (const key of closing) {
-          const span = open.get(key)!;
-          close(span, at, position, actor.kind === 'user' && actor.userId !== span.userId ? personName(actor.userId) : null);
-          open.delete(key);
-        }
       }
       continue;
     }
     if (actor.kind !== 'user') continue;
     if (event.type === 'MessageSent') {
-      spanFor(event.data.fromAgentId)?.messages.push({
+      open.get(event.data.fromAgentId)?.messages.push({
         position,
         agentId: event.data.fromAgentId,
         content: event.data.content,
         recordedAt: at.toISOString(),
       });
     } else if (event.type === 'OfferMade') {
-      spanFor(event.data.fromAgentId)?.offers.push({
+      open.get(event.data.fromAgentId)?.offers.push({
         position,
         agentId: event.data.fromAgentId,
         terms: event.data.terms,
@@ -91,6 +81,6 @@ export function takeoversOf(
       });
     }
   }
-  for (const span of open.values()) span.durationMs = Math.max(0, until.getTime() - Date.parse(span.startedAt));
+  for (const span of new Set(open.values())) span.durationMs = Math.max(0, until.getTime() - Date.parse(span.startedAt));
   return spans;
 }

@@ -103,7 +103,7 @@ describe('takeovers per side', () => {
     const records = [record(0, legacy(true), alice), record(1, says(1, 2, 'As the lender'), alice), record(3, legacy(false), bob)];
     const [span, ...rest] = takeoversOf(records, participants, new Date(start + 9 * 60_000), personName);
     expect(rest).toEqual([]);
-    expect(span).toMatchObject({ userId: 'alice', agentIds: [1], durationMs: 3 * 60_000, endedBy: 'Bob Lendell' });
+    expect(span).toMatchObject({ userId: 'alice', agentIds: [1, 2], durationMs: 3 * 60_000, endedBy: 'Bob Lendell' });
     expect(span!.messages.map((m) => m.content)).toEqual(['As the lender']);
   });
 });

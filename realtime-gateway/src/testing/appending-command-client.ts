@@ -17,51 +17,85 @@ export function appendingCommandClient(store: EventStore, sessions: SessionStore
     async execute({ method, url, body, cookie }) {
       const user = await sessions.findUser(readCookie(cookie, SESSION_COOKIE));
       if (!user) return answer(401, { message: 'Unauthorized' });
-      const route = /^\/api\/conversations\/(\d+)(\/messages)?$/.exec(url);
+      const route = /^\/api\/conversations\/(\d+)(\/messages|\/hand-over)?$/.exec(url);
       if (!route) return answer(404, { message: 'Not found' });
       const conversationId = Number(route[1]);
       const stream = streams.conversation(conversationId);
       const history = await store.readStream(stream);
       const started = history.find((event) => event.type === 'ConversationStarted')?.data as
         EventOf<'ConversationStarted'>['data'] | undefined;
-      const mine = started?.participants.filter((participant) => participant.ownerId === user.id) ?? [];
-      if (!started || mine.length === 0) return answer(404, { message: 'Conversation not found' });
-      const input = (body ?? {}) as { content?: unknown; fromAgentId?: unknown; isManualMode?: unknown };
-      let event: DomainEvent;
-      if (method === 'POST' && route[2]) {
+      const firms = started?.participants.filter((participant) => (participant.firmId ?? participant.ownerId) === user.firmId) ?? [];
+      const mine = firms.filter((participant) => participant.ownerId === user.id);
+      if (!started || firms.length === 0) return answer(404, { message: 'Conversation not found' });
+      const input = (body ?? {}) as {
+        content?: unknown;
+        fromAgentId?: unknown;
+        isManualMode?: unknown;
+        agentIds?: unknown;
+        agentId?: unknown;
+        toSessionId?: unknown;
+      };
+      let events: DomainEvent[];
+      if (method === 'POST' && route[2] === '/hand-over') {
+        // Not the decider's checks: the gateway tests look at who is told, not at who may hand over.
+        const to = typeof input.toSessionId === 'string' ? await sessions.userOfSession(input.toSessionId) : null;
+        if (!to || typeof input.agentId !== 'number') return answer(404, { message: 'No such session' });
+        events = [
+          {
+            type: 'ManualModeChanged',
+            data: {
+              conversationId,
+              isManualMode: true,
+              agentId: input.agentId,
+              agentIds: [input.agentId],
+              byUserId: to.id,
+              sessionId: to.sessionId,
+              handedOverBy: user.id,
+            },
+          },
+        ];
+      } else if (method === 'POST' && route[2]) {
         const content = messageContent.safeParse(input.content);
         if (!content.success) return answer(400, { message: content.error.issues[0]!.message });
-        const from = mine.find((participant) => participant.agentId === input.fromAgentId) ?? mine[0]!;
+        const from = firms.find((participant) => participant.agentId === input.fromAgentId) ?? mine[0] ?? firms[0]!;
         const to = started.participants.find((participant) => participant.agentId !== from.agentId) ?? null;
-        event = {
-          type: 'MessageSent',
-          data: {
-            conversationId,
-            messageId: nextMessageId++,
-            fromAgentId: from.agentId,
-            toAgentId: to?.agentId ?? null,
-            content: content.data,
-            isAutomated: false,
+        events = [
+          {
+            type: 'MessageSent',
+            data: {
+              conversationId,
+              messageId: nextMessageId++,
+              fromAgentId: from.agentId,
+              toAgentId: to?.agentId ?? null,
+              content: content.data,
+              isAutomated: false,
+            },
           },
-        };
+        ];
       } else if (method === 'PATCH' && typeof input.isManualMode === 'boolean') {
-        // Per side, as the real decider records it: the caller's own agents, from the caller's session.
-        event = {
+        // Per side, as the real decider records it: the sides named (else the caller's own agents'), one event each.
+        const named = Array.isArray(input.agentIds) ? firms.filter((p) => (input.agentIds as unknown[]).includes(p.agentId)) : mine;
+        const isManualMode = input.isManualMode;
+        events = named.map((participant) => ({
           type: 'ManualModeChanged',
           data: {
             conversationId,
-            isManualMode: input.isManualMode,
-            ownerId: user.id,
-            agentIds: mine.map((participant) => participant.agentId),
+            isManualMode,
+            agentId: participant.agentId,
+            agentIds: [participant.agentId],
             byUserId: user.id,
             sessionId: user.sessionId,
           },
-        };
+        }));
       } else {
         return answer(400, { message: 'Unsupported command in the test double' });
       }
-      const result = await store.append(stream, [withMetadata(event, user.id)], history.length - 1);
-      return answer(method === 'POST' ? 201 : 200, { ok: true }, formatPosition(result.position));
+      const result = await store.append(
+        stream,
+        events.map((event) => withMetadata(event, user.id)),
+        history.length - 1,
+      );
+      return answer(method === 'POST' && route[2] === '/messages' ? 201 : 200, { ok: true }, formatPosition(result.position));
     },
   };
 }

@@ -47,18 +47,23 @@ export async function startHarness(options: GatewayOptions = {}) {
     async name(userId: string, firstName: string, lastName: string) {
       await pool.query('update users set first_name = $2, last_name = $3 where id = $1', [userId, firstName, lastName]);
     },
+    /** Puts a person in another's firm (a firm's id is its founder's user id), as accepting an invitation would. */
+    async joinFirm(userId: string, firmId: string, role: 'admin' | 'operator' | 'auditor' = 'operator') {
+      await pool.query('update users set firm_id = $2, firm_role = $3 where id = $1', [userId, firmId, role]);
+    },
     async socketFor(cookie: string, socketOptions: { autoPong?: boolean } = {}) {
       const socket = await connect(wsUrl, { cookie, origin }, socketOptions);
       open.push(socket);
       return socket;
     },
-    async conversationOf(aliceId: string, bobId: string) {
+    /** A conversation between a borrower of Alice's and a lender of Bob's (of the firms given, else their own). */
+    async conversationOf(aliceId: string, bobId: string, firms: { alice?: string; bob?: string } = {}) {
       const conversationId = ++nextId;
       const aliceAgent = ++nextId;
       const bobAgent = ++nextId;
       await seedConversation(store, conversationId, [
-        { agentId: aliceAgent, ownerId: aliceId, name: 'Brenda Borrower', type: 'borrower' },
-        { agentId: bobAgent, ownerId: bobId, name: 'Larry Lender', type: 'lender' },
+        { agentId: aliceAgent, ownerId: aliceId, firmId: firms.alice ?? aliceId, name: 'Brenda Borrower', type: 'borrower' },
+        { agentId: bobAgent, ownerId: bobId, firmId: firms.bob ?? bobId, name: 'Larry Lender', type: 'lender' },
       ]);
       return { conversationId, aliceAgent, bobAgent };
     },

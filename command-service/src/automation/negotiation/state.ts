@@ -3,7 +3,7 @@
  * OfferRejected, MessageSent, ManualModeChanged, ConversationCompleted), so a process manager can rebuild it by
  * replaying the stream and an auditor can replay exactly what was offered.
  */
-import type { DomainEvent, LoanTerms } from '@pf/events';
+import { switchesWholeConversation, type DomainEvent, type LoanTerms } from '@pf/events';
 import type { NegotiationSetup } from './setup';
 import type { Side } from './terms-space';
 
@@ -77,7 +77,7 @@ export function evolveNegotiation(state: NegotiationState, event: DomainEvent): 
     case 'ManualModeChanged':
       // Only a switch of the whole conversation (written before control was per side) stops the engine here;
       // a side taken over is silenced by the negotiator's per-agent check (isAgentSilenced), the other side goes on.
-      return event.data.ownerId === undefined ? { ...state, isManualMode: event.data.isManualMode } : state;
+      return switchesWholeConversation(event) ? { ...state, isManualMode: event.data.isManualMode } : state;
     case 'ConversationCompleted':
       return state.status === 'agreed' ? state : { ...state, status: 'ended' };
     default:

@@ -5,10 +5,10 @@ import { notePosition } from '../position';
 import { applyPush } from './apply-push';
 import { admitPush, initialSequence, onNewSocket, type SequenceState } from './push-sequence';
 import { socketMachine } from './socket-machine';
-import { forgetPresence, noteControlRequest, notePresence } from './presence';
+import { forgetPresence, noteControlDeclined, noteControlRequest, notePresence } from './presence';
 import { clearTyping, noteTyping } from './typing';
 
-type Command = Extract<ClientMessage, { type: 'send_message' | 'manual_override' | 'request_control' }>;
+type Command = Extract<ClientMessage, { type: 'send_message' | 'manual_override' | 'request_control' | 'hand_over' | 'decline_control' }>;
 type WithoutRequestId<T> = T extends unknown ? Omit<T, 'requestId'> : never;
 
 const ACK_TIMEOUT_MS = 10_000;
@@ -140,6 +140,7 @@ export class LiveConnection {
     if (message.type === 'typing') return noteTyping(message.conversationId, message.agentName);
     if (message.type === 'presence') return notePresence(message.conversationId, { viewers: message.viewers, typers: message.typers });
     if (message.type === 'control_requested') return noteControlRequest(message.conversationId, message);
+    if (message.type === 'control_declined') return noteControlDeclined(message.conversationId, message);
     const { verdict, state } = admitPush(this.sequence, { ...message, key: pushKey(message) });
     this.sequence = state;
     if (verdict === 'duplicate') return;

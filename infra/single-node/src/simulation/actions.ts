@@ -57,11 +57,14 @@ function mine(world: World, operator: Operator) {
   const conversations = [...world.conversations.values()].filter(
     (c) => c.status === 'active' && c.participants.some((p) => p.ownerId === operator.userId),
   );
-  const principal = (c: SimConversation) => c.participants.find((p) => p.ownerId === operator.userId && p.type !== 'broker');
+  // The principal side the operator holds (a side is one participant), else their first principal side.
+  const principals = (c: SimConversation) => c.participants.filter((p) => p.ownerId === operator.userId && p.type !== 'broker');
+  const holds = (c: SimConversation) => principals(c).filter((p) => c.manual.get(p.agentId) === operator.userId);
+  const principal = (c: SimConversation) => holds(c)[0] ?? principals(c)[0];
   return {
     conversations,
-    held: conversations.filter((c) => c.manual.has(operator.userId) && principal(c)),
-    free: conversations.filter((c) => !c.manual.has(operator.userId)),
+    held: conversations.filter((c) => holds(c).length > 0),
+    free: conversations.filter((c) => c.participants.some((p) => p.ownerId === operator.userId && !c.manual.has(p.agentId))),
     principal,
     agents: operator.agentIds.filter((id) => world.agents.get(id) && !world.agents.get(id)!.isDeleted),
   };
@@ -172,8 +175,11 @@ export function chooseAction(random: SimRandom, world: World, operators: Operato
     });
     add(own.free.length > 0 ? 8 : 0, () => {
       const conversation = random.pick(own.free);
-      return act('take over', `takes over conversation ${conversation.id}`, async () =>
-        outcomeOf(await call(client, 'PATCH', `/api/conversations/${conversation.id}`, { isManualMode: true })),
+      // Names the side (a side is one participant): one of the operator's own free sides, or now and then all of them.
+      const sides = conversation.participants.filter((p) => p.ownerId === operator.userId && !conversation.manual.has(p.agentId));
+      const agentIds = (sides.length > 1 && random.chance(0.3) ? sides : [random.pick(sides)]).map((p) => p.agentId);
+      return act('take over', `takes over agents ${agentIds.join(' and ')} in conversation ${conversation.id}`, async () =>
+        outcomeOf(await call(client, 'PATCH', `/api/conversations/${conversation.id}`, { isManualMode: true, agentIds })),
       );
     });
     add(own.held.length > 0 ? 4 : 0, () => {

@@ -1,4 +1,4 @@
-import { evolveAgent, type Agent, type DomainEvent, type EventOf, type LoanTerms, type Participant } from '@pf/events';
+import { agentsSwitched, evolveAgent, type Agent, type DomainEvent, type EventOf, type LoanTerms, type Participant } from '@pf/events';
 import { canDeal, DEFAULT_LENDING_RULES, describeOffer, negotiationSetup, withinLimits } from '@pf/command-service';
 import type { RecordedEvent } from '@pf/infra';
 
@@ -11,8 +11,8 @@ export interface SimConversation {
   id: number;
   participants: Participant[];
   status: 'active' | 'completed';
-  /** Owners holding their side by hand. */
-  manual: Set<string>;
+  /** The sides held by hand (a side is one participant): the agent → the person holding it. */
+  manual: Map<number, string>;
   /** Offers made so far: who made the last one decides whose move is due. */
   lastOfferFrom: number | null;
   stalledSinceLastMove: boolean;
@@ -109,7 +109,7 @@ export class World {
         id,
         participants: event.data.participants,
         status: 'active',
-        manual: new Set(),
+        manual: new Map(),
         lastOfferFrom: null,
         stalledSinceLastMove: false,
         criteria,
@@ -121,10 +121,11 @@ export class World {
     conversation.events.push(event);
     switch (event.type) {
       case 'ManualModeChanged': {
-        const owners = event.data.ownerId === undefined ? conversation.participants.map((p) => p.ownerId) : [event.data.ownerId];
-        for (const owner of owners) {
-          if (event.data.isManualMode) conversation.manual.add(owner);
-          else conversation.manual.delete(owner);
+        // Read as recorded (the one reader rule, agentsSwitched); the holder is the person it was given to.
+        for (const agentId of agentsSwitched(event, conversation.participants)) {
+          const owner = conversation.participants.find((p) => p.agentId === agentId)?.ownerId ?? '';
+          if (event.data.isManualMode) conversation.manual.set(agentId, event.data.byUserId ?? owner);
+          else conversation.manual.delete(agentId);
         }
         if (!event.data.isManualMode && !event.data.byUserId) this.tally.handBacks += 1;
         break;
@@ -211,7 +212,7 @@ export class World {
       const borrower = conversation.participants.find((p) => p.type === 'borrower');
       const lender = conversation.participants.find((p) => p.type === 'lender');
       if (!borrower || !lender) continue;
-      const held = (p: Participant) => conversation.manual.has(p.ownerId);
+      const held = (p: Participant) => conversation.manual.has(p.agentId);
       const need = this.needs.get(borrower.agentId);
       const committedElsewhere = need && need.conversationId !== conversation.id;
       const due = conversation.lastOfferFrom === borrower.agentId ? lender : borrower;

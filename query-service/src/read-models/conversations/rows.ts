@@ -1,4 +1,4 @@
-import { recordedMatchExplanation, type Conversation, type ConversationView, type ManualSide, type Participant } from '@pf/events';
+import { recordedMatchExplanation, storedSides, type Conversation, type ConversationView, type Participant } from '@pf/events';
 import { displayName } from '@pf/infra';
 import { iso } from '../fold-batch';
 
@@ -23,7 +23,8 @@ export interface ConversationRow {
   status: Conversation['status'];
   outcome: Conversation['outcome'];
   is_manual_mode: boolean;
-  manual_sides: ManualSide[] | null;
+  /** As stored: rows folded before a side was one participant keep owner-keyed sides (storedSides reads both). */
+  manual_sides: unknown[] | null;
   match_id: string | null;
   created_at: Date;
   updated_at: Date;
@@ -48,7 +49,7 @@ export function conversationFromRow(row: ConversationRow): Conversation {
     status: row.status,
     outcome: row.outcome,
     isManualMode: row.is_manual_mode,
-    manualSides: row.manual_sides ?? [],
+    manualSides: storedSides(row.manual_sides ?? [], row.participants ?? []),
     matchId: row.match_id,
     participants: row.participants ?? [],
     createdAt: iso(row.created_at),

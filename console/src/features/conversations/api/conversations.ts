@@ -45,9 +45,9 @@ export function useConversationEvents(id: number | null) {
   return useQuery({ ...getHistoryQueryOptions(id ?? 0), enabled: id !== null, retry: false });
 }
 
-/** The conversation after the switch, and the position the switch was written at. */
-export function setManualMode(id: number, isManualMode: boolean) {
-  return api.patchPositioned(`/api/conversations/${id}`, conversationView, { isManualMode });
+/** The conversation after the switch of these sides (by their agents), and the position the switch was written at. */
+export function setManualMode(id: number, isManualMode: boolean, agentIds: number[]) {
+  return api.patchPositioned(`/api/conversations/${id}`, conversationView, { isManualMode, ...(agentIds.length > 0 ? { agentIds } : {}) });
 }
 
 export function postMessage(id: number, content: string, fromAgentId?: number) {

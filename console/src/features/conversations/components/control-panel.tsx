@@ -1,7 +1,8 @@
-import { Button, Callout, Intent, Tag } from '@blueprintjs/core';
+import { Button, Callout, HTMLSelect, Intent, Tag } from '@blueprintjs/core';
 import type { ConversationView, SideControl } from '@pf/events';
-import type { ControlRequest } from '../../../lib/live/presence';
 import { useNow } from '../../../lib/use-now';
+import type { Collision } from './use-collision';
+import { capitalised, sideLabel, type ModeSwitch } from './use-mode-switch';
 
 /** "for 4 min": how long a side has been taken over, in whole minutes (under one: "just now"). */
 function heldFor(since: string, now: number): string {
@@ -10,73 +11,115 @@ function heldFor(since: string, now: number): string {
 }
 
 /** Who controls a side, as a sentence: "Taken over by Bob Jones for 4 min", "Automatic: Wessex negotiates". */
-function describeSide(side: SideControl, agents: string, mySessionId: string | undefined, now: number): string {
-  if (!side.isManual) return `Automatic: ${agents} ${side.agentIds.length > 1 ? 'negotiate' : 'negotiates'}`;
+function describeSide(side: SideControl, agent: string, mySessionId: string | undefined, now: number): string {
+  if (!side.isManual) return `Automatic: ${agent} negotiates`;
   const named = side.controllerName ? ` (${side.controllerName})` : '';
-  const who = side.isMine
+  const who = side.isYou
     ? side.sessionId === mySessionId
       ? 'you, here'
       : `you, in another session${named}`
-    : (side.controllerName ?? 'their operator');
+    : (side.controllerName ?? (side.isMine ? 'a colleague' : 'their operator'));
   return `Taken over by ${who} ${side.since ? heldFor(side.since, now) : ''}`.trim();
 }
 
-/**
- * Two sessions of one account: the one without control asks for it; the one holding it is asked, by name,
- * and hands over with one click (its side goes back to automatic and the asking session takes it).
- */
-export interface Collision {
-  /** A request from another session, shown while this session holds the side. */
-  request: ControlRequest | null;
-  /** This session asked and waits for the hand-over. */
-  requested: boolean;
-  onRequest: () => void;
-  onHandOver: () => void;
-}
+const SIDE_WORDS = { borrower: 'Borrower', lender: 'Lender', broker: 'Broker' } as const;
 
-/** Control per side: each side of the conversation, who has it and since when. */
+/**
+ * Control per side (docs/decisions/per-side-control.md): each side (one participant) of the conversation, who has
+ * it and since when; for a side of the viewer's firm held elsewhere, Request control; for a side held here that
+ * someone asks for, Hand over or Decline. `mayWrite`: an auditor is shown who holds what, and no buttons.
+ */
 export function ControlPanel({
   conversation,
   mySessionId,
   collision,
+  mayWrite,
 }: {
   conversation: ConversationView;
   mySessionId: string | undefined;
   collision: Collision;
+  mayWrite: boolean;
 }) {
   const now = useNow(15_000);
   const nameOf = (id: number) => conversation.participants.find((p) => p.agentId === id)?.name ?? `Agent ${id}`;
-  const mine = conversation.control.find((side) => side.isMine);
-  const elsewhere = mine?.isManual && mine.sessionId !== mySessionId;
-  const holdingHere = mine?.isManual && mine.sessionId === mySessionId;
   return (
     <div className="pf-control-sides" data-testid="control-panel">
       {conversation.control.map((side) => (
-        <div key={side.agentIds.join('-')} data-testid="side-control">
+        <div key={side.agentId} data-testid="side-control" data-side={side.side}>
           <Tag minimal intent={side.isManual ? Intent.WARNING : Intent.NONE}>
             {side.isMine ? 'Your side' : 'Their side'}
           </Tag>{' '}
-          <strong>{side.agentIds.map(nameOf).join(', ')}</strong> ·{' '}
-          {describeSide(side, side.agentIds.map(nameOf).join(', '), mySessionId, now)}
+          <Tag minimal>{SIDE_WORDS[side.side]}</Tag> <strong>{nameOf(side.agentId)}</strong> ·{' '}
+          {describeSide(side, nameOf(side.agentId), mySessionId, now)}
         </div>
       ))}
-      {elsewhere ? (
-        <Callout intent={Intent.WARNING} data-testid="control-elsewhere">
-          You have control of your side in another session{mine.controllerName ? ` (signed in as ${mine.controllerName})` : ''}. Hand it
-          back there, or request control to speak from here.{' '}
-          {collision.requested ? (
-            <span data-testid="control-requested">Control requested: waiting for the other session to hand over.</span>
-          ) : (
-            <Button small intent={Intent.PRIMARY} icon="hand" text="Request control" onClick={collision.onRequest} />
-          )}
+      {conversation.control.map((side) =>
+        mayWrite && side.isMine && side.isManual && !(side.isYou && side.sessionId === mySessionId) ? (
+          <HeldElsewhere key={`held-${side.agentId}`} conversation={conversation} side={side} collision={collision} />
+        ) : null,
+      )}
+      {collision.declines.map((declined) => (
+        <Callout key={`declined-${declined.agentId}`} intent={Intent.DANGER} data-testid="control-declined">
+          {declined.byName} declined to hand over {sideLabel(conversation, declined.agentId)}.
         </Callout>
-      ) : null}
-      {holdingHere && collision.request ? (
-        <Callout intent={Intent.PRIMARY} data-testid="control-request">
-          {collision.request.byName} asks for control of your side from another session.{' '}
-          <Button small intent={Intent.PRIMARY} icon="swap-horizontal" text="Hand over" onClick={collision.onHandOver} />
-        </Callout>
-      ) : null}
+      ))}
+      {mayWrite
+        ? collision.requests.map((request) => (
+            <Callout key={`${request.agentId}-${request.bySessionId}`} intent={Intent.PRIMARY} data-testid="control-request">
+              {request.isYou
+                ? `${request.byName} asks for control of your side from another session.`
+                : `${request.byName} asks for control of ${sideLabel(conversation, request.agentId)}.`}{' '}
+              <Button small intent={Intent.PRIMARY} icon="swap-horizontal" text="Hand over" onClick={() => collision.onHandOver(request)} />{' '}
+              <Button small text="Decline" onClick={() => collision.onDecline(request)} />
+            </Callout>
+          ))
+        : null}
     </div>
+  );
+}
+
+/** A side of the viewer's firm held by someone else (a colleague, or themself in another session): ask for it. */
+function HeldElsewhere({ conversation, side, collision }: { conversation: ConversationView; side: SideControl; collision: Collision }) {
+  const label = sideLabel(conversation, side.agentId);
+  const asked = collision.requested.has(side.agentId);
+  const action = asked ? (
+    <span data-testid="control-requested">
+      Control requested: waiting for {side.isYou ? 'the other session' : (side.controllerName ?? 'the person holding it')} to hand over.
+    </span>
+  ) : (
+    <Button small intent={Intent.PRIMARY} icon="hand" text="Request control" onClick={() => collision.onRequest(side.agentId)} />
+  );
+  if (side.isYou) {
+    return (
+      <Callout intent={Intent.WARNING} data-testid="control-elsewhere">
+        You have control of your side in another session{side.controllerName ? ` (signed in as ${side.controllerName})` : ''}. Hand it back
+        there, or request control to speak from here. {action}
+      </Callout>
+    );
+  }
+  return (
+    <Callout intent={Intent.WARNING} data-testid="control-colleague">
+      {side.controllerName ?? 'A colleague'} holds {label}. Request control to take it: they can hand it over or decline. {action}
+    </Callout>
+  );
+}
+
+/** With more than one side of the firm free: which the Manual Mode switch takes over (one of them, or all). */
+export function SideChooser({ conversation, mode }: { conversation: ConversationView; mode: ModeSwitch }) {
+  const { choice } = mode;
+  if (!choice || mode.manual) return null;
+  const all = choice.options.length === 2 ? 'Both sides' : `All ${choice.options.length} sides`;
+  return (
+    <HTMLSelect
+      aria-label="Sides to take over"
+      data-testid="side-chooser"
+      minimal
+      value={String(choice.chosen)}
+      onChange={(event) => choice.choose(event.currentTarget.value === 'all' ? 'all' : Number(event.currentTarget.value))}
+      options={[
+        ...choice.options.map((agentId) => ({ value: String(agentId), label: capitalised(sideLabel(conversation, agentId)) })),
+        { value: 'all', label: all },
+      ]}
+    />
   );
 }

@@ -4,7 +4,7 @@ import { useRef, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { PageHeader } from '../../../components/page-header';
 import { useUser } from '../../../lib/current-user';
-import { ControlPanel } from './control-panel';
+import { ControlPanel, SideChooser } from './control-panel';
 import { LiveTag } from './live-tag';
 import { MatchExplanation } from './match-explanation';
 import { MakeOfferForm } from './make-offer-form';
@@ -46,10 +46,9 @@ export function ConversationScreen({ conversation, messages, seedButton }: Props
   const threadRef = useRef<HTMLElement>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const active = conversation.status === 'active';
-  const mine = conversation.control.find((side) => side.isMine);
-  // The composer is for the session in control of this side only (another session of yours may hold it).
-  const controlHere = mode.manual && !(mine?.isManual && mine.sessionId !== user.data?.sessionId);
-  const collision = useCollision(conversation, mode, user.data?.sessionId);
+  // The composer is for the session holding a side (another session, or a colleague, may hold the others).
+  const controlHere = mode.manual;
+  const collision = useCollision(conversation, user.data?.sessionId);
   const events = useConversationEvents(conversation.id);
   return (
     <>
@@ -82,6 +81,7 @@ export function ConversationScreen({ conversation, messages, seedButton }: Props
             <H2 className="pf-h4">Conversation Thread</H2>
             <div className="pf-thread-controls">
               {/* An auditor may not take over (the API and the socket answer 403): no switch; RoleNotice says why. */}
+              {mayWrite ? <SideChooser conversation={conversation} mode={mode} /> : null}
               {mayWrite ? (
                 <Switch
                   label="Manual Mode"
@@ -95,7 +95,7 @@ export function ConversationScreen({ conversation, messages, seedButton }: Props
               {active ? <LiveTag /> : null}
             </div>
           </div>
-          <ControlPanel conversation={conversation} mySessionId={user.data?.sessionId} collision={collision} />
+          <ControlPanel conversation={conversation} mySessionId={user.data?.sessionId} collision={collision} mayWrite={mayWrite} />
           <PresenceBar conversationId={conversation.id} />
           <MessageList conversation={conversation} messages={messages ?? []} events={events.data ?? []} />
           {controlHere && mayWrite ? <MessageInput conversation={conversation} inputRef={inputRef} /> : null}

@@ -1,57 +1,106 @@
 import type { ConversationView } from '@pf/events';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useLive } from '../../../lib/live/live-provider';
-import { clearControlRequest, controlRequestIn, subscribePresence } from '../../../lib/live/presence';
+import {
+  clearControlDecline,
+  clearControlRequest,
+  controlDeclinesIn,
+  controlRequestsIn,
+  subscribePresence,
+  type ControlDecline,
+  type ControlRequest,
+} from '../../../lib/live/presence';
 import { toastError, toastSuccess } from '../../../lib/toaster';
-import type { Collision } from './control-panel';
-import type { ModeSwitch } from './use-mode-switch';
+import { capitalised, sideLabel } from './use-mode-switch';
 
 /**
- * Two sessions of one account and one side: the session without control requests it (the gateway tells the
- * account's other sessions, by name); the holder hands over, which hands the side back; the asking session,
- * seeing its side automatic again, takes it over at once. Exactly one session holds it throughout: the
- * takeover is a command with the expected version, as any other.
+ * Requests for control of a side (docs/decisions/per-side-control.md): a person of the side's firm asks whoever
+ * holds it (a colleague, or themself in another session); the gateway tells only the holding session, by name;
+ * the holder hands over (the side is the asker's, in the asking session: one command, decided by the
+ * conversation's decider) or declines (the asker is told). Nobody takes a side another person holds.
  */
-export function useCollision(conversation: ConversationView, mode: ModeSwitch, mySessionId: string | undefined): Collision {
+export interface Collision {
+  /** Requests for sides this session holds. */
+  requests: readonly ControlRequest[];
+  /** This session's requests still waiting, by the side's agent. */
+  requested: ReadonlySet<number>;
+  /** Answers "no" to this session's requests, by side. */
+  declines: readonly ControlDecline[];
+  onRequest: (agentId: number) => void;
+  onHandOver: (request: ControlRequest) => void;
+  onDecline: (request: ControlRequest) => void;
+}
+
+export function useCollision(conversation: ConversationView, mySessionId: string | undefined): Collision {
   const live = useLive();
-  const request = useSyncExternalStore(subscribePresence, () => controlRequestIn(conversation.id));
-  const [requested, setRequested] = useState(false);
-  const mine = conversation.control.find((side) => side.isMine);
-  const holdingHere = Boolean(mine?.isManual && mine.sessionId === mySessionId);
+  const requests = useSyncExternalStore(subscribePresence, () => controlRequestsIn(conversation.id));
+  const declines = useSyncExternalStore(subscribePresence, () => controlDeclinesIn(conversation.id));
+  const [requested, setRequested] = useState<ReadonlySet<number>>(new Set());
+  const heldHere = conversation.control
+    .filter((side) => side.isMine && side.isManual && side.isYou && side.sessionId === mySessionId)
+    .map((side) => side.agentId);
+  const heldKey = heldHere.join(',');
 
-  // A request is about this session's hold: once it has let go (handed over, or from elsewhere), it is moot.
-  const held = useRef(holdingHere);
+  // A request is about this session's hold: once it has let go of a side (handed over, handed back), it is moot.
+  const held = useRef<number[]>(heldHere);
   useEffect(() => {
-    if (held.current && !holdingHere) clearControlRequest(conversation.id);
-    held.current = holdingHere;
-  }, [holdingHere, conversation.id]);
+    const now = heldKey ? heldKey.split(',').map(Number) : [];
+    for (const agentId of held.current) if (!now.includes(agentId)) clearControlRequest(conversation.id, agentId);
+    held.current = now;
+  }, [heldKey, conversation.id]);
 
-  // Asked, and the side is free again: take it (useModeSwitch has already synced the switch to automatic).
-  const { toggle } = mode;
+  // Asked, and answered: handed over (the side is held here now) or declined (the holder's words come as a push).
   useEffect(() => {
-    if (!requested || !mine) return;
-    if (!mine.isManual) {
-      // eslint-disable-next-line react-hooks/set-state-in-effect -- the request ends on a push (the side is free), which only this effect sees
-      setRequested(false);
-      toggle();
-    } else if (mine.sessionId === mySessionId) setRequested(false);
-  }, [requested, mine, mySessionId, toggle]);
+    const settled = [...requested].filter(
+      (agentId) => heldKey.split(',').includes(String(agentId)) || declines.some((d) => d.agentId === agentId),
+    );
+    if (settled.length === 0) return;
+    for (const agentId of settled) {
+      const declined = declines.find((d) => d.agentId === agentId);
+      if (declined) toastError(`${declined.byName} declined to hand over ${sideLabel(conversation, agentId)}`);
+      else toastSuccess(`${capitalised(sideLabel(conversation, agentId))} was handed over: you hold it here`);
+    }
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the request ends on a push (a hand-over or a decline), which only this effect sees
+    setRequested((before) => new Set([...before].filter((agentId) => !settled.includes(agentId))));
+  }, [requested, heldKey, declines, conversation]);
 
   return {
-    request,
+    requests,
     requested,
-    onRequest: () => {
+    declines,
+    onRequest: (agentId) => {
+      clearControlDecline(conversation.id, agentId);
+      const holder = conversation.control.find((side) => side.agentId === agentId);
       live
-        .request({ type: 'request_control', conversationId: conversation.id })
+        .request({ type: 'request_control', conversationId: conversation.id, agentId })
         .then(() => {
-          setRequested(true);
-          toastSuccess('Asked the other session to hand over control');
+          setRequested((before) => new Set([...before, agentId]));
+          const who = holder?.isYou ? 'your other session' : (holder?.controllerName ?? 'the person holding it');
+          toastSuccess(`Asked ${who} to hand over ${sideLabel(conversation, agentId)}`);
         })
         .catch((error: Error) => toastError(error.message));
     },
-    onHandOver: () => {
-      clearControlRequest(conversation.id);
-      toggle();
+    onHandOver: (request) => {
+      live
+        .request({ type: 'hand_over', conversationId: conversation.id, agentId: request.agentId, toSessionId: request.bySessionId })
+        .then(() => {
+          clearControlRequest(conversation.id, request.agentId);
+          toastSuccess(
+            `Handed ${sideLabel(conversation, request.agentId)} over to ${request.isYou ? 'your other session' : request.byName}`,
+          );
+        })
+        .catch((error: Error) => toastError(error.message));
+    },
+    onDecline: (request) => {
+      live
+        .request({ type: 'decline_control', conversationId: conversation.id, agentId: request.agentId, toSessionId: request.bySessionId })
+        .then(() => {
+          clearControlRequest(conversation.id, request.agentId, request.bySessionId);
+          toastSuccess(
+            `Declined: ${request.isYou ? 'your other session' : request.byName} was told you keep ${sideLabel(conversation, request.agentId)}`,
+          );
+        })
+        .catch((error: Error) => toastError(error.message));
     },
   };
 }

@@ -1,4 +1,4 @@
-import { USER_MESSAGES, withKnownMatch, type ConversationView } from '@pf/events';
+import { USER_MESSAGES, withKnownMatch, type ConversationView, type SideControl } from '@pf/events';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMachine } from '@xstate/react';
 import { useEffect, useRef, useState } from 'react';
@@ -8,9 +8,65 @@ import { takeView } from '../../../lib/position';
 import { queryKeys } from '../../../lib/query-keys';
 import { toastError, toastSuccess } from '../../../lib/toaster';
 import { getConversationQueryOptions, setManualMode } from '../api/conversations';
-import { modeMachine, showsManual } from '../machines/mode-machine';
+import { modeMachine, showsManual, type SwitchAnswer, type SwitchRequest } from '../machines/mode-machine';
 
-/** The mode switch of one loaded conversation: the machine, wired to the PATCH and kept in step with the cache. */
+/** "the borrower side (Harriet Cole)": a side as people name it (the server's words use the same). */
+export function sideLabel(conversation: ConversationView, agentId: number): string {
+  const participant = conversation.participants.find((p) => p.agentId === agentId);
+  return participant ? `the ${participant.type} side (${participant.name})` : `agent ${agentId}'s side`;
+}
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+const listed = (items: string[]) => (items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+
+/** The sides this session holds, and those of the firm nobody holds (it may take them). */
+export function sidesOf(conversation: ConversationView, mySessionId: string | undefined) {
+  const control = conversation.control;
+  const heldHere = control.filter((side) => side.isMine && side.isManual && side.isYou && side.sessionId === mySessionId);
+  const free = control.filter((side) => side.isMine && !side.isManual);
+  return { heldHere: heldHere.map((side) => side.agentId), free: free.map((side) => side.agentId) };
+}
+
+/** Who holds a side, as the server says: "manual by Ben Brooks", "automatic". */
+function standing(side: SideControl | undefined, mySessionId: string | undefined): string {
+  if (!side?.isManual) return 'automatic';
+  if (side.isYou) return side.sessionId === mySessionId ? 'yours, here' : 'yours, in another session';
+  return `manual by ${side.controllerName ?? 'another person'}`;
+}
+
+/**
+ * What the server's answer to a switch says (docs/behaviour/conversations.md, "Taking over"): as asked when every
+ * side named is now held here (taking over) or by nobody here (handing back); the words name the sides and, when
+ * the answer is otherwise, where each stands.
+ */
+export function answerOf(request: SwitchRequest, answer: ConversationView, mySessionId: string | undefined): SwitchAnswer {
+  const holdsHere = sidesOf(answer, mySessionId).heldHere;
+  const sides = request.agentIds.length > 0 ? request.agentIds : request.isManualMode ? holdsHere : [];
+  const names = listed(sides.map((agentId) => sideLabel(answer, agentId)));
+  const asAsked = request.isManualMode
+    ? sides.length > 0 && sides.every((id) => holdsHere.includes(id))
+    : !sides.some((id) => holdsHere.includes(id));
+  if (asAsked) {
+    const words = request.isManualMode
+      ? `Switched to manual mode: you hold ${names} here`
+      : `Switched to automatic mode: ${names || 'your side'} ${sides.length > 1 ? 'are' : 'is'} back with ${sides.length > 1 ? 'their agents' : 'its agent'}`;
+    return { holdsHere: holdsHere.length > 0, asAsked, words };
+  }
+  const where = sides.map(
+    (agentId) =>
+      `${sideLabel(answer, agentId)} is ${standing(
+        answer.control.find((s) => s.agentId === agentId),
+        mySessionId,
+      )}`,
+  );
+  return { holdsHere: holdsHere.length > 0, asAsked, words: `Not switched: ${listed(where)}` };
+}
+
+/**
+ * The mode switch of one loaded conversation: the machine, wired to the PATCH and kept in step with the cache.
+ * The switch is on while this session holds a side. With more than one side of the firm free, `choice` says which
+ * the switch takes (one, or all of them: "Both sides").
+ */
 export function useModeSwitch(conversation: ConversationView, mySessionId: string | undefined) {
   const queryClient = useQueryClient();
   // The machine is made once; the session may be known only after it was.
@@ -18,23 +74,27 @@ export function useModeSwitch(conversation: ConversationView, mySessionId: strin
   useEffect(() => {
     session.current = mySessionId;
   }, [mySessionId]);
+  const { heldHere, free } = sidesOf(conversation, mySessionId);
+  const [chosen, choose] = useState<'all' | number>(() => free[0] ?? 'all');
   // eslint-disable-next-line react-hooks/refs -- the ref is read when an actor runs (after a click), not while rendering
   const [machine] = useState(() =>
     modeMachine.provide({
       actors: {
-        setMode: fromPromise(async ({ input }: { input: { conversationId: number; isManualMode: boolean } }) => {
-          const { data: updated, position } = await setManualMode(input.conversationId, input.isManualMode);
+        setMode: fromPromise(async ({ input }: { input: SwitchRequest }) => {
+          const { data: updated, position } = await setManualMode(input.conversationId, input.isManualMode, input.agentIds);
           // A push of a later change may have come first (another session took the side at once): keep it.
-          if (!takeView(`conversation:${updated.id}`, position)) return;
-          queryClient.setQueryData<ConversationView>(queryKeys.conversation(updated.id), (known) => withKnownMatch(updated, known));
-          queryClient.setQueryData<ConversationView[]>(queryKeys.conversations, (list) =>
-            list?.map((entry) => (entry.id === updated.id ? withKnownMatch(updated, entry) : entry)),
-          );
+          if (takeView(`conversation:${updated.id}`, position)) {
+            queryClient.setQueryData<ConversationView>(queryKeys.conversation(updated.id), (known) => withKnownMatch(updated, known));
+            queryClient.setQueryData<ConversationView[]>(queryKeys.conversations, (list) =>
+              list?.map((entry) => (entry.id === updated.id ? withKnownMatch(updated, entry) : entry)),
+            );
+          }
+          return answerOf(input, updated, session.current);
         }),
       },
       actions: {
-        // A refusal the server explains (another session has your side, or it is not yours) is shown as it is;
-        // the refetch then shows who has control.
+        // A refusal the server explains (a colleague holds the side, another session has it, it is not yours) is
+        // shown as it is; the refetch then shows who has control.
         notifyFailure: ({ event }) => {
           const error = (event as { error?: unknown }).error;
           const given = error instanceof ApiError && error.status < 500 ? failureReason(error) : USER_MESSAGES.manualToggleFailed;
@@ -42,9 +102,11 @@ export function useModeSwitch(conversation: ConversationView, mySessionId: strin
             .fetchQuery({ ...getConversationQueryOptions(conversation.id), staleTime: 0 })
             .then((fresh) => {
               // Lost a race for the side (two sessions at once): say who won it rather than "changed by someone else".
-              const side = fresh.control.find((entry) => entry.isMine);
+              const side = fresh.control.find(
+                (entry) => entry.isMine && entry.isYou && entry.isManual && entry.sessionId !== session.current,
+              );
               const heldElsewhere =
-                error instanceof ApiError && error.status === 409 && side?.isManual && side.sessionId !== session.current;
+                error instanceof ApiError && error.status === 409 && side !== undefined && !/colleague|another person/.test(given);
               toastError(
                 heldElsewhere
                   ? `${side.controllerName ?? 'You'} took control of your side in another session a moment earlier; request control there`
@@ -53,23 +115,30 @@ export function useModeSwitch(conversation: ConversationView, mySessionId: strin
             })
             .catch(() => toastError(given));
         },
-        notifySuccess: (_, { isManualMode }) =>
-          toastSuccess(`Switched to ${isManualMode ? 'manual' : 'automatic'} mode`, USER_MESSAGES.modeUpdatedTitle),
+        notifySuccess: (_, { words }) => toastSuccess(words, USER_MESSAGES.modeUpdatedTitle),
+        notifyOtherwise: (_, { words }) => toastError(words, USER_MESSAGES.modeUpdatedTitle),
       },
     }),
   );
-  const [snapshot, send] = useMachine(machine, {
-    input: { conversationId: conversation.id, isManualMode: conversation.isManualMode },
-  });
-  // Another operator's switch, or a refetch, reaches the cache first; the machine follows it.
+  const manual = heldHere.length > 0;
+  const [snapshot, send] = useMachine(machine, { input: { conversationId: conversation.id, isManualMode: manual } });
+  // Another person's switch, a hand-over, or a refetch reaches the cache first; the machine follows it.
   useEffect(() => {
-    send({ type: 'SYNC', isManualMode: conversation.isManualMode });
-  }, [send, conversation.isManualMode]);
+    send({ type: 'SYNC', isManualMode: manual });
+  }, [send, manual]);
+  const choice = free.length > 1 ? { options: free, chosen: chosen === 'all' || free.includes(chosen) ? chosen : free[0]!, choose } : null;
+  // Nothing of the firm's free: the sides held by others, so the server's refusal says who holds them.
+  const held = conversation.control.filter((side) => side.isMine && side.isManual).map((side) => side.agentId);
+  const takes = choice ? (choice.chosen === 'all' ? free : [choice.chosen]) : free.length > 0 ? free : held;
   return {
     manual: showsManual(snapshot),
     switching: snapshot.matches('switchingToManual') || snapshot.matches('switchingToAutomatic'),
-    toggle: () => send({ type: 'TOGGLE' }),
+    /** On: hand back every side held here. Off: take the side(s) chosen, else the firm's free side. */
+    toggle: () => send({ type: 'TOGGLE', agentIds: manual ? heldHere : takes }),
+    choice,
   };
 }
 
 export type ModeSwitch = ReturnType<typeof useModeSwitch>;
+
+export { capitalised };

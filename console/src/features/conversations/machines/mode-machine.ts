@@ -2,25 +2,47 @@ import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 
 export interface ModeInput {
   conversationId: number;
+  /** Whether this session holds a side of the conversation, as the server last said. */
   isManualMode: boolean;
+}
+
+/** A switch sent: take over (or hand back) these sides, by their agents. */
+export interface SwitchRequest {
+  conversationId: number;
+  isManualMode: boolean;
+  agentIds: number[];
+}
+
+/**
+ * What the server answered a switch with: whether this session now holds a side, whether that is what was asked
+ * (every side named taken here, or every one handed back), and the words for the toast.
+ */
+export interface SwitchAnswer {
+  holdsHere: boolean;
+  asAsked: boolean;
+  words: string;
 }
 
 interface ModeContext {
   conversationId: number;
-  /** The mode the server last confirmed (from the loaded conversation, a push, or our own command's answer). */
+  /** Whether this session holds a side, as the server last confirmed (loaded view, a push, or our own command's answer). */
   confirmedManual: boolean;
+  /** The sides the switch in flight names. */
+  agentIds: number[];
 }
 
 export type ModeEvent =
-  /** The operator flipped the switch. */
-  | { type: 'TOGGLE' }
-  /** The server's view changed: the loaded conversation, or a push from another operator's switch. */
+  /** The operator flipped the switch: the sides to take over (or, holding some here, to hand back). */
+  | { type: 'TOGGLE'; agentIds: number[] }
+  /** The server's view changed: the loaded conversation, or a push (another session, a colleague, a hand-over). */
   | { type: 'SYNC'; isManualMode: boolean };
 
 /**
- * The manual/automatic switch (docs/behaviour/conversations.md): the screen flips at once, the command is sent, and a failure rolls the
- * switch back with the "Failed to toggle manual mode" toast. While a command is in flight a SYNC only records the server's view; the
- * command's own answer decides where the switch lands.
+ * The manual/automatic switch (docs/behaviour/conversations.md, "Taking over"): the screen flips at once and the
+ * command is sent; the switch then lands where the server's answer says, and the toast says what the server did,
+ * never a success it did not get: a refusal rolls back with the server's words, and an answer other than what was
+ * asked (a colleague holds the side) lands where the server is, saying so. While a command is in flight a SYNC
+ * only records the server's view.
  */
 export const modeMachine = setup({
   types: {
@@ -29,25 +51,30 @@ export const modeMachine = setup({
     input: {} as ModeInput,
   },
   actors: {
-    // Replaced by the screen with the real PATCH; resolving means the server accepted the new mode.
-    setMode: fromPromise<void, { conversationId: number; isManualMode: boolean }>(async () => {
+    // Replaced by the screen with the real PATCH; resolves with what the server answered.
+    setMode: fromPromise<SwitchAnswer, SwitchRequest>(async () => {
       throw new Error('setMode not provided');
     }),
   },
   actions: {
     notifyFailure: () => undefined,
-    notifySuccess: (_, _params: { isManualMode: boolean }) => undefined,
-    confirm: assign({ confirmedManual: (_, params: { isManualMode: boolean }) => params.isManualMode }),
+    /** The server did as asked: its words. */
+    notifySuccess: (_, _params: { words: string }) => undefined,
+    /** The server answered, but not as asked (the side is someone else's): its words, as a warning. */
+    notifyOtherwise: (_, _params: { words: string }) => undefined,
+    remember: assign({ agentIds: ({ event }) => (event.type === 'TOGGLE' ? event.agentIds : []) }),
+    confirm: assign({ confirmedManual: (_, params: { holdsHere: boolean }) => params.holdsHere }),
     recordSync: assign({ confirmedManual: ({ event }) => (event.type === 'SYNC' ? event.isManualMode : false) }),
   },
   guards: {
     startsManual: ({ context }) => context.confirmedManual,
     syncsToManual: ({ event }) => event.type === 'SYNC' && event.isManualMode,
     syncsToAutomatic: ({ event }) => event.type === 'SYNC' && !event.isManualMode,
+    asAsked: (_, params: SwitchAnswer) => params.asAsked,
   },
 }).createMachine({
   id: 'mode',
-  context: ({ input }) => ({ conversationId: input.conversationId, confirmedManual: input.isManualMode }),
+  context: ({ input }) => ({ conversationId: input.conversationId, confirmedManual: input.isManualMode, agentIds: [] }),
   initial: 'deciding',
   states: {
     deciding: {
@@ -55,13 +82,13 @@ export const modeMachine = setup({
     },
     automatic: {
       on: {
-        TOGGLE: 'switchingToManual',
+        TOGGLE: { target: 'switchingToManual', actions: 'remember' },
         SYNC: { guard: 'syncsToManual', target: 'manual', actions: 'recordSync' },
       },
     },
     manual: {
       on: {
-        TOGGLE: 'switchingToAutomatic',
+        TOGGLE: { target: 'switchingToAutomatic', actions: 'remember' },
         SYNC: { guard: 'syncsToAutomatic', target: 'automatic', actions: 'recordSync' },
       },
     },
@@ -69,14 +96,24 @@ export const modeMachine = setup({
       on: { SYNC: { actions: 'recordSync' } },
       invoke: {
         src: 'setMode',
-        input: ({ context }) => ({ conversationId: context.conversationId, isManualMode: true }),
-        onDone: {
-          target: 'manual',
-          actions: [
-            { type: 'confirm', params: { isManualMode: true } },
-            { type: 'notifySuccess', params: { isManualMode: true } },
-          ],
-        },
+        input: ({ context }) => ({ conversationId: context.conversationId, isManualMode: true, agentIds: context.agentIds }),
+        onDone: [
+          {
+            guard: { type: 'asAsked', params: ({ event }) => event.output },
+            target: 'rollingBack',
+            actions: [
+              { type: 'confirm', params: ({ event }) => event.output },
+              { type: 'notifySuccess', params: ({ event }) => event.output },
+            ],
+          },
+          {
+            target: 'rollingBack',
+            actions: [
+              { type: 'confirm', params: ({ event }) => event.output },
+              { type: 'notifyOtherwise', params: ({ event }) => event.output },
+            ],
+          },
+        ],
         onError: { target: 'rollingBack', actions: 'notifyFailure' },
       },
     },
@@ -84,18 +121,28 @@ export const modeMachine = setup({
       on: { SYNC: { actions: 'recordSync' } },
       invoke: {
         src: 'setMode',
-        input: ({ context }) => ({ conversationId: context.conversationId, isManualMode: false }),
-        onDone: {
-          target: 'automatic',
-          actions: [
-            { type: 'confirm', params: { isManualMode: false } },
-            { type: 'notifySuccess', params: { isManualMode: false } },
-          ],
-        },
+        input: ({ context }) => ({ conversationId: context.conversationId, isManualMode: false, agentIds: context.agentIds }),
+        onDone: [
+          {
+            guard: { type: 'asAsked', params: ({ event }) => event.output },
+            target: 'rollingBack',
+            actions: [
+              { type: 'confirm', params: ({ event }) => event.output },
+              { type: 'notifySuccess', params: ({ event }) => event.output },
+            ],
+          },
+          {
+            target: 'rollingBack',
+            actions: [
+              { type: 'confirm', params: ({ event }) => event.output },
+              { type: 'notifyOtherwise', params: ({ event }) => event.output },
+            ],
+          },
+        ],
         onError: { target: 'rollingBack', actions: 'notifyFailure' },
       },
     },
-    // Back to whatever the server last said, which another operator may have changed meanwhile.
+    // To whatever the server last said, which another person may have changed meanwhile.
     rollingBack: {
       always: [{ guard: 'startsManual', target: 'manual' }, { target: 'automatic' }],
     },
