@@ -36,8 +36,11 @@ export const sideControl = z.object({
   side: agentType,
   isMine: z.boolean(),
   isManual: z.boolean(),
-  /** True when the viewer themself holds it (in this session or another: compare sessionId). */
-  isYou: z.boolean(),
+  /**
+   * The person holding a manual side, by user id, given (like sessionId) only to the side's own firm, so a console
+   * can tell its person's own hold from a colleague's; the same for every person of the firm (pushes are per firm).
+   */
+  controllerId: z.string().nullable(),
   /** The person in control of a manual side, by name (null when unknown or their account was deleted). */
   controllerName: z.string().nullable(),
   sessionId: z.string().nullable(),

@@ -184,8 +184,8 @@ export type NameOf = (userId: string) => string | null;
 
 /**
  * Who controls each side, as one viewer is shown it: a side is one participant, it is the viewer's firm's
- * ("mine") when its agent is, and `isYou` when the viewer themself holds it; session ids only of the viewer's
- * firm's sides (so their console can tell "you, here" from "you, in another session" and a colleague).
+ * ("mine") when its agent is; who holds it (user and session ids) only to the side's own firm, so its console can
+ * tell "you, here" from "you, in another session" and from a colleague. The same for every person of a firm.
  */
 export function controlFor(conversation: Conversation, viewerOrUser: ViewerOrUser, nameOf: NameOf = () => null): SideControl[] {
   const viewer = asViewer(viewerOrUser);
@@ -194,12 +194,12 @@ export function controlFor(conversation: Conversation, viewerOrUser: ViewerOrUse
     const held = manualSideOf(conversation, agentId);
     const isMine = isOwnSide(participant, viewer.firmId);
     const base = { agentId, agentIds: [agentId], side: type, isMine };
-    if (!held) return { ...base, isManual: false, isYou: false, controllerName: null, sessionId: null, since: null };
+    if (!held) return { ...base, isManual: false, controllerId: null, controllerName: null, sessionId: null, since: null };
     const holder = holderOf(held, participant);
     return {
       ...base,
       isManual: true,
-      isYou: holder === viewer.userId,
+      controllerId: isMine ? holder : null,
       controllerName: nameOf(holder),
       sessionId: isMine ? held.sessionId : null,
       since: held.since,

@@ -118,7 +118,7 @@ describe('control per side (docs/decisions/per-side-control.md)', () => {
     const forBob = conversationViewFor(state!, 'bob', names);
     expect(forAlice.isManualMode).toBe(false);
     expect(forBob.isManualMode).toBe(true);
-    const automatic = { isManual: false, isYou: false, controllerName: null, sessionId: null, since: null };
+    const automatic = { isManual: false, controllerId: null, controllerName: null, sessionId: null, since: null };
     expect(forAlice.control).toEqual([
       { agentId: 1, agentIds: [1], side: 'borrower', isMine: true, ...automatic },
       {
@@ -127,7 +127,7 @@ describe('control per side (docs/decisions/per-side-control.md)', () => {
         side: 'lender',
         isMine: false,
         isManual: true,
-        isYou: false,
+        controllerId: null,
         controllerName: 'Bob Jones',
         sessionId: null,
         since: GIVEN_AT,
@@ -140,15 +140,15 @@ describe('control per side (docs/decisions/per-side-control.md)', () => {
       side: 'lender',
       isMine: true,
       isManual: true,
-      isYou: true,
+      controllerId: 'bob',
       controllerName: 'Bob Jones',
       sessionId: 'bob-laptop',
       since: GIVEN_AT,
     });
-    // A colleague of Bob's firm sees the session (to ask there) and that it is not theirs.
+    // A colleague of Bob's firm is shown the same: who holds it and in which session (to ask there).
     expect(conversationViewFor(state!, { userId: 'dan', firmId: 'bob' }, names).control[1]).toMatchObject({
       isMine: true,
-      isYou: false,
+      controllerId: 'bob',
       controllerName: 'Bob Jones',
       sessionId: 'bob-laptop',
     });

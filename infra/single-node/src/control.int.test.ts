@@ -53,7 +53,7 @@ describe('control per side: two users whose agents are matched', () => {
         side: 'borrower',
         isMine: false,
         isManual: true,
-        isYou: false,
+        controllerId: null,
         controllerName: 'Alice Borrowes',
         sessionId: null,
         since: expect.any(String) as unknown,
@@ -64,7 +64,7 @@ describe('control per side: two users whose agents are matched', () => {
         side: 'lender',
         isMine: true,
         isManual: false,
-        isYou: false,
+        controllerId: null,
         controllerName: null,
         sessionId: null,
         since: null,
@@ -193,9 +193,10 @@ describe('control per side within one firm (docs/decisions/per-side-control.md)'
     expect(handed.status).toBe(200);
     ada.lastPosition = ben.lastPosition;
     const asAda = (await ada.get<ConversationView>(path)).body;
-    expect(asAda.control.map((side) => [side.side, side.isManual, side.isYou, side.controllerName, side.sessionId])).toEqual([
-      ['borrower', true, true, 'Ada Archer', adaSession],
-      ['lender', false, false, null, null],
+    const adaId = (await ada.get<CurrentUserView>('/api/auth/user')).body.id;
+    expect(asAda.control.map((side) => [side.side, side.isManual, side.controllerId, side.controllerName, side.sessionId])).toEqual([
+      ['borrower', true, adaId, 'Ada Archer', adaSession],
+      ['lender', false, null, null, null],
     ]);
     expect((await ben.post<ApiError>(`${path}/messages`, { content: 'Still me?', fromAgentId: borrower.id })).status).toBe(409);
     const said = await ada.post<MessageView>(`${path}/messages`, { content: 'Ada here for Harriet.' });

@@ -2,7 +2,7 @@ import { Button, Callout, HTMLSelect, Intent, Tag } from '@blueprintjs/core';
 import type { ConversationView, SideControl } from '@pf/events';
 import { useNow } from '../../../lib/use-now';
 import type { Collision } from './use-collision';
-import { capitalised, sideLabel, type ModeSwitch } from './use-mode-switch';
+import { capitalised, heldByMe, heldHereBy, sideLabel, type Me, type ModeSwitch } from './use-mode-switch';
 
 /** "for 4 min": how long a side has been taken over, in whole minutes (under one: "just now"). */
 function heldFor(since: string, now: number): string {
@@ -11,11 +11,11 @@ function heldFor(since: string, now: number): string {
 }
 
 /** Who controls a side, as a sentence: "Taken over by Bob Jones for 4 min", "Automatic: Wessex negotiates". */
-function describeSide(side: SideControl, agent: string, mySessionId: string | undefined, now: number): string {
+function describeSide(side: SideControl, agent: string, me: Me, now: number): string {
   if (!side.isManual) return `Automatic: ${agent} negotiates`;
   const named = side.controllerName ? ` (${side.controllerName})` : '';
-  const who = side.isYou
-    ? side.sessionId === mySessionId
+  const who = heldByMe(side, me)
+    ? side.sessionId === me.sessionId
       ? 'you, here'
       : `you, in another session${named}`
     : (side.controllerName ?? (side.isMine ? 'a colleague' : 'their operator'));
@@ -31,12 +31,12 @@ const SIDE_WORDS = { borrower: 'Borrower', lender: 'Lender', broker: 'Broker' } 
  */
 export function ControlPanel({
   conversation,
-  mySessionId,
+  me,
   collision,
   mayWrite,
 }: {
   conversation: ConversationView;
-  mySessionId: string | undefined;
+  me: Me;
   collision: Collision;
   mayWrite: boolean;
 }) {
@@ -50,12 +50,18 @@ export function ControlPanel({
             {side.isMine ? 'Your side' : 'Their side'}
           </Tag>{' '}
           <Tag minimal>{SIDE_WORDS[side.side]}</Tag> <strong>{nameOf(side.agentId)}</strong> ·{' '}
-          {describeSide(side, nameOf(side.agentId), mySessionId, now)}
+          {describeSide(side, nameOf(side.agentId), me, now)}
         </div>
       ))}
       {conversation.control.map((side) =>
-        mayWrite && side.isMine && side.isManual && !(side.isYou && side.sessionId === mySessionId) ? (
-          <HeldElsewhere key={`held-${side.agentId}`} conversation={conversation} side={side} collision={collision} />
+        mayWrite && side.isMine && side.isManual && !heldHereBy(side, me) ? (
+          <HeldElsewhere
+            key={`held-${side.agentId}`}
+            conversation={conversation}
+            side={side}
+            mine={heldByMe(side, me)}
+            collision={collision}
+          />
         ) : null,
       )}
       {collision.declines.map((declined) => (
@@ -79,17 +85,28 @@ export function ControlPanel({
 }
 
 /** A side of the viewer's firm held by someone else (a colleague, or themself in another session): ask for it. */
-function HeldElsewhere({ conversation, side, collision }: { conversation: ConversationView; side: SideControl; collision: Collision }) {
+function HeldElsewhere({
+  conversation,
+  side,
+  mine,
+  collision,
+}: {
+  conversation: ConversationView;
+  side: SideControl;
+  /** Held by the viewer themself, in another session. */
+  mine: boolean;
+  collision: Collision;
+}) {
   const label = sideLabel(conversation, side.agentId);
   const asked = collision.requested.has(side.agentId);
   const action = asked ? (
     <span data-testid="control-requested">
-      Control requested: waiting for {side.isYou ? 'the other session' : (side.controllerName ?? 'the person holding it')} to hand over.
+      Control requested: waiting for {mine ? 'the other session' : (side.controllerName ?? 'the person holding it')} to hand over.
     </span>
   ) : (
     <Button small intent={Intent.PRIMARY} icon="hand" text="Request control" onClick={() => collision.onRequest(side.agentId)} />
   );
-  if (side.isYou) {
+  if (mine) {
     return (
       <Callout intent={Intent.WARNING} data-testid="control-elsewhere">
         You have control of your side in another session{side.controllerName ? ` (signed in as ${side.controllerName})` : ''}. Hand it back

@@ -1,6 +1,6 @@
 import { Card, Classes, H2, Icon, Switch, type IconName } from '@blueprintjs/core';
 import { plural, type ConversationView, type MessageView } from '@pf/events';
-import { useRef, type ReactNode } from 'react';
+import { useMemo, useRef, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { PageHeader } from '../../../components/page-header';
 import { useUser } from '../../../lib/current-user';
@@ -41,14 +41,15 @@ interface Props {
 /** A loaded conversation (docs/behaviour/conversations.md). */
 export function ConversationScreen({ conversation, messages, seedButton }: Props) {
   const user = useUser();
-  const mode = useModeSwitch(conversation, user.data?.sessionId);
+  const me = useMemo(() => ({ userId: user.data?.id, sessionId: user.data?.sessionId }), [user.data?.id, user.data?.sessionId]);
+  const mode = useModeSwitch(conversation, me);
   const mayWrite = useMayWrite();
   const threadRef = useRef<HTMLElement>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const active = conversation.status === 'active';
   // The composer is for the session holding a side (another session, or a colleague, may hold the others).
   const controlHere = mode.manual;
-  const collision = useCollision(conversation, user.data?.sessionId);
+  const collision = useCollision(conversation, me);
   const events = useConversationEvents(conversation.id);
   return (
     <>
@@ -95,7 +96,7 @@ export function ConversationScreen({ conversation, messages, seedButton }: Props
               {active ? <LiveTag /> : null}
             </div>
           </div>
-          <ControlPanel conversation={conversation} mySessionId={user.data?.sessionId} collision={collision} mayWrite={mayWrite} />
+          <ControlPanel conversation={conversation} me={me} collision={collision} mayWrite={mayWrite} />
           <PresenceBar conversationId={conversation.id} />
           <MessageList conversation={conversation} messages={messages ?? []} events={events.data ?? []} />
           {controlHere && mayWrite ? <MessageInput conversation={conversation} inputRef={inputRef} /> : null}

@@ -11,7 +11,7 @@ import {
   type ControlRequest,
 } from '../../../lib/live/presence';
 import { toastError, toastSuccess } from '../../../lib/toaster';
-import { capitalised, sideLabel } from './use-mode-switch';
+import { capitalised, heldByMe, heldHereBy, sideLabel, type Me } from './use-mode-switch';
 
 /**
  * Requests for control of a side (docs/decisions/per-side-control.md): a person of the side's firm asks whoever
@@ -31,14 +31,12 @@ export interface Collision {
   onDecline: (request: ControlRequest) => void;
 }
 
-export function useCollision(conversation: ConversationView, mySessionId: string | undefined): Collision {
+export function useCollision(conversation: ConversationView, me: Me): Collision {
   const live = useLive();
   const requests = useSyncExternalStore(subscribePresence, () => controlRequestsIn(conversation.id));
   const declines = useSyncExternalStore(subscribePresence, () => controlDeclinesIn(conversation.id));
   const [requested, setRequested] = useState<ReadonlySet<number>>(new Set());
-  const heldHere = conversation.control
-    .filter((side) => side.isMine && side.isManual && side.isYou && side.sessionId === mySessionId)
-    .map((side) => side.agentId);
+  const heldHere = conversation.control.filter((side) => side.isMine && heldHereBy(side, me)).map((side) => side.agentId);
   const heldKey = heldHere.join(',');
 
   // A request is about this session's hold: once it has let go of a side (handed over, handed back), it is moot.
@@ -75,7 +73,7 @@ export function useCollision(conversation: ConversationView, mySessionId: string
         .request({ type: 'request_control', conversationId: conversation.id, agentId })
         .then(() => {
           setRequested((before) => new Set([...before, agentId]));
-          const who = holder?.isYou ? 'your other session' : (holder?.controllerName ?? 'the person holding it');
+          const who = holder && heldByMe(holder, me) ? 'your other session' : (holder?.controllerName ?? 'the person holding it');
           toastSuccess(`Asked ${who} to hand over ${sideLabel(conversation, agentId)}`);
         })
         .catch((error: Error) => toastError(error.message));

@@ -19,18 +19,29 @@ export function sideLabel(conversation: ConversationView, agentId: number): stri
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 const listed = (items: string[]) => (items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
 
+/** The signed-in person and the session this console is. */
+export interface Me {
+  userId: string | undefined;
+  sessionId: string | undefined;
+}
+
+/** Whether the person holds a side (here or in another session of theirs). */
+export const heldByMe = (side: SideControl, me: Me) => side.isManual && side.controllerId !== null && side.controllerId === me.userId;
+/** Whether this session holds a side. */
+export const heldHereBy = (side: SideControl, me: Me) => heldByMe(side, me) && side.sessionId === me.sessionId;
+
 /** The sides this session holds, and those of the firm nobody holds (it may take them). */
-export function sidesOf(conversation: ConversationView, mySessionId: string | undefined) {
+export function sidesOf(conversation: ConversationView, me: Me) {
   const control = conversation.control;
-  const heldHere = control.filter((side) => side.isMine && side.isManual && side.isYou && side.sessionId === mySessionId);
+  const heldHere = control.filter((side) => side.isMine && heldHereBy(side, me));
   const free = control.filter((side) => side.isMine && !side.isManual);
   return { heldHere: heldHere.map((side) => side.agentId), free: free.map((side) => side.agentId) };
 }
 
 /** Who holds a side, as the server says: "manual by Ben Brooks", "automatic". */
-function standing(side: SideControl | undefined, mySessionId: string | undefined): string {
+function standing(side: SideControl | undefined, me: Me): string {
   if (!side?.isManual) return 'automatic';
-  if (side.isYou) return side.sessionId === mySessionId ? 'yours, here' : 'yours, in another session';
+  if (heldByMe(side, me)) return side.sessionId === me.sessionId ? 'yours, here' : 'yours, in another session';
   return `manual by ${side.controllerName ?? 'another person'}`;
 }
 
@@ -39,8 +50,8 @@ function standing(side: SideControl | undefined, mySessionId: string | undefined
  * side named is now held here (taking over) or by nobody here (handing back); the words name the sides and, when
  * the answer is otherwise, where each stands.
  */
-export function answerOf(request: SwitchRequest, answer: ConversationView, mySessionId: string | undefined): SwitchAnswer {
-  const holdsHere = sidesOf(answer, mySessionId).heldHere;
+export function answerOf(request: SwitchRequest, answer: ConversationView, me: Me): SwitchAnswer {
+  const holdsHere = sidesOf(answer, me).heldHere;
   const sides = request.agentIds.length > 0 ? request.agentIds : request.isManualMode ? holdsHere : [];
   const names = listed(sides.map((agentId) => sideLabel(answer, agentId)));
   const asAsked = request.isManualMode
@@ -56,7 +67,7 @@ export function answerOf(request: SwitchRequest, answer: ConversationView, mySes
     (agentId) =>
       `${sideLabel(answer, agentId)} is ${standing(
         answer.control.find((s) => s.agentId === agentId),
-        mySessionId,
+        me,
       )}`,
   );
   return { holdsHere: holdsHere.length > 0, asAsked, words: `Not switched: ${listed(where)}` };
@@ -67,14 +78,14 @@ export function answerOf(request: SwitchRequest, answer: ConversationView, mySes
  * The switch is on while this session holds a side. With more than one side of the firm free, `choice` says which
  * the switch takes (one, or all of them: "Both sides").
  */
-export function useModeSwitch(conversation: ConversationView, mySessionId: string | undefined) {
+export function useModeSwitch(conversation: ConversationView, me: Me) {
   const queryClient = useQueryClient();
-  // The machine is made once; the session may be known only after it was.
-  const session = useRef(mySessionId);
+  // The machine is made once; the person and session may be known only after it was.
+  const session = useRef(me);
   useEffect(() => {
-    session.current = mySessionId;
-  }, [mySessionId]);
-  const { heldHere, free } = sidesOf(conversation, mySessionId);
+    session.current = me;
+  }, [me]);
+  const { heldHere, free } = sidesOf(conversation, me);
   const [chosen, choose] = useState<'all' | number>(() => free[0] ?? 'all');
   // eslint-disable-next-line react-hooks/refs -- the ref is read when an actor runs (after a click), not while rendering
   const [machine] = useState(() =>
@@ -103,7 +114,7 @@ export function useModeSwitch(conversation: ConversationView, mySessionId: strin
             .then((fresh) => {
               // Lost a race for the side (two sessions at once): say who won it rather than "changed by someone else".
               const side = fresh.control.find(
-                (entry) => entry.isMine && entry.isYou && entry.isManual && entry.sessionId !== session.current,
+                (entry) => entry.isMine && heldByMe(entry, session.current) && entry.sessionId !== session.current.sessionId,
               );
               const heldElsewhere =
                 error instanceof ApiError && error.status === 409 && side !== undefined && !/colleague|another person/.test(given);
