@@ -41,7 +41,11 @@ interface Props {
 /** A loaded conversation (docs/behaviour/conversations.md). */
 export function ConversationScreen({ conversation, messages, seedButton }: Props) {
   const user = useUser();
-  const me = useMemo(() => ({ userId: user.data?.id, sessionId: user.data?.sessionId }), [user.data?.id, user.data?.sessionId]);
+  const { id: userId, sessionId, firstName, lastName } = user.data ?? {};
+  const me = useMemo(
+    () => ({ userId, sessionId, name: [firstName, lastName].filter(Boolean).join(' ') }),
+    [userId, sessionId, firstName, lastName],
+  );
   const mode = useModeSwitch(conversation, me);
   const mayWrite = useMayWrite();
   const threadRef = useRef<HTMLElement>(null);

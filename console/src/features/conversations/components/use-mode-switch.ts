@@ -7,7 +7,7 @@ import { ApiError, failureReason } from '../../../lib/api-client';
 import { takeView } from '../../../lib/position';
 import { queryKeys } from '../../../lib/query-keys';
 import { toastError, toastSuccess } from '../../../lib/toaster';
-import { getConversationQueryOptions, setManualMode } from '../api/conversations';
+import { setManualMode } from '../api/conversations';
 import { modeMachine, showsManual, type SwitchAnswer, type SwitchRequest } from '../machines/mode-machine';
 
 /** "the borrower side (Harriet Cole)": a side as people name it (the server's words use the same). */
@@ -23,6 +23,8 @@ const listed = (items: string[]) => (items.length <= 1 ? (items[0] ?? '') : `${i
 export interface Me {
   userId: string | undefined;
   sessionId: string | undefined;
+  /** The person's name as their profile gives it (empty when they gave none). */
+  name: string;
 }
 
 /** Whether the person holds a side (here or in another session of theirs). */
@@ -109,22 +111,14 @@ export function useModeSwitch(conversation: ConversationView, me: Me) {
         notifyFailure: ({ event }) => {
           const error = (event as { error?: unknown }).error;
           const given = error instanceof ApiError && error.status < 500 ? failureReason(error) : USER_MESSAGES.manualToggleFailed;
-          void queryClient
-            .fetchQuery({ ...getConversationQueryOptions(conversation.id), staleTime: 0 })
-            .then((fresh) => {
-              // Lost a race for the side (two sessions at once): say who won it rather than "changed by someone else".
-              const side = fresh.control.find(
-                (entry) => entry.isMine && heldByMe(entry, session.current) && entry.sessionId !== session.current.sessionId,
-              );
-              const heldElsewhere =
-                error instanceof ApiError && error.status === 409 && side !== undefined && !/colleague|another person/.test(given);
-              toastError(
-                heldElsewhere
-                  ? `${side.controllerName ?? 'You'} took control of your side in another session a moment earlier; request control there`
-                  : given,
-              );
-            })
-            .catch(() => toastError(given));
+          // Lost a race for the side to another session of one's own: say who won it, by the person's name (the
+          // push that shows the hold there reaches the cache by itself; a read here could overtake it).
+          const lostToSelf = error instanceof ApiError && error.status === 409 && given === USER_MESSAGES.sideTakenElsewhere;
+          toastError(
+            lostToSelf && session.current.name
+              ? `${session.current.name} took control of your side in another session a moment earlier; request control there`
+              : given,
+          );
         },
         notifySuccess: (_, { words }) => toastSuccess(words, USER_MESSAGES.modeUpdatedTitle),
         notifyOtherwise: (_, { words }) => toastError(words, USER_MESSAGES.modeUpdatedTitle),
