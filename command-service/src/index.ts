@@ -22,6 +22,8 @@ import { processManagerMigrations } from './process-managers/schema';
 
 export const commandMigrations = [...idMigrations, ...processManagerMigrations, ...documentMigrations, ...seedDemoMigrations];
 export { startDealOpener } from './deal/deal-opener';
+export { startIllustrationMaker } from './illustration/illustration-maker';
+export { illustrationInputOf } from './illustration/esis-content';
 export { startAutomation, type Automation, type AutomationOptions } from './process-managers/automation';
 export { agentDecider } from './agent/agent';
 export { conversationDecider } from './conversation/conversation';

@@ -8,3 +8,4 @@ export {
   type RatePeriod,
 } from './illustration';
 export { representativeExample, termInWords } from './representative-example';
+export { ILLUSTRATION_UPLOADER_ID, ILLUSTRATION_UPLOADER_NAME } from './illustration-document';

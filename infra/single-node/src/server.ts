@@ -3,7 +3,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { commandMigrations, commandService, startAutomation, startDealOpener, type AutomationOptions } from '@pf/command-service';
+import {
+  commandMigrations,
+  commandService,
+  startAutomation,
+  startDealOpener,
+  startIllustrationMaker,
+  type AutomationOptions,
+} from '@pf/command-service';
 import {
   createHttpServer,
   createLogger,
@@ -108,6 +115,7 @@ export async function startSingleNode(
   const gateway = attachRealtimeGateway(app.server, { ...context, commands: injectCommandClient(app) });
   const automation = config.AUTOMATION === 'on' ? startAutomation(context, options.automation ?? {}) : null;
   const dealOpener = startDealOpener(context);
+  const illustrations = startIllustrationMaker(context);
   const baseBackups = backups ? scheduleBaseBackups(context.pool, config.DATA_DIR, backups, log) : null;
   const backup = backups ? { status: () => backupStatus(context.pool, backups, new Date()) } : null;
   await app.register(healthRoutes, { ...context, ...(embedded ? { embedded } : {}), ...(backup ? { backup } : {}) });
@@ -133,6 +141,7 @@ export async function startSingleNode(
       shutDownInOrder(log, [
         ['the automation', () => automation?.close()],
         ['the deal opener', () => dealOpener.close()],
+        ['the illustration maker', () => illustrations.close()],
         ['the base backups', () => baseBackups?.close()],
         ['the realtime gateway', () => gateway.close()],
         ['the HTTP server', () => app.close()],

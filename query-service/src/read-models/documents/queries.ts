@@ -1,5 +1,13 @@
 import type pg from 'pg';
-import { PAGE_LIMIT_DEFAULT, type DocumentPage, type DocumentPageQuery, type DocumentStatsView, type DocumentView } from '@pf/events';
+import {
+  ILLUSTRATION_UPLOADER_ID,
+  ILLUSTRATION_UPLOADER_NAME,
+  PAGE_LIMIT_DEFAULT,
+  type DocumentPage,
+  type DocumentPageQuery,
+  type DocumentStatsView,
+  type DocumentView,
+} from '@pf/events';
 import { AccountStore } from '@pf/infra';
 import { containsPattern, readBoardPage } from '../paging';
 import type { DocumentDoc } from './evolve';
@@ -23,7 +31,10 @@ async function documentViews(pool: pg.Pool, docs: readonly DocumentRow[]): Promi
     const { owners: _owners, uploaderId, ...view } = doc;
     // Rows projected before uploaders were kept by id carried the name; they are rebuilt from the events.
     const legacy = (doc as { uploadedBy?: string }).uploadedBy;
-    const uploadedBy = (uploaderId && names.get(uploaderId)) ?? legacy ?? DELETED_UPLOADER;
+    const uploadedBy =
+      uploaderId === ILLUSTRATION_UPLOADER_ID
+        ? ILLUSTRATION_UPLOADER_NAME
+        : ((uploaderId && names.get(uploaderId)) ?? legacy ?? DELETED_UPLOADER);
     return { ...view, uploadedBy, dealAddress: address ?? '' };
   });
 }
