@@ -6,7 +6,7 @@ import type { EsisDocument } from './esis-content';
  * same bytes (the creation date is the agreement's, and pdfkit derives the file id from it), so a retry after a
  * crash stores the same file under the same checksum.
  */
-export function renderEsisPdf(content: EsisDocument, producedAt: Date, lenderName: string): Promise<Buffer> {
+export function renderEsisPdf(content: Pick<EsisDocument, 'title' | 'sections'>, producedAt: Date, lenderName: string): Promise<Buffer> {
   const doc = new PDFDocument({
     size: 'A4',
     margin: 56,

@@ -13,13 +13,15 @@ const CHECKPOINT = 'illustration-maker';
 
 /**
  * Every deal's illustration (docs/behaviour/regulated-figures.md, "The illustration of an agreed deal"): for each
- * DealOpened, the ESIS as a PDF, stored and recorded through the same document command as an upload, so it is
+ * deal opened from a negotiation's agreement, the ESIS as a PDF, stored and recorded through the same document command as an upload, so it is
  * listed on Documents for the deal's firms, downloadable, and in the hash chain like any document. Idempotent: the
  * document's id derives from the cause, its bytes from the deal and the time it opened, and the decider uploads
  * a document once, so every copy of the command-service may run it and a redelivery adds nothing.
  */
 async function illustrateDeal(context: Pick<ServiceContext, 'store' | 'pool'>, cause: RecordedEvent): Promise<void> {
   const opened = cause.data as EventOf<'DealOpened'>['data'];
+  // A deal the agents agreed; one entered with New Deal records terms agreed elsewhere, and has none.
+  if (opened.source !== 'negotiation') return;
   const deal = foldEvents(dealDecider, await context.store.readStream(streams.deal(opened.dealId)));
   if (deal.status === 'none') return;
   const documentId = deterministicId(`${cause.id}:illustration`);
