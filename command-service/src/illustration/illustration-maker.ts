@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { ILLUSTRATION_UPLOADER_ID, START, streams, type EventOf, type Position } from '@pf/events';
 import { BACKGROUND_BATCH_INTERVAL_MS, loadCheckpoint, runOf, saveCheckpoint, type RecordedEvent, type ServiceContext } from '@pf/infra';
 import { dealDecider } from '../deal/deal';
 import { documentDecider } from '../document/document';
-import { storeFile } from '../document/file-store';
+import { removeFile } from '../document/file-store';
+import { storeDocumentFile } from '../document/file-write';
 import { foldEvents, handleCommand } from '../handle-command';
 import { deterministicId } from '../process-managers/deterministic-id';
 import { esisContent } from './esis-content';
@@ -12,11 +12,12 @@ import { renderEsisPdf } from './esis-pdf';
 const CHECKPOINT = 'illustration-maker';
 
 /**
- * Every deal's illustration (docs/behaviour/regulated-figures.md, "The illustration of an agreed deal"): for each
- * deal opened from a negotiation's agreement, the ESIS as a PDF, stored and recorded through the same document command as an upload, so it is
- * listed on Documents for the deal's firms, downloadable, and in the hash chain like any document. Idempotent: the
+ * Every agreed deal's illustration (docs/behaviour/regulated-figures.md, "The illustration of an agreed deal"): for
+ * each deal opened from a negotiation's agreement, the ESIS as a PDF, stored and recorded through the same file
+ * store and document command as an upload, so it is listed on Documents for the deal's firms, downloadable, and in
+ * the hash chain like any document. Idempotent: the
  * document's id derives from the cause, its bytes from the deal and the time it opened, and the decider uploads
- * a document once, so every copy of the command-service may run it and a redelivery adds nothing.
+ * a document once, so a redelivery adds nothing; one copy of the command-service runs it at a time.
  */
 async function illustrateDeal(context: Pick<ServiceContext, 'store' | 'pool'>, cause: RecordedEvent): Promise<void> {
   const opened = cause.data as EventOf<'DealOpened'>['data'];
@@ -25,10 +26,19 @@ async function illustrateDeal(context: Pick<ServiceContext, 'store' | 'pool'>, c
   const deal = foldEvents(dealDecider, await context.store.readStream(streams.deal(opened.dealId)));
   if (deal.status === 'none') return;
   const documentId = deterministicId(`${cause.id}:illustration`);
+  if (foldEvents(documentDecider, await context.store.readStream(streams.document(documentId))).status !== 'none') return;
   const content = esisContent(opened, cause.recordedAt);
   const pdf = await renderEsisPdf(content, cause.recordedAt, opened.lender.name);
-  const sha256 = createHash('sha256').update(pdf).digest('hex');
-  await storeFile(context.pool, documentId, pdf, sha256);
+  // A run that stopped after the file was stored records the file as stored; one that stopped part-way through
+  // writing it starts the file again. The platform's own documents count towards no firm's upload quota.
+  let file = await storedFile(context.pool, documentId);
+  if (!file) {
+    await removeFile(context.pool, documentId);
+    file = await storeDocumentFile(context.pool, documentId, pdf, {
+      firmId: ILLUSTRATION_UPLOADER_ID,
+      quotaBytes: Number.POSITIVE_INFINITY,
+    });
+  }
   try {
     await handleCommand(
       context.store,
@@ -42,8 +52,8 @@ async function illustrateDeal(context: Pick<ServiceContext, 'store' | 'pool'>, c
           name: `Mortgage illustration (ESIS): ${opened.lender.name} to ${opened.borrower.name}.pdf`.slice(0, 200),
           documentType: 'application',
           contentType: 'application/pdf',
-          size: pdf.length,
-          sha256,
+          size: file.size,
+          sha256: file.sha256,
           uploadedBy: { userId: ILLUSTRATION_UPLOADER_ID },
           ownerIds: [...deal.owners],
         },
@@ -52,10 +62,19 @@ async function illustrateDeal(context: Pick<ServiceContext, 'store' | 'pool'>, c
       (index) => deterministicId(`${cause.id}:illustration:${index}`),
     );
   } catch (error) {
-    // Another copy recorded it at the same moment: the document stands, with these very bytes. Otherwise the
-    // bytes stay (another copy may have recorded them) and the follower retries the same id from its checkpoint.
+    // Recorded meanwhile: the document stands. Otherwise the file stays, and the follower retries from its
+    // checkpoint with the same id, recording the file it finds stored.
     if ((error as { statusCode?: number }).statusCode !== 409) throw error;
   }
+}
+
+/** A file whose row is written (it counts): its checksum and size, as the event records them. */
+async function storedFile(pool: ServiceContext['pool'], documentId: string): Promise<{ sha256: string; size: number } | null> {
+  const found = await pool.query<{ sha256: string; size: string }>('select sha256, size from document_files where document_id = $1', [
+    documentId,
+  ]);
+  const row = found.rows[0];
+  return row ? { sha256: row.sha256, size: Number(row.size) } : null;
 }
 
 /** The illustration maker as a supervised follower (restarted with backoff from its checkpoint, in /readyz). */
@@ -63,6 +82,8 @@ export function startIllustrationMaker(context: ServiceContext): { close(): Prom
   let position: Position = START;
   const supervised = context.supervisor.run({
     name: 'illustration maker',
+    // One copy at a time: two writing the same file's chunks at once would refuse each other.
+    leadership: 'illustration-maker',
     position: () => position,
     async start() {
       position = await loadCheckpoint(context.pool, CHECKPOINT);
