@@ -48,10 +48,19 @@ describe('fuzzing every HTTP route and socket message on a real single node', ()
     expect(report.crashes).toEqual([]);
     expect(report.socketsClosedUnexpectedly).toBe(0);
     expect(report.httpInputs + report.socketInputs).toBe(750);
-    // Cross-site sign-outs, other people's notification ids and invisible characters each got the answer they must.
+    // Cross-site sign-outs, other people's notification ids, invisible characters, made-up cursors and searches, feed
+    // positions and idempotent uploads each got the answer they must.
     const aimed = Object.values(report.targeted);
     expect(aimed.reduce((sum, tally) => sum + tally.tried, 0)).toBe(150);
-    expect(Object.keys(report.targeted).sort()).toEqual(['control character', 'cross-site logout', 'foreign notification']);
+    expect(Object.keys(report.targeted).sort()).toEqual([
+      'control character',
+      'cross-site logout',
+      'feed position',
+      'foreign notification',
+      'idempotent upload',
+      'paging cursor',
+      'paging search',
+    ]);
     for (const tally of aimed) expect(tally.asExpected).toBe(tally.tried);
     expect(report.statusCounts['4xx']).toBeGreaterThan(100); // hostile input is refused, not ignored
     expect(await stillHealthy(server, client)).toEqual([]);

@@ -39,13 +39,13 @@ const nasty = fc.constantFrom(
   'NaN',
   'null',
 );
-const hostileString = fc.oneof(
+export const hostileString = fc.oneof(
   nasty,
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.tuple(fc.string({ maxLength: 20 }), nasty, fc.string({ maxLength: 20 })).map(([a, b, c]) => a + b + c),
   fc.nat({ max: 9000 }).map((n) => 'x'.repeat(n)),
 );
-const hostileNumber = fc.oneof(
+export const hostileNumber = fc.oneof(
   fc.constantFrom(0, -1, -0, 1.5, 2 ** 31, 2 ** 53, 2 ** 63, Number.MAX_SAFE_INTEGER, Number.MAX_VALUE, -Number.MAX_VALUE, 1e-320),
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),

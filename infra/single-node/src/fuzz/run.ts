@@ -19,6 +19,10 @@ export interface FuzzTarget {
   readonly conversationIds: readonly number[];
   /** A position the read models have passed (a valid x-after-position / resume). */
   readonly position: string;
+  /** A deal of the signed-in user's firm, to upload documents to. */
+  readonly dealId: string;
+  /** An API token of that firm with events:read, for the event feed. */
+  readonly feedToken: string;
 }
 
 export interface FuzzReport {

@@ -20,6 +20,26 @@ export async function startFuzzTarget(
   const conversations = (await readList(client, '/api/conversations')) as { id: number }[];
   if (conversations[0]) expectStatus(await client.patch(`/api/conversations/${conversations[0].id}`, { isManualMode: true }), 200);
   const agents = (await readList(client, '/api/agents')) as { id: number }[];
+  // A deal between two agents of the user's own, made for the fuzzing, to upload documents to.
+  const agent = async (type: 'borrower' | 'lender') => {
+    const created = await client.post<{ id: number }>('/api/agents', { name: `Fuzz ${type}`, type });
+    expectStatus(created, 201);
+    return created.body.id;
+  };
+  const deal = await client.post<{ id: string }>('/api/deals', {
+    borrowerAgentId: await agent('borrower'),
+    lenderAgentId: await agent('lender'),
+    propertyAddress: '1 Fuzz Street, London',
+    propertyValue: 400_000,
+    loanAmount: 300_000,
+    interestRate: 4.25,
+    termYears: 25,
+  });
+  expectStatus(deal, 201);
+  const token = await client.post<{ token: string }>('/api/auth/tokens', { name: 'Fuzz feed', scopes: ['events:read'] });
+  expectStatus(token, 201);
+  // The fuzzing sends the last position as x-after-position: the read models have passed it before it starts.
+  await readList(client, '/api/agents');
   return {
     server,
     client,
@@ -30,6 +50,8 @@ export async function startFuzzTarget(
       agentIds: agents.map((agent) => agent.id),
       conversationIds: conversations.map((conversation) => conversation.id),
       position: client.lastPosition ?? '0:0',
+      dealId: deal.body.id,
+      feedToken: token.body.token,
     },
   };
 }

@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { invisibleControlMessage } from '@pf/events';
+import { readInput, sendRead, type ReadInput } from './aimed-reads';
+import { sendUpload, uploadInput, type UploadInput } from './aimed-uploads';
 import { checkInWorkers } from './property';
 import type { FuzzReport, FuzzTarget } from './run';
 
@@ -9,12 +11,16 @@ import type { FuzzReport, FuzzTarget } from './run';
  *   a POST from another site 403; neither ends the session (checked after the run);
  * - notification ids that are not the caller's: 404, and nothing appended;
  * - invisible control characters (bidirectional overrides, zero-width space, C0/C1 controls) in names and
- *   addresses: 400 naming the field.
+ *   addresses: 400 naming the field;
+ * - cursors and searches of the paged lists, and positions of the event feed (aimed-reads.ts);
+ * - uploads with an Idempotency-Key, sent again (aimed-uploads.ts).
  */
 type TargetedInput =
   | { kind: 'cross-site logout'; method: 'GET' | 'POST'; origin: string | null; site: string | null }
   | { kind: 'foreign notification'; id: string }
-  | { kind: 'control character'; field: FieldCase; value: string };
+  | { kind: 'control character'; field: FieldCase; value: string }
+  | ReadInput
+  | UploadInput;
 
 interface FieldCase {
   readonly method: string;
@@ -113,6 +119,9 @@ function targetedInput(): fc.Arbitrary<TargetedInput> {
         )
         .map(([before, invisible, after]) => `${before}${invisible}${after}`),
     }),
+    readInput(),
+    readInput(),
+    uploadInput(),
   );
 }
 
@@ -178,5 +187,11 @@ async function sendTargeted(target: FuzzTarget, input: TargetedInput): Promise<s
       if (response.status === 400 && message.includes(`${field}: ${invisibleControlMessage(label)}`)) return null;
       return `${method} ${path} with ${field} ${JSON.stringify(input.value)} answered ${response.status} (expected 400 naming ${field}): ${text.slice(0, 200)}`;
     }
+    case 'paging cursor':
+    case 'paging search':
+    case 'feed position':
+      return sendRead(target, input);
+    case 'idempotent upload':
+      return sendUpload(target, input);
   }
 }
