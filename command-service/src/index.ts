@@ -99,3 +99,4 @@ export { withinLimits } from './automation/negotiation/terms-space';
 export { DEFAULT_LENDING_RULES } from './automation/negotiation/lending-rules';
 export { describeOffer, readOffer, type OfferReading } from './automation/negotiation/read-offer';
 export { commitmentRule } from './need/need';
+export { membershipRule } from './firm/membership';

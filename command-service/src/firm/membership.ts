@@ -18,6 +18,12 @@ export interface MembershipState {
   fromFirmId: string | null;
 }
 
+/**
+ * The simulation's broken-rule test turns this off to show that the simulation catches a person let into a second
+ * firm (docs/simulation.md); nothing else touches it.
+ */
+export const membershipRule = { enforced: true };
+
 const ANOTHER_FIRM = 'You are already a member of another firm: ask its admin to remove you before you join a new one';
 
 function decide(command: MembershipCommand, state: MembershipState): MembershipEvent[] {
@@ -29,7 +35,7 @@ function decide(command: MembershipCommand, state: MembershipState): MembershipE
       if (current === command.firmId && state.inviteId === command.inviteId) return [];
       if (current === command.firmId) throw new Conflict('You are already a member of this firm');
       // Only from one's own firm of one: a person in someone else's firm leaves it by being removed.
-      if (current !== userId) throw new Conflict(ANOTHER_FIRM);
+      if (current !== userId && membershipRule.enforced) throw new Conflict(ANOTHER_FIRM);
       const { firmId, role, inviteId } = command;
       return [{ type: 'MembershipChanged', data: { userId, firmId, fromFirmId: current, role, inviteId, reason: 'joined' } }];
     }

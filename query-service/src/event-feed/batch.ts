@@ -17,22 +17,23 @@ export async function feedBatch(
   const wanted = types ? batch.filter((event) => types.has(event.type)) : batch;
   if (wanted.length === 0) return [];
   const streams = [...new Set(wanted.map((event) => event.stream))];
-  const visible = await pool.query<{ stream: string }>(
-    'select stream from rm_feed_streams where stream = any($1::text[]) and $2 = any(firms)',
+  const visible = await pool.query<{ stream: string; people: string[] }>(
+    'select stream, people from rm_feed_streams where stream = any($1::text[]) and $2 = any(firms)',
     [streams, firmId],
   );
   const ours = new Set(visible.rows.map((row) => row.stream));
+  const peopleOfStream = new Map(visible.rows.map((row) => [row.stream, row.people]));
   const events = wanted.filter((event) => ours.has(event.stream));
   if (events.length === 0) return [];
 
   const agentIds = new Set<number>();
-  const people = new Set<string>();
+  const people = new Set<string>([...peopleOfStream.values()].flat());
   for (const recorded of events) {
     const event = { type: recorded.type, data: recorded.data } as DomainEvent;
     if (recorded.metadata.actor.kind === 'user') people.add(recorded.metadata.actor.userId);
     if (event.type === 'AgentCreated') people.add(event.data.ownerId);
     if (event.type === 'AgentUpdated') agentIds.add(event.data.agentId);
-    if (event.type === 'MessageSent' && !event.data.isAutomated) agentIds.add(event.data.fromAgentId);
+    if (event.type === 'MessageSent') agentIds.add(event.data.fromAgentId);
     if (event.type === 'ConversationStarted') for (const p of event.data.participants) people.add(p.ownerId);
     if (event.type === 'DealOpened')
       for (const p of [event.data.borrower, event.data.lender, event.data.broker]) if (p) people.add(p.ownerId);
@@ -57,6 +58,10 @@ export async function feedBatch(
      where person in (select user_id from rm_feed_deleted_people) or person not in (select id::text from users)`,
     [[...people]],
   );
-  const gone = { deleted: new Set(deleted.rows.map((row) => row.user_id)), ownerOf: (agentId: number) => owners.get(agentId) };
+  const gone = {
+    deleted: new Set(deleted.rows.map((row) => row.user_id)),
+    ownerOf: (agentId: number) => owners.get(agentId),
+    peopleOf: (stream: string) => peopleOfStream.get(stream) ?? [],
+  };
   return events.map((event) => redactDeleted(toEnvelope(event), gone));
 }

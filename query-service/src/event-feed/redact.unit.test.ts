@@ -13,9 +13,11 @@ const envelope = (type: string, data: unknown, actor: FeedEnvelope['metadata']['
   metadata: { actor, correlationId: 'c', causationId: null },
 });
 
+/** conversation-7's parties: agent 4 (carol's) and agent 5 (dan's); deal d's: carol and dan too. */
 const people = (deleted: string[], owners: Record<number, string> = {}): PeopleOfBatch => ({
   deleted: new Set(deleted),
   ownerOf: (agentId) => owners[agentId],
+  peopleOf: (stream) => (stream === 'conversation-7' || stream === 'deal-d' ? ['carol', 'dan'] : []),
 });
 
 describe('redactDeleted: a deleted person leaves the feed, their figures stay', () => {
@@ -31,9 +33,42 @@ describe('redactDeleted: a deleted person leaves the feed, their figures stay', 
     const redacted = redactDeleted(typed, people(['carol'], { 4: 'carol' }));
     expect(redacted.data).toMatchObject({ content: '', fromAgentId: 4, isAutomated: false });
     expect(redacted.redacted).toEqual(['data.content']);
-    // An automated message of the same agent is the engine's words, not theirs: kept.
-    const automated = envelope('MessageSent', { ...(typed.data as object), isAutomated: true });
-    expect(redactDeleted(automated, people(['carol'], { 4: 'carol' }))).toBe(automated);
+    // The engine's words in a conversation of theirs can name them (either side's agent speaking): they go too.
+    const automated = envelope('MessageSent', {
+      ...(typed.data as object),
+      fromAgentId: 5,
+      content: 'Carol Clark, we offer 4.5%',
+      isAutomated: true,
+    });
+    expect(redactDeleted(automated, people(['carol'], { 4: 'carol', 5: 'dan' })).data).toMatchObject({ content: '' });
+    // What someone still here typed is theirs: kept.
+    const dans = envelope('MessageSent', { ...(typed.data as object), fromAgentId: 5 });
+    expect(redactDeleted(dans, people(['carol'], { 4: 'carol', 5: 'dan' }))).toBe(dans);
+    // Nobody gone from this conversation: nothing changes.
+    expect(redactDeleted(typed, people(['erin'], { 4: 'carol' }))).toBe(typed);
+  });
+
+  it('empties titles, reasons and a deal’s address in a conversation or deal of theirs, keeping outcomes and figures', () => {
+    const gone = people(['carol']);
+    const started = envelope('ConversationStarted', {
+      conversationId: 7,
+      title: 'Carol Clark ↔ Dan Bank',
+      matchId: null,
+      participants: [
+        { agentId: 4, ownerId: 'carol', name: 'Carol Clark', type: 'borrower' },
+        { agentId: 5, ownerId: 'dan', name: 'Dan Bank', type: 'lender' },
+      ],
+    });
+    const redacted = redactDeleted(started, gone);
+    expect(redacted.data).toMatchObject({ title: '', participants: [{ name: '' }, { name: 'Dan Bank' }] });
+    expect(redacted.redacted).toEqual(['data.title', 'data.participants']);
+    const completed = envelope('ConversationCompleted', { conversationId: 7, outcome: 'agreed', reason: 'Carol Clark agreed' });
+    expect(redactDeleted(completed, gone).data).toEqual({ conversationId: 7, outcome: 'agreed', reason: '' });
+    const edited = {
+      ...envelope('DealEdited', { dealId: 'd', propertyAddress: '12 Acacia Avenue', targetCompletion: null }),
+      stream: 'deal-d',
+    };
+    expect(redactDeleted(edited, gone).data).toEqual({ dealId: 'd', propertyAddress: '', targetCompletion: null });
   });
 
   it("keeps everything of people still here, and a deal's figures whoever left", () => {
@@ -45,8 +80,9 @@ describe('redactDeleted: a deleted person leaves the feed, their figures stay', 
       broker: null,
       loanAmount: 236_000,
     });
-    expect(redactDeleted(opened, people(['erin']))).toBe(opened);
-    const redacted = redactDeleted(opened, people(['carol']));
+    const inDeal = { ...opened, stream: 'deal-d' };
+    expect(redactDeleted(inDeal, people(['erin']))).toBe(inDeal);
+    const redacted = redactDeleted(inDeal, people(['carol']));
     expect(redacted.data).toMatchObject({ borrower: { agentId: 1, name: '' }, lender: { name: 'Agent 2' }, loanAmount: 236_000 });
     expect(redacted.redacted).toEqual(['data.borrower']);
   });

@@ -16,6 +16,7 @@ import { historyCsv, historyJson } from './export';
 import { toHistoryEvents } from './history-events';
 import { loadHistory } from './load-history';
 import { personNames } from './people';
+import { withoutDeleted } from './erasure';
 import { verifyExport } from './verify-export';
 
 const AUDIT_USAGE = `npm run audit -- <command>
@@ -190,8 +191,10 @@ async function exportCommand(values: Record<string, string | boolean | undefined
   const out = values.out as string | undefined;
   if (values.conversation) {
     const id = conversationOf(values.conversation as string);
-    const history = await loadHistory(io.store, id);
-    if (!history) throw new Usage(`Conversation ${id} has no events`);
+    const loaded = await loadHistory(io.store, id);
+    if (!loaded) throw new Usage(`Conversation ${id} has no events`);
+    // The exported file is erased as the API's is: a deleted party's words leave every export (erasure.ts).
+    const history = await withoutDeleted(io.pool, loaded);
     const events = toHistoryEvents(history.records, history.started.participants, null, await personNames(io.pool, history.records));
     if (values.format === 'csv') {
       await output(io, out, historyCsv(events));

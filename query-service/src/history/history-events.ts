@@ -11,7 +11,10 @@ type Visible = Pick<HistoryEvent, 'data' | 'metadata' | 'redacted' | 'contentDig
 
 function visibleData(record: HistoryRecord, participants: readonly Participant[], viewerId: string | null): Visible {
   const { event, recorded } = record;
-  const whole: Visible = { data: recorded.data, metadata: recorded.metadata, redacted: false, contentDigest: null };
+  // An erased copy (a party deleted their account) shows what is left, with the stored event's digest for its link.
+  const whole: Visible = record.storedDigest
+    ? { data: recorded.data, metadata: recorded.metadata, redacted: true, contentDigest: record.storedDigest }
+    : { data: recorded.data, metadata: recorded.metadata, redacted: false, contentDigest: null };
   const agentId = event && recorded.stream.startsWith('agent-') ? (event.data as { agentId?: number }).agentId : undefined;
   if (!event || agentId === undefined) return whole;
   const owner = participants.find((p) => p.agentId === agentId);
@@ -19,7 +22,12 @@ function visibleData(record: HistoryRecord, participants: readonly Participant[]
   if (!owner || viewerId === null || isOwnSide(owner, viewerId)) return whole;
   if (event.type === 'AgentCreated' || event.type === 'AgentUpdated') {
     // The digest is what the hash covers in place of the hidden fields, so the chain still checks offline.
-    return { data: { agentId, name: event.data.name }, metadata: null, redacted: true, contentDigest: contentDigest(recorded) };
+    return {
+      data: { agentId, name: event.data.name },
+      metadata: null,
+      redacted: true,
+      contentDigest: record.storedDigest ?? contentDigest(recorded),
+    };
   }
   return whole;
 }

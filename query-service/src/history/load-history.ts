@@ -5,6 +5,8 @@ import type { EventStore, RecordedEvent } from '@pf/infra';
 export interface HistoryRecord {
   readonly recorded: RecordedEvent;
   readonly event: DomainEvent | null;
+  /** Set when `recorded` is an erased copy (erasure.ts): the content digest of the event as stored, which its hash covers. */
+  readonly storedDigest?: string;
 }
 
 export interface LoadedHistory {

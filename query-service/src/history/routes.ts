@@ -29,6 +29,7 @@ import { toHistoryEvents } from './history-events';
 import { HistoryCache } from './history-cache';
 import { loadHistory, type LoadedHistory } from './load-history';
 import { personNames } from './people';
+import { withoutDeleted } from './erasure';
 import { stateAt, type Moment } from './state-at';
 
 const DEFAULT_PAGE = 100;
@@ -60,8 +61,10 @@ export const historyRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, 
   // The screen's reads (paging, and ?at= at every scrub step) reuse a loaded history while its streams stand
   // still; verify and export read the store afresh, as an auditor expects.
   const cache = new HistoryCache(store);
-  const cached: Loader = (id) => cache.load(id);
-  const fresh: Loader = (id) => loadHistory(store, id);
+  // A party who deleted their account is erased from every answer, from the moment the deletion is answered.
+  const erased = async (history: LoadedHistory | null) => history && withoutDeleted(pool, history);
+  const cached: Loader = async (id) => erased(await cache.load(id));
+  const fresh: Loader = async (id) => erased(await loadHistory(store, id));
   app.get(
     '/api/conversations/:id/history',
     {

@@ -16,6 +16,7 @@ import type { ReadModel } from './read-model';
 import { versionsReadModel } from './versions';
 import { conversationStatusReadModel } from './conversation-status/projection';
 import { eventFeedReadModel } from './event-feed/projection';
+import { erasureReadModel } from './erasure/projection';
 
 export type { ReadModel } from './read-model';
 
@@ -40,6 +41,8 @@ export const readModels: readonly ReadModel[] = [
   // Notifications read the rows above (agents, conversations, participants), so they come last. (The analytics
   // facts are not here: the analytics consumer folds them, see ./analytics/consumer.ts.)
   notificationsReadModel,
+  // Last: a deleted person's words leave the rows above (docs/decisions/hash-chain.md "Erasure").
+  erasureReadModel,
 ];
 
 export const READ_MODEL_TABLES: readonly string[] = readModels.flatMap((model) => model.tables);

@@ -12,8 +12,9 @@ import { READ_MODELS_PROJECTION } from '../projector/checkpoint';
  * status, and the lead and match boards folded on the shared views.
  * 3: the event feed's index of streams by firm (docs/event-feed.md).
  * 4: agents say whether Seed Demo Data made them (`rm_agents.is_demo`).
+ * 5: the people behind each stream of the event feed's index (docs/decisions/hash-chain.md "Erasure").
  */
-const READ_MODELS_SHAPE = 4;
+const READ_MODELS_SHAPE = 5;
 
 export function replayReadModelsMigration(tables: readonly string[]): Migration {
   return {

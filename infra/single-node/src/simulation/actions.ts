@@ -99,8 +99,13 @@ function someTerms(random: SimRandom): Partial<LoanTerms> {
 }
 
 /** The next step, chosen from the seed and what the world holds now: each possible move of each operator, weighted. */
-export function chooseAction(random: SimRandom, world: World, operators: Operator[]): Action {
-  const candidates: { weight: number; build: () => Action | null }[] = [];
+export function chooseAction(
+  random: SimRandom,
+  world: World,
+  operators: Operator[],
+  more: readonly { weight: number; build: () => Action | null }[] = [],
+): Action {
+  const candidates: { weight: number; build: () => Action | null }[] = [...more];
   const liveAgents = [...world.agents.values()].filter((agent) => !agent.isDeleted).length;
   const seededSoFar = operators.filter((operator) => operator.seeded).length;
   for (const operator of operators) {
@@ -210,7 +215,7 @@ export function chooseAction(random: SimRandom, world: World, operators: Operato
   let roll = random.next() * total;
   for (const candidate of candidates) {
     roll -= candidate.weight;
-    if (roll <= 0) return candidate.build() ?? chooseAction(random, world, operators);
+    if (roll <= 0) return candidate.build() ?? chooseAction(random, world, operators, more);
   }
   return candidates[candidates.length - 1]!.build()!;
 }

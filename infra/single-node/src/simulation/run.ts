@@ -9,6 +9,8 @@ import { readModelsEqualFreshFold } from './read-models-check';
 import { PushRecorder, pushesEqualReadModels } from './gateway-check';
 import { seededRandom } from './random';
 import { chooseAction, type Operator } from './actions';
+import { MembershipWorld } from './membership-world';
+import { MembershipSteps } from './membership-steps';
 
 export interface SimulationOptions {
   readonly seed: number;
@@ -69,6 +71,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
   const pool = createPool(options.databaseUrl, 2);
   const store = new PostgresEventStore(pool, options.databaseUrl);
   const world = new World();
+  const firms = new MembershipWorld();
   const violations: SimulationViolation[] = [];
   const actions: Record<string, number> = {};
   const operators: Operator[] = [];
@@ -92,9 +95,10 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
       operators.push(operator);
       recorders.push(await PushRecorder.open(server.url, client));
     }
+    const membership = new MembershipSteps(server.url, firms, (socket) => recorders.push(socket));
     const checks: OperatorOfferCheck[] = [];
     for (let step = 1; step <= steps; step += 1) {
-      const action = chooseAction(random, world, operators);
+      const action = chooseAction(random, world, operators, membership.candidates(random, world));
       actions[action.name] = (actions[action.name] ?? 0) + 1;
       const found: Violation[] = [];
       const t0 = performance.now();
@@ -108,13 +112,13 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
       const perAction = (timing.byAction[action.name] ??= [0, 0]);
       perAction[0] += 1;
       perAction[1] += Math.round(performance.now() - t0);
-      position = await fold(store, world, position);
+      position = await fold(store, [world, firms], position);
       // The deal opener takes the log in batches every 100 ms: waited for only when a deal awaits opening.
       if (world.unopenedDeals() > 0) {
         await settle(server, pool, true);
-        position = await fold(store, world, position);
+        position = await fold(store, [world, firms], position);
       }
-      found.push(...world.takeViolations());
+      found.push(...world.takeViolations(), ...firms.takeViolations());
       for (const check of checks.splice(0)) found.push(...world.checkOperatorOffer(check));
       const idle = world.idleConversations();
       found.push(...idle);
@@ -181,12 +185,12 @@ async function committedHead(pool: pg.Pool): Promise<Position> {
   return row ? { commit: BigInt(row.tx), prepare: BigInt(row.position) } : START;
 }
 
-async function fold(store: PostgresEventStore, world: World, after: Position): Promise<Position> {
+async function fold(store: PostgresEventStore, worlds: readonly Pick<World, 'observe'>[], after: Position): Promise<Position> {
   let position = after;
   for (;;) {
     const batch = await store.readAll(position, 1000);
     if (batch.length === 0) return position;
-    for (const event of batch) world.observe(event);
+    for (const event of batch) for (const world of worlds) world.observe(event);
     position = batch[batch.length - 1]!.position;
   }
 }

@@ -5,7 +5,7 @@ import { firmOf as firmOfParty, type DomainEvent } from '@pf/events';
 import type { BulkTarget } from '../bulk-fill';
 import { domainEventOf, textArrayLiteral, writeRows } from '../fold-batch';
 
-const FEED_STREAMS: BulkTarget = { table: 'rm_feed_streams', columns: ['stream', 'firms'], key: [0], whenStored: 'nothing' };
+const FEED_STREAMS: BulkTarget = { table: 'rm_feed_streams', columns: ['stream', 'firms', 'people'], key: [0], whenStored: 'nothing' };
 const FEED_AGENTS: BulkTarget = { table: 'rm_feed_agents', columns: ['agent_id', 'owner_id'], key: [0], whenStored: 'nothing' };
 
 const migrations: Migration[] = [
@@ -32,76 +32,93 @@ const migrations: Migration[] = [
     name: 'query-service/event-feed/002-deleted-at',
     sql: `alter table rm_feed_deleted_people add column deleted_at timestamptz not null default now();`,
   },
+  {
+    // The people behind each stream (its agents' owners), fixed like its firms: what a stream says is emptied in
+    // the feed and the history once one of them deletes their account (docs/decisions/hash-chain.md "Erasure").
+    name: 'query-service/event-feed/003-stream-people',
+    sql: `alter table rm_feed_streams add column people text[] not null default '{}';`,
+  },
 ];
 
 const agentStream = (agentId: number) => `agent-${agentId}`;
 
 const unique = (firms: readonly string[]) => [...new Set(firms)];
 
+interface Behind {
+  firms: string[];
+  people: string[];
+}
+
 /**
- * The firms a stream belongs to, decided by the event that begins it: an agent's firm; the firms of a
- * conversation's or a deal's parties; a match's by its agents; a match run's by its agent; a document's by its
- * deal. `firmsOf` answers streams begun earlier (this batch's or the table's). Null: the event begins nothing.
- * A person's own stream (user-…) belongs to no firm: its settings are theirs, not a job's.
+ * The firms a stream belongs to, and the people behind it (its agents' owners), decided by the event that begins
+ * it: an agent's; a conversation's or a deal's parties'; a match's by its agents; a match run's by its agent; a
+ * document's by its deal. `behindOf` answers streams begun earlier (this batch's or the table's). Null: the event
+ * begins nothing. A person's own stream (user-…) belongs to no firm: its settings are theirs, not a job's.
  */
-function streamFirms(event: DomainEvent, firmsOf: (stream: string) => readonly string[]): string[] | null {
+function streamBehind(event: DomainEvent, behindOf: (stream: string) => Behind): Behind | null {
+  const of = (parties: readonly { ownerId: string; firmId?: string | undefined | null }[]) => ({
+    firms: unique(parties.map(firmOfParty)),
+    people: unique(parties.map((party) => party.ownerId)),
+  });
+  const union = (streams: readonly string[]) => ({
+    firms: unique(streams.flatMap((stream) => behindOf(stream).firms)),
+    people: unique(streams.flatMap((stream) => behindOf(stream).people)),
+  });
   switch (event.type) {
     case 'AgentCreated':
-      return [firmOfParty(event.data)];
+      return of([event.data]);
     case 'ConversationStarted':
-      return unique(event.data.participants.map(firmOfParty));
+      return of(event.data.participants);
     case 'DealOpened':
-      return unique([event.data.borrower, event.data.lender, ...(event.data.broker ? [event.data.broker] : [])].map(firmOfParty));
-    case 'MatchFound': {
-      const agents = [
-        event.data.borrowerAgentId,
-        event.data.lenderAgentId,
-        ...(event.data.brokerAgentId ? [event.data.brokerAgentId] : []),
-      ];
-      const firms: string[] = [];
-      for (const agentId of agents) firms.push(...firmsOf(agentStream(agentId)));
-      return unique(firms);
-    }
+      return of([event.data.borrower, event.data.lender, ...(event.data.broker ? [event.data.broker] : [])]);
+    case 'MatchFound':
+      return union(
+        [event.data.borrowerAgentId, event.data.lenderAgentId, ...(event.data.brokerAgentId ? [event.data.brokerAgentId] : [])].map(
+          agentStream,
+        ),
+      );
     case 'MatchRequested':
-      return [...firmsOf(agentStream(event.data.agentId))];
+      return union([agentStream(event.data.agentId)]);
     case 'DocumentUploaded':
-      return [...firmsOf(`deal-${event.data.dealId}`)];
+      return union([`deal-${event.data.dealId}`]);
     default:
       return null;
   }
 }
 
 async function project(client: pg.ClientBase, batch: readonly RecordedEvent[]): Promise<void> {
-  const begun = new Map<string, string[]>();
+  const begun = new Map<string, Behind>();
   const owners: [number, string][] = [];
   const deleted: [string, Date][] = [];
   // The stored streams the batch's events name, read in one query rather than one per event (the rows stand
   // still until the batch's own are written below, so the answers are those a query at each event would give).
   const named = new Set<string>();
+  const none: Behind = { firms: [], people: [] };
   // Synchronous, as every event of the batch goes through it twice (an async call per event was a promise each).
-  for (const recorded of batch) streamFirms(domainEventOf(recorded), (stream) => (named.add(stream), []));
-  const stored = new Map<string, readonly string[]>();
+  for (const recorded of batch) streamBehind(domainEventOf(recorded), (stream) => (named.add(stream), none));
+  const stored = new Map<string, Behind>();
   if (named.size > 0) {
-    const { rows } = await client.query<{ stream: string; firms: string[] }>(
-      'select stream, firms from rm_feed_streams where stream = any($1::text[])',
+    const { rows } = await client.query<{ stream: string; firms: string[]; people: string[] }>(
+      'select stream, firms, people from rm_feed_streams where stream = any($1::text[])',
       [[...named]],
     );
-    for (const row of rows) stored.set(row.stream, row.firms);
+    for (const row of rows) stored.set(row.stream, { firms: row.firms, people: row.people });
   }
-  const firmsOf = (stream: string): readonly string[] => begun.get(stream) ?? stored.get(stream) ?? [];
+  const behindOf = (stream: string): Behind => begun.get(stream) ?? stored.get(stream) ?? none;
   for (const recorded of batch) {
     const event = domainEventOf(recorded);
     if (event.type === 'AgentCreated') owners.push([event.data.agentId, event.data.ownerId]);
     if (event.type === 'AccountDeleted') deleted.push([event.data.userId, recorded.recordedAt]);
     if (begun.has(recorded.stream)) continue;
-    const firms = streamFirms(event, firmsOf);
-    if (firms) begun.set(recorded.stream, firms);
+    const behind = streamBehind(event, behindOf);
+    if (behind) begun.set(recorded.stream, behind);
   }
   await writeRows(
     client,
-    [...begun].map(([stream, firms]) => [stream, textArrayLiteral(firms)]),
-    ['text', 'text'],
-    (v) => `insert into rm_feed_streams (stream, firms) select v1, v2::text[] from ${v} on conflict (stream) do nothing`,
+    [...begun].map(([stream, { firms, people }]) => [stream, textArrayLiteral(firms), textArrayLiteral(people)]),
+    ['text', 'text', 'text'],
+    (v) =>
+      `insert into rm_feed_streams (stream, firms, people) select v1, v2::text[], v3::text[] from ${v} on conflict (stream) do nothing`,
     FEED_STREAMS,
   );
   await writeRows(
