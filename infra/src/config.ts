@@ -129,6 +129,8 @@ export const configSchema = z
     LENDING_INTEREST_COVER: z.coerce.number().positive().max(5).default(1.25),
     /** Buy-to-let: the rate, in percent a year, the interest cover test assumes. */
     LENDING_STRESSED_RATE: z.coerce.number().positive().max(30).default(5.5),
+    /** Bank of England Bank Rate, percent: what trackers track in sourcing (docs/behaviour/products.md). */
+    BANK_RATE_PERCENT: z.coerce.number().min(0).max(30).default(4),
     LLM_BASE_URL: z.url().optional(),
     LLM_API_KEY: z.string().optional(),
     LLM_MODEL: z.string().optional(),

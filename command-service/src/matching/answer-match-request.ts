@@ -19,7 +19,7 @@ export async function answerMatchRequest(
   const { requestId, agentId } = cause.data as EventOf<'MatchRequested'>['data'];
   const { matchIds, everyFitNegotiated } = await matchAgentExplained(context, state, agentId, cause, settings);
   const agent = state.agents.get(agentId);
-  const sourcing = agent ? sourcingOf(agent, state.activeAgents(), settings.maxOpenConversations, settings.rules) : null;
+  const sourcing = agent ? sourcingOf(agent, state.activeAgents(), settings) : null;
   const note =
     matchIds.length > 0
       ? null

@@ -56,6 +56,8 @@ export interface MatchSettings {
   maxOpenConversations: number;
   /** The lenders' rules the match is explained against; DEFAULT_LENDING_RULES when absent. */
   rules?: LendingRules;
+  /** Bank Rate for trackers in sourcing, percent; DEFAULT_BANK_RATE_PERCENT when absent. */
+  bankRatePercent?: number;
 }
 
 const DEFAULT_MATCH_SETTINGS: MatchSettings = { threshold: 70, maxOpenConversations: 3 };
@@ -138,9 +140,7 @@ export function planMatchesExplained(
   const negotiatedAlready = (borrower: MatchableAgent, lender: MatchableAgent) =>
     negotiated.get(pairKey(borrower.agentId, lender.agentId)) === criteriaFingerprint(borrower.criteria, lender.criteria);
   // A borrower with recorded needs negotiates with its sourcing's shortlist only: the cheapest few lenders.
-  const shortlists = new Map(
-    borrowers.map((b) => [b.agentId, shortlistedLenders(b, active, settings.maxOpenConversations, settings.rules)]),
-  );
+  const shortlists = new Map(borrowers.map((b) => [b.agentId, shortlistedLenders(b, active, settings)]));
   const fitting = borrowers
     .flatMap((borrower) =>
       lenders

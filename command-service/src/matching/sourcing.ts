@@ -14,13 +14,13 @@ import {
   type SourcedProduct,
   type SourcingResult,
 } from '@pf/events';
-import { DEFAULT_LENDING_RULES, type LendingRules } from '../automation/negotiation/lending-rules';
-import type { MatchableAgent } from './plan-matches';
+import { DEFAULT_LENDING_RULES } from '../automation/negotiation/lending-rules';
+import type { MatchableAgent, MatchSettings } from './plan-matches';
 
 function sourceFor(
   borrower: MatchableAgent,
   agents: readonly MatchableAgent[],
-  rules: LendingRules = DEFAULT_LENDING_RULES,
+  settings: Pick<MatchSettings, 'rules' | 'bankRatePercent'>,
 ): SourcedProduct[] | null {
   const needs = needsOf(borrower);
   if (!needs) return null;
@@ -29,27 +29,27 @@ function sourceFor(
     const range = productRangeOf(agent);
     return range ? [{ agentId: agent.agentId, name: agent.name, range, criteria: readCriteria(agent.criteria) }] : [];
   });
-  return source(needs, readCriteria(borrower.criteria), lenders, DEFAULT_BANK_RATE_PERCENT, rules);
+  return source(
+    needs,
+    readCriteria(borrower.criteria),
+    lenders,
+    settings.bankRatePercent ?? DEFAULT_BANK_RATE_PERCENT,
+    settings.rules ?? DEFAULT_LENDING_RULES,
+  );
 }
 
-/** What a Match for this agent records: its sourcing when it is a borrower with a profile, else nothing. */
-export function sourcingOf(
-  agent: MatchableAgent,
-  agents: readonly MatchableAgent[],
-  size: number,
-  rules?: LendingRules,
-): SourcingResult | null {
-  const sourced = agent.type === 'borrower' ? sourceFor(agent, agents, rules) : null;
-  return sourced ? sourcingResultOf(sourced, size) : null;
+/** What a Match for this agent records: its sourcing when it is a borrower with a profile, else nothing (shortlist of maxOpenConversations). */
+export function sourcingOf(agent: MatchableAgent, agents: readonly MatchableAgent[], settings: MatchSettings): SourcingResult | null {
+  const sourced = agent.type === 'borrower' ? sourceFor(agent, agents, settings) : null;
+  return sourced ? sourcingResultOf(sourced, settings.maxOpenConversations) : null;
 }
 
 /** The lenders a borrower with recorded needs may be matched with (its shortlist); null: no restriction (older agents). */
 export function shortlistedLenders(
   borrower: MatchableAgent,
   agents: readonly MatchableAgent[],
-  size: number,
-  rules?: LendingRules,
+  settings: MatchSettings,
 ): Set<number> | null {
   if (!borrower.needs) return null;
-  return new Set(sourcingOf(borrower, agents, size, rules)?.shortlist ?? []);
+  return new Set(sourcingOf(borrower, agents, settings)?.shortlist ?? []);
 }

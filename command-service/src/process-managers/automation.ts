@@ -62,7 +62,12 @@ export function startAutomation(context: ServiceContext, options: AutomationOpti
         ...(random ? { random } : {}),
       });
       negotiator = current;
-      const matchSettings = { threshold: config.MATCH_THRESHOLD, maxOpenConversations: config.MAX_OPEN_CONVERSATIONS, rules };
+      const matchSettings = {
+        threshold: config.MATCH_THRESHOLD,
+        maxOpenConversations: config.MAX_OPEN_CONVERSATIONS,
+        rules,
+        bankRatePercent: config.BANK_RATE_PERCENT,
+      };
       return {
         replay: (event) => state.observe(event),
         react: async (batch: readonly RecordedEvent[]) => {
