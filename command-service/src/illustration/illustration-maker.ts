@@ -1,5 +1,5 @@
 import { ILLUSTRATION_UPLOADER_ID, START, streams, type EventOf, type Position } from '@pf/events';
-import { BACKGROUND_BATCH_INTERVAL_MS, loadCheckpoint, runOf, saveCheckpoint, type RecordedEvent, type ServiceContext } from '@pf/infra';
+import { loadCheckpoint, runOf, saveCheckpoint, type RecordedEvent, type ServiceContext } from '@pf/infra';
 import { dealDecider } from '../deal/deal';
 import { documentDecider } from '../document/document';
 import { removeFile } from '../document/file-store';
@@ -10,6 +10,7 @@ import { esisContent } from './esis-content';
 import { renderEsisPdf } from './esis-pdf';
 
 const CHECKPOINT = 'illustration-maker';
+const CHECKPOINT_EVERY_MS = 10_000;
 
 /**
  * Every agreed deal's illustration (docs/behaviour/regulated-figures.md, "The illustration of an agreed deal"): for
@@ -87,16 +88,28 @@ export function startIllustrationMaker(context: ServiceContext): { close(): Prom
     position: () => position,
     async start() {
       position = await loadCheckpoint(context.pool, CHECKPOINT);
+      let savedAt = Date.now();
       return runOf((onError) =>
         context.store.subscribe(
           position,
           async (batch) => {
-            for (const event of batch) if (event.type === 'DealOpened') await illustrateDeal(context, event);
+            let made = false;
+            for (const event of batch) {
+              if (event.type !== 'DealOpened') continue;
+              await illustrateDeal(context, event);
+              made = true;
+            }
+            // Every batch as it comes (no batching delay: a deal's illustration follows it at once, and whoever waits
+            // for the followers to settle waits no longer), the checkpoint saved only after work or now and then: a
+            // restart from an older one finds each illustration already recorded.
             const last = batch[batch.length - 1]!.position;
-            await saveCheckpoint(context.pool, CHECKPOINT, last);
+            if (made || Date.now() - savedAt >= CHECKPOINT_EVERY_MS) {
+              await saveCheckpoint(context.pool, CHECKPOINT, last);
+              savedAt = Date.now();
+            }
             position = last;
           },
-          { onError, minIntervalMs: BACKGROUND_BATCH_INTERVAL_MS },
+          { onError },
         ),
       );
     },

@@ -160,8 +160,7 @@ async function settle(server: RunningServer, pool: pg.Pool, withDealOpener: bool
     const head = await committedHead(pool);
     const behind = server.probe
       .followers()
-      // The illustration maker follows the deal opener (a deal opened, then its illustration): waited with it.
-      .filter((f) => !BACKGROUND.test(f.name) && (withDealOpener || (f.name !== 'deal opener' && f.name !== 'illustration maker')))
+      .filter((f) => !BACKGROUND.test(f.name) && (withDealOpener || f.name !== 'deal opener'))
       .filter((f) => f.state !== 'running' || (f.position !== null && comparePositions(f.position, head) < 0));
     const idle = behind.length === 0 && server.probe.automationPending() === 0;
     quietRounds = idle && lastHead !== null && comparePositions(head, lastHead) === 0 ? quietRounds + 1 : 0;
