@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { commandMigrations } from '@pf/command-service';
@@ -14,23 +17,32 @@ export interface RestoredSummary {
   readonly newestEventAt: Date | null;
 }
 
-/** `npm run audit -- verify --all` against the restored server, as an operator would run it: its exit code. */
-function verifyHashChains(databaseUrl: string, print: (line: string) => void): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'query-service/src/history/audit-main.ts', 'verify', '--all'], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl, EVENTSTORE_URL: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+/**
+ * `npm run audit -- verify --all` against the restored server, as an operator would run it: its exit code. Its
+ * output goes to a file (writes to a file are synchronous: the CLI's exit cannot cut its last lines off, as it can
+ * a pipe's); the per-stream lines are left out of what is printed, the verdict and any BROKEN line kept.
+ */
+async function verifyHashChains(databaseUrl: string, print: (line: string) => void): Promise<number> {
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'pf-restore-audit-'));
+  const file = path.join(folder, 'audit.txt');
+  const out = openSync(file, 'w');
+  try {
+    const code = await new Promise<number>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'query-service/src/history/audit-main.ts', 'verify', '--all'], {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: databaseUrl, EVENTSTORE_URL: '' },
+        stdio: ['ignore', out, out],
+      });
+      child.on('error', reject);
+      child.on('close', (exit) => resolve(exit ?? 1));
     });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      for (const line of output.trim().split('\n').slice(-5)) print(`  ${line}`);
-      resolve(code ?? 1);
-    });
-  });
+    const lines = (await readFile(file, 'utf8')).split('\n').filter((line) => line.trim() && !line.startsWith('intact  '));
+    for (const line of lines) print(`  ${line}`);
+    return code;
+  } finally {
+    closeSync(out);
+    await rm(folder, { recursive: true, force: true });
+  }
 }
 
 /**
