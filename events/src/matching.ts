@@ -76,7 +76,7 @@ export const matchingStatsView = z.object({
   activeLeads: z.number().int(),
   successfulMatches: z.number().int(),
   /** Agreed over finished negotiations of matches, whole percent; null before any finishes. */
-  successRate: z.number().int().nullable(),
+  successRate: z.number().nullable(),
   averageMatchScore: z.number().int().nullable(),
 });
 export type MatchingStatsView = z.infer<typeof matchingStatsView>;

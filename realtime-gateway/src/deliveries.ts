@@ -81,9 +81,15 @@ function personalDelivery(userId: string, views: readonly LiveView[]): Delivery 
   return { firms: [], users: [userId], body: () => ({ type: 'views_changed', views: [...views] }) };
 }
 
-/** Analytics and market figures are platform-wide, so a change to them is news to every open console. */
-function platformDelivery(views: readonly LiveView[]): Delivery {
-  return { firms: [], everyone: true, body: () => ({ type: 'views_changed', views: [...views] }) };
+/**
+ * Analytics and market figures: a firm's Analytics counts only its own agents and their conversations and deals,
+ * so only the event's own firms are told. Market Intelligence combines firms only behind its threshold, and
+ * telling every console of another firm's offer the moment it is made would tell them that firm acted: the
+ * event's firms are told, the others read the market afresh when they open it
+ * (docs/decisions/firms-and-visibility.md, "Visibility: one rule").
+ */
+function figuresDelivery(firms: readonly (string | undefined)[], views: readonly LiveView[]): Delivery {
+  return viewsDelivery(unique(firms), views);
 }
 
 const firmOfAgent = (index: ViewIndex, agentId: number | null) => (agentId === null ? undefined : index.agents.get(agentId)?.firmId);
@@ -98,7 +104,8 @@ export function deliveriesFor(index: ViewIndex, event: DomainEvent, at: string):
     case 'AgentCreated': {
       const deliveries = agentDeliveries(index, event.data.agentId, true);
       // A borrower agent is a new lead of the funnel.
-      return event.data.type === 'borrower' ? [...deliveries, platformDelivery(['analytics'])] : deliveries;
+      const firm = index.agents.get(event.data.agentId)?.firmId;
+      return event.data.type === 'borrower' ? [...deliveries, figuresDelivery([firm], ['analytics'])] : deliveries;
     }
     case 'AgentPaused':
     case 'AgentResumed':
@@ -115,7 +122,7 @@ export function deliveriesFor(index: ViewIndex, event: DomainEvent, at: string):
       const owners = conversationFirms(conversation);
       const deliveries = [...conversationDelivery(index, conversation.id), statsDelivery(owners)];
       if (event.type === 'ConversationStarted') return [...deliveries, viewsDelivery(owners, ['matches', 'leads'])];
-      return [...deliveries, viewsDelivery(owners, ['matches', 'leads', 'notifications']), platformDelivery(['analytics'])];
+      return [...deliveries, viewsDelivery(owners, ['matches', 'leads', 'notifications', 'analytics'])];
     }
     case 'ManualModeChanged': {
       const conversation = index.conversations.get(event.data.conversationId);
@@ -146,7 +153,7 @@ export function deliveriesFor(index: ViewIndex, event: DomainEvent, at: string):
       return [
         statsDelivery(owners),
         viewsDelivery(owners, views),
-        platformDelivery(event.type === 'MatchFound' ? ['analytics'] : ['analytics', 'market']),
+        figuresDelivery(owners, event.type === 'MatchFound' ? ['analytics'] : ['analytics', 'market']),
       ];
     }
     case 'DealOpened':
@@ -158,7 +165,7 @@ export function deliveriesFor(index: ViewIndex, event: DomainEvent, at: string):
       // Documents show their deal's address; matches follow their deal's stage.
       // A deal's stages and completion move the analytics; a cancelled or completed one is a notification.
       const deliveries = [viewsDelivery(owners, ['deals', 'matches', 'leads', 'documents', 'notifications'])];
-      return event.type === 'DealEdited' ? deliveries : [...deliveries, platformDelivery(['analytics', 'market'])];
+      return event.type === 'DealEdited' ? deliveries : [...deliveries, figuresDelivery(owners, ['analytics', 'market'])];
     }
     case 'DocumentUploaded':
     case 'DocumentStatusChanged':
@@ -177,7 +184,7 @@ export function deliveriesFor(index: ViewIndex, event: DomainEvent, at: string):
       // An offer from someone else's agent is a notification to the receiving agent's owner; every offer moves the market's rates.
       const from = firmOfAgent(index, event.data.fromAgentId);
       const to = firmOfAgent(index, event.data.toAgentId);
-      const deliveries: Delivery[] = [platformDelivery(['analytics', 'market'])];
+      const deliveries: Delivery[] = [figuresDelivery([from, to], ['analytics', 'market'])];
       if (to && from !== to) deliveries.push(viewsDelivery([to], ['notifications']));
       return deliveries;
     }

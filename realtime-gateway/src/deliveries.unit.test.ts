@@ -48,16 +48,16 @@ const summary = (deliveries: Delivery[]) =>
   );
 
 describe('deliveries', () => {
-  it('tells only the owner of an agent about it, and nudges their stats (and, for a borrower, every console’s funnel: a new lead)', () => {
+  it('tells only the owner of an agent about it, and nudges their stats (and, for a borrower, their own funnel: a new lead)', () => {
     const index = given();
     const pushes = summary(when(index, agent(1, 'alice')));
     expect(pushes.map(({ user, body }) => [user, body.type])).toEqual([
       ['alice', 'agent_updated'],
       ['alice', 'stats_changed'],
       ['alice', 'views_changed'],
-      ['*', 'views_changed'],
+      ['alice', 'views_changed'],
     ]);
-    // Every agent is a lead on Matching & Leads; a borrower is also a new lead of every console's funnel.
+    // Every agent is a lead on Matching & Leads; a borrower is also a new lead of its firm's funnel (no other firm's).
     expect(pushes[2]!.body).toEqual({ type: 'views_changed', views: ['leads', 'matches'] });
     expect(pushes[3]!.body).toEqual({ type: 'views_changed', views: ['analytics'] });
     expect(summary(when(given(), agent(2, 'bob', 'lender'))).map(({ user }) => user)).toEqual(['bob', 'bob', 'bob']);
@@ -139,7 +139,8 @@ describe('deliveries', () => {
       ['bob', 'stats_changed', null],
       ['alice', 'views_changed', ['matches', 'leads', 'notifications']],
       ['bob', 'views_changed', ['matches', 'leads', 'notifications']],
-      ['*', 'views_changed', ['analytics']],
+      ['alice', 'views_changed', ['analytics']],
+      ['bob', 'views_changed', ['analytics']],
     ]);
   });
 
@@ -165,14 +166,15 @@ describe('deliveries', () => {
     expect(index.conversations.get(7)!.updatedAt).toBe(AT);
   });
 
-  it('counts an offer as activity: it moves the conversation’s updatedAt, tells the receiving owner (a notification) and every console (rates moved)', () => {
+  it('counts an offer as activity: it moves the conversation’s updatedAt, tells the receiving owner (a notification) and both sides’ firms (rates moved), no other firm', () => {
     const index = given(agent(1, 'alice'), agent(2, 'bob', 'lender'), started);
     const terms = { interestRate: 4.1, termYears: 25, loanAmount: 250_000, arrangementFee: 999 };
     const pushes = summary(
       when(index, { type: 'OfferMade', data: { conversationId: 7, offerId: 'o1', round: 1, fromAgentId: 2, toAgentId: 1, terms } }),
     );
     expect(pushes.map(({ user, body }) => [user, 'views' in body ? body.views : body.type])).toEqual([
-      ['*', ['analytics', 'market']],
+      ['bob', ['analytics', 'market']],
+      ['alice', ['analytics', 'market']],
       ['alice', ['notifications']],
     ]);
     expect(index.conversations.get(7)!.updatedAt).toBe(LATER);
@@ -184,7 +186,7 @@ describe('deliveries', () => {
     const pushes = summary(
       when(index, { type: 'OfferMade', data: { conversationId: 7, offerId: 'o1', round: 1, fromAgentId: 2, toAgentId: 1, terms } }),
     );
-    expect(pushes.map(({ user }) => user)).toEqual(['*']);
+    expect(pushes.map(({ user }) => user)).toEqual(['alice']);
   });
 
   it('nudges only the reader’s notifications for the notification commands', () => {
@@ -200,7 +202,7 @@ describe('deliveries', () => {
         data: { matchId: 'm2', borrowerAgentId: 1, lenderAgentId: 2, brokerAgentId: null, score: 75, explanation: [] },
       }),
     );
-    expect([...new Set(pushes.map(({ user }) => user))]).toEqual(['alice', 'bob', '*']);
+    expect([...new Set(pushes.map(({ user }) => user))]).toEqual(['alice', 'bob']);
   });
 
   it('gives nothing for events about things it never saw', () => {
@@ -209,7 +211,7 @@ describe('deliveries', () => {
     expect(when(index, { type: 'AgentPaused', data: { agentId: 99 } })).toEqual([]);
   });
 
-  it('tells the owners of a deal’s agents about the deal and its documents (and every console only that the platform’s figures moved)', () => {
+  it('tells the owners of a deal’s agents about the deal, its documents and the figures it moves, and no other firm', () => {
     const party = (agentId: number, ownerId: string, type: 'borrower' | 'lender') => ({ agentId, ownerId, name: `Agent ${agentId}`, type });
     const dealId = SAMPLE_DEAL_ID;
     const documentId = '7a1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f';
@@ -218,11 +220,12 @@ describe('deliveries', () => {
     expect(opened.map(({ user, body }) => [user, body])).toEqual([
       ['alice', { type: 'views_changed', views: ['deals', 'matches', 'leads', 'documents', 'notifications'] }],
       ['bob', { type: 'views_changed', views: ['deals', 'matches', 'leads', 'documents', 'notifications'] }],
-      ['*', { type: 'views_changed', views: ['analytics', 'market'] }],
+      ['alice', { type: 'views_changed', views: ['analytics', 'market'] }],
+      ['bob', { type: 'views_changed', views: ['analytics', 'market'] }],
     ]);
     expect(
       summary(when(index, { type: 'DealStageChanged', data: { dealId, stage: 'valuation', from: 'application' } })).map((p) => p.user),
-    ).toEqual(['alice', 'bob', '*']);
+    ).toEqual(['alice', 'bob', 'alice', 'bob']);
     const uploaded = summary(
       when(index, {
         type: 'DocumentUploaded',

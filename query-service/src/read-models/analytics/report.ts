@@ -1,5 +1,6 @@
 import {
   ANALYTICS_PERIOD_DAYS,
+  successRate,
   BROKER_COMMISSION_RATE,
   DEAL_SIZE_BANDS,
   LOAN_TYPES,
@@ -46,7 +47,8 @@ export function buildAnalyticsReport(input: ReportInput, period: AnalyticsPeriod
   const finishedNow = input.negotiations.filter((n) => inRange(n.completedAt, from, to));
   const finishedBefore = input.negotiations.filter((n) => before(n.completedAt, previousFrom, from));
   const sum = (deals: DealFact[]) => deals.reduce((total, d) => total + revenueOf(d), 0);
-  const conversion = (finished: NegotiationFact[]) => percent(finished.filter((n) => n.outcome === 'agreed').length, finished.length);
+  // The conversion rate is the one success rate over the negotiations that ended in the period (events/src/success-rate.ts).
+  const conversion = (finished: NegotiationFact[]) => successRate(finished.filter((n) => n.outcome === 'agreed').length, finished.length);
   const avgSize = (deals: DealFact[]) => {
     const value = average(deals.map((d) => d.loanAmount));
     return value === null ? null : Math.round(value);
@@ -121,7 +123,7 @@ function agentPerformance(
       type: input.agents.get(agentId)?.type ?? 'unknown',
       deals: r.deals,
       negotiations: r.negotiations,
-      conversion: percent(r.won, r.negotiations),
+      conversion: successRate(r.won, r.negotiations),
       revenue: r.revenue,
     }))
     .sort((a, b) => b.revenue - a.revenue || (b.conversion ?? -1) - (a.conversion ?? -1) || a.agentId - b.agentId);

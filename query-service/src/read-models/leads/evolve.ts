@@ -1,4 +1,13 @@
-import { agentsView, evolveAgent, type Agent, type DomainEvent, type LeadStatus, type LeadUrgency, type SourcingResult } from '@pf/events';
+import {
+  agentsView,
+  evolveAgent,
+  leadStatusOf,
+  type Agent,
+  type DomainEvent,
+  type LeadStatus,
+  type LeadUrgency,
+  type SourcingResult,
+} from '@pf/events';
 import type { DocumentProjection } from '../json-rows-projection';
 
 /**
@@ -17,12 +26,12 @@ export interface LeadDoc extends Agent {
 }
 
 /**
- * Lead status: cancelled when paused, matched once the matcher has paired it, else active (looking).
- * Urgency says what it needs from a person now: high when it has no counterpart (never matched, or every
- * negotiation ended without terms), medium while it negotiates, low when it has terms agreed or is paused.
+ * Lead status: the one rule (leadStatusOf, events/src/success-rate.ts), which Active Leads counts too. Urgency
+ * says what it needs from a person now: high when it has no counterpart (never matched, or every negotiation ended
+ * without terms), medium while it negotiates, low when it has terms agreed or is paused.
  */
 export function leadStanding(doc: LeadDoc): { status: LeadStatus; urgency: LeadUrgency } {
-  const status: LeadStatus = !doc.isActive ? 'cancelled' : Object.keys(doc.matches).length > 0 ? 'matched' : 'active';
+  const status: LeadStatus = leadStatusOf({ isActive: doc.isActive, matchCount: Object.keys(doc.matches).length });
   const ends = Object.values(doc.conversations);
   const urgency: LeadUrgency = !doc.isActive || ends.includes('agreed') ? 'low' : ends.includes('open') ? 'medium' : 'high';
   return { status, urgency };

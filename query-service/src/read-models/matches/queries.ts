@@ -1,6 +1,7 @@
 import { firmSuccessRate } from '../stats/queries';
 import type pg from 'pg';
 import {
+  leadStatusOf,
   PAGE_LIMIT_DEFAULT,
   recordedMatchExplanation,
   type MatchingStatsView,
@@ -61,21 +62,28 @@ export async function pageMatches(pool: pg.Pool, firmId: string, query: MatchPag
 }
 
 /**
- * The four figures for Matching & Leads: active leads (the user's agents not paused), successful matches
- * (terms agreed), the one success rate (events/src/success-rate.ts) and the mean match score.
+ * The four figures for Matching & Leads: active leads (the firm's leads whose status is Active, by the one rule the
+ * list's badges use: leadStatusOf), successful matches (terms agreed), the one success rate and the mean match
+ * score (events/src/success-rate.ts).
  */
 export async function matchingStats(pool: pg.Pool, userId: string): Promise<MatchingStatsView> {
-  const result = await pool.query<{ leads: number; agreed: number; finished: number; score: number | null }>(
-    `select (select count(*) from rm_lead_board where owners @> array[$1]::text[] and (doc->>'isActive')::boolean)::int as leads,
-            count(*) filter (where doc->>'outcome' = 'agreed')::int as agreed,
-            count(*) filter (where doc->>'outcome' in ('agreed', 'no_agreement'))::int as finished,
-            avg((doc->>'score')::numeric)::float8 as score
+  const result = await pool.query<{ agreed: number; score: number | null }>(
+    `select count(*) filter (where doc->>'outcome' = 'agreed')::int as agreed, avg((doc->>'score')::numeric)::float8 as score
      from rm_match_board where owners @> array[$1]::text[]`,
     [userId],
   );
+  // At most four rows (paused or not, matched or not): the status rule is applied to each, not restated in SQL.
+  const leads = await pool.query<{ is_active: boolean; matched: boolean; n: number }>(
+    `select (doc->>'isActive')::boolean as is_active, doc->'matches' <> '{}'::jsonb as matched, count(*)::int as n
+     from rm_lead_board where owners @> array[$1]::text[] group by 1, 2`,
+    [userId],
+  );
+  const activeLeads = leads.rows
+    .filter((r) => leadStatusOf({ isActive: r.is_active, matchCount: r.matched ? 1 : 0 }) === 'active')
+    .reduce((n, r) => n + r.n, 0);
   const row = result.rows[0]!;
   return {
-    activeLeads: row.leads,
+    activeLeads,
     successfulMatches: row.agreed,
     // The one success rate, over the firm's conversations (the dashboard's figure).
     successRate: await firmSuccessRate(pool, userId),

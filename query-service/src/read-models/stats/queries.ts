@@ -1,10 +1,10 @@
 import type pg from 'pg';
-import { successRate, type StatsView } from '@pf/events';
+import { ENDED_OUTCOMES, successRate, type StatsView } from '@pf/events';
 
 /**
  * The dashboard's figures, counted from the agents, matches-found and conversations read models (stats keep no
- * tables of their own). Success rate: agreed over finished negotiations (agreed or no agreement), as a whole
- * percentage (the one success rate: events/src/success-rate.ts). A firm's figures (rm_match_parties.owner_id holds
+ * tables of their own). Success rate: agreed over ended negotiations (any outcome), to one decimal place (the one
+ * success rate: events/src/success-rate.ts). A firm's figures (rm_match_parties.owner_id holds
  * firm ids). Every count starts from the firm's own rows through an index (owner, then primary keys), so
  * the time grows with the user's data, not with everyone's.
  */
@@ -14,9 +14,9 @@ import { successRate, type StatsView } from '@pf/events';
  */
 export async function firmSuccessRate(pool: pg.Pool, firmId: string): Promise<number | null> {
   const result = await pool.query<{ agreed: number; ended: number }>(
-    `select count(*) filter (where outcome = 'agreed')::int as agreed, count(*) filter (where outcome in ('agreed', 'no_agreement'))::int as ended
+    `select count(*) filter (where outcome = 'agreed')::int as agreed, count(*) filter (where outcome = any($2::text[]))::int as ended
      from rm_conversations where id = any (array(select distinct conversation_id from rm_participants where firm_id = $1))`,
-    [firmId],
+    [firmId, ENDED_OUTCOMES],
   );
   return successRate(result.rows[0]!.agreed, result.rows[0]!.ended);
 }
@@ -31,11 +31,11 @@ export async function userStats(pool: pg.Pool, firmId: string): Promise<StatsVie
      from (
        select count(*) filter (where status = 'active') as active,
               count(*) filter (where outcome = 'agreed') as agreed,
-              count(*) filter (where outcome in ('agreed', 'no_agreement')) as finished
+              count(*) filter (where outcome = any($2::text[])) as finished
        from rm_conversations
        where id = any (array(select distinct conversation_id from rm_participants where firm_id = $1))
      ) c`,
-    [firmId],
+    [firmId, ENDED_OUTCOMES],
   );
   const row = result.rows[0]!;
   return {

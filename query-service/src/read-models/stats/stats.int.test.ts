@@ -71,9 +71,15 @@ describe('stats', () => {
     }
   });
 
-  it('counts a user’s active agents, matches, open conversations and agreed over finished negotiations', async () => {
-    expect(await userStats(database.pool, 'alice')).toEqual({ activeAgents: 1, activeConversations: 1, matchesFound: 2, successRate: 50 });
-    expect(await userStats(database.pool, 'bob')).toEqual({ activeAgents: 1, activeConversations: 1, matchesFound: 1, successRate: 100 });
+  it('counts a user’s active agents, matches, open conversations and agreed over ended negotiations (a stopped one ended too)', async () => {
+    // Alice: 10 agreed, 11 no agreement, 12 stopped, 13 running: 1 of 3 ended (events/src/success-rate.ts).
+    expect(await userStats(database.pool, 'alice')).toEqual({
+      activeAgents: 1,
+      activeConversations: 1,
+      matchesFound: 2,
+      successRate: 33.3,
+    });
+    expect(await userStats(database.pool, 'bob')).toEqual({ activeAgents: 1, activeConversations: 1, matchesFound: 1, successRate: 50 });
   });
 
   it('still counts a match for the owner of an agent deleted since', async () => {

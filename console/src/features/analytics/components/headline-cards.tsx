@@ -1,13 +1,14 @@
 import { Card, Icon, type IconName } from '@blueprintjs/core';
 import type { AnalyticsReportView, Headline } from '@pf/events';
-import { compactPounds, pounds } from '@pf/events';
-import { percent } from '../../../lib/format';
+import { compactPounds, CONVERSION_RATE_DEFINITION, pounds, rateText } from '@pf/events';
+import { DefinedTitle } from '../../../components/success-rate';
 
 type Key = keyof AnalyticsReportView['headline'];
-const CARDS: { key: Key; title: string; icon: IconName; format: (v: number) => string }[] = [
+const CARDS: { key: Key; title: string; icon: IconName; format: (v: number) => string; definition?: string }[] = [
   { key: 'totalRevenue', title: 'Total Revenue', icon: 'bank-account', format: compactPounds },
   { key: 'dealsClosed', title: 'Deals Closed', icon: 'tick-circle', format: (v) => String(v) },
-  { key: 'conversionRate', title: 'Conversion Rate', icon: 'trending-up', format: (v) => percent(v) },
+  // The one success rate over the period (events/src/success-rate.ts), written as every screen writes it.
+  { key: 'conversionRate', title: 'Conversion Rate', icon: 'trending-up', format: rateText, definition: CONVERSION_RATE_DEFINITION },
   { key: 'avgDealSize', title: 'Avg Deal Size', icon: 'bank-account', format: pounds },
 ];
 
@@ -38,7 +39,7 @@ export function HeadlineCards({ report }: { report: AnalyticsReportView }) {
         return (
           <Card key={card.key} className="pf-stat-card" data-testid={`headline-${card.key}`}>
             <div className="pf-stat-head">
-              <span>{card.title}</span>
+              {card.definition ? <DefinedTitle title={card.title} definition={card.definition} /> : <span>{card.title}</span>}
               <Icon icon={card.icon} />
             </div>
             <div className="pf-stat-value">{h.value === null ? '–' : card.format(h.value)}</div>

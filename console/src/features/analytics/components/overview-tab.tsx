@@ -1,7 +1,8 @@
 import { Card, H2, NonIdealState } from '@blueprintjs/core';
 import type { AnalyticsReportView } from '@pf/events';
 import { BarChart, LineChart, PieChart } from '../../../components/charts/charts';
-import { compactPounds } from '@pf/events';
+import { compactPounds, DEALS_OPENED_DEFINITION } from '@pf/events';
+import { DefinedTitle } from '../../../components/success-rate';
 import { monthLabel, shortDate } from '../../../lib/format';
 import { PlatformActivity } from './platform-activity';
 
@@ -14,14 +15,16 @@ export function OverviewTab({ report }: { report: AnalyticsReportView }) {
   return (
     <div className="pf-grid pf-grid-2 pf-section">
       <Card>
-        <H2 className="pf-h4">Deal Volume</H2>
+        <H2 className="pf-h4">
+          <DefinedTitle title="Deal Volume" definition={DEALS_OPENED_DEFINITION} testId="deal-volume-title" />
+        </H2>
         {agreed === 0 ? (
           <NonIdealState icon="timeline-line-chart" description="No deals agreed in this period yet." />
         ) : (
           <LineChart
             title="Deal volume"
-            description={`Deals agreed per ${report.bucket}: ${agreed} in the period.`}
-            series={[{ key: 'Deals agreed', points: report.dealVolume.map((v) => ({ x: bucketLabel(report, v.start), y: v.deals })) }]}
+            description={`Deals opened per ${report.bucket}: ${agreed} in the period.`}
+            series={[{ key: 'Deals opened', points: report.dealVolume.map((v) => ({ x: bucketLabel(report, v.start), y: v.deals })) }]}
             format={(v) => (Number.isInteger(v) ? String(v) : '')}
           />
         )}

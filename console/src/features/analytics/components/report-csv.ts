@@ -15,7 +15,7 @@ export function reportCsv(report: AnalyticsReportView, tab: AnalyticsTab): strin
     [],
   ];
   if (tab === 'overview') {
-    rows.push(['Period start', 'Deals agreed', 'Loan value', 'Revenue']);
+    rows.push(['Period start', 'Deals opened', 'Loan value', 'Revenue']);
     report.dealVolume.forEach((v, i) => rows.push([v.start.slice(0, 10), v.deals, v.value, report.revenue[i]?.revenue ?? 0]));
     rows.push([], ['Loan type', 'Deals', 'Share %']);
     report.loanTypes.forEach((t) => rows.push([t.name, t.deals, t.share]));

@@ -2,7 +2,8 @@ import { Button, Intent, Tab, Tabs } from '@blueprintjs/core';
 import { WritersOnly } from '../../../components/writers-only';
 import { useState, type ComponentType } from 'react';
 import { FigureCards } from '../../../components/figure-cards';
-import { SuccessRateTitle } from '../../../components/success-rate';
+import { DefinedTitle, SuccessRateTitle, successRateText } from '../../../components/success-rate';
+import { ACTIVE_LEADS_DEFINITION } from '@pf/events';
 import { PageHeader } from '../../../components/page-header';
 import { useMatchingStats } from '../api/matching';
 import { LeadsTab } from './leads-tab';
@@ -29,7 +30,12 @@ export function MatchingPage({ AddLeadDialog }: { AddLeadDialog: ComponentType<{
       <FigureCards
         figures={
           s && [
-            { key: 'activeLeads', title: 'Active Leads', icon: 'people', value: String(s.activeLeads) },
+            {
+              key: 'activeLeads',
+              title: <DefinedTitle title="Active Leads" definition={ACTIVE_LEADS_DEFINITION} testId="active-leads-title" />,
+              icon: 'people',
+              value: String(s.activeLeads),
+            },
             {
               key: 'successfulMatches',
               title: 'Successful Matches',
@@ -41,7 +47,7 @@ export function MatchingPage({ AddLeadDialog }: { AddLeadDialog: ComponentType<{
               key: 'successRate',
               title: <SuccessRateTitle />,
               icon: 'trending-up',
-              value: s.successRate === null ? null : `${s.successRate}%`,
+              value: s.successRate === null ? null : successRateText(s.successRate),
             },
             {
               key: 'averageMatchScore',
