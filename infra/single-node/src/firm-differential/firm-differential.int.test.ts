@@ -47,7 +47,7 @@ async function run(firmAActs: boolean): Promise<Run> {
     await createAgents(b);
     if (a) {
       await negotiateByHand(a, 'We can do 4.2% over 25 years');
-      await dealByHand(a, '3 Quay Street, Bristol');
+      await dealByHand(a, '3 Quay Street, Bristol', 0);
       await agreeInStore(server, a);
       const invite = await a.post<{ token: string }>('/api/firm/invites', { role: 'auditor' });
       const colleague = await openFirm(url, 'Cal', 'Archer', 'Cal’s firm');
@@ -57,10 +57,10 @@ async function run(firmAActs: boolean): Promise<Run> {
       expect((await a.post('/api/auth/tokens', { name: 'A job', scopes: ['events:read', 'analytics:read'] })).status).toBe(201);
     }
     await negotiateByHand(b, 'Could you do 4.3%?');
-    await dealByHand(b, '9 Mill Lane, Leeds');
+    await dealByHand(b, '9 Mill Lane, Leeds', 0);
     if (a) {
       await negotiateByHand(a, 'Final offer: 4.25%');
-      await dealByHand(a, '21 Harbour Row, Bristol');
+      await dealByHand(a, '21 Harbour Row, Bristol', 2);
       await readNotifications(a);
     }
     await readNotifications(b);

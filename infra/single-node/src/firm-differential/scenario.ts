@@ -55,11 +55,12 @@ export async function negotiateByHand(person: ApiClient, words: string): Promise
 }
 
 /** A deal entered with New Deal between two of the firm's agents, a document on it, and the deal taken to completion. */
-export async function dealByHand(person: ApiClient, address: string): Promise<void> {
+export async function dealByHand(person: ApiClient, address: string, borrowerIndex: number): Promise<void> {
   const agents = (await person.get<AgentView[]>('/api/agents')).body;
   const deal = await person.post<DealView>('/api/deals', {
     propertyAddress: address,
-    borrowerAgentId: agents.find((a) => a.type === 'borrower')!.id,
+    // A borrower of its own per deal: a second deal for a borrower who has one is refused.
+    borrowerAgentId: agents.filter((a) => a.type === 'borrower')[borrowerIndex]!.id,
     lenderAgentId: agents.find((a) => a.type === 'lender')!.id,
     propertyValue: 320_000,
     loanAmount: 240_000,
@@ -89,7 +90,7 @@ export async function readNotifications(person: ApiClient): Promise<void> {
  */
 export async function agreeInStore(server: RunningServer, person: ApiClient): Promise<void> {
   const agents = (await person.get<AgentView[]>('/api/agents')).body;
-  const borrower = agents.find((a) => a.type === 'borrower')!;
+  const borrower = agents.filter((a) => a.type === 'borrower')[1]!;
   const lender = agents.find((a) => a.type === 'lender')!;
   const pool = new pg.Pool({ connectionString: server.databaseUrl, max: 2 });
   const store = new PostgresEventStore(pool, server.databaseUrl);
