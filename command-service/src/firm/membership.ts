@@ -20,7 +20,7 @@ export interface MembershipState {
 
 /**
  * The simulation's broken-rule test turns this off to show that the simulation catches a person let into a second
- * firm (docs/simulation.md); nothing else touches it.
+ * firm (docs/simulation.md): joins are then decided by the firm alone (moves.ts); nothing else touches it.
  */
 export const membershipRule = { enforced: true };
 
@@ -35,7 +35,7 @@ function decide(command: MembershipCommand, state: MembershipState): MembershipE
       if (current === command.firmId && state.inviteId === command.inviteId) return [];
       if (current === command.firmId) throw new Conflict('You are already a member of this firm');
       // Only from one's own firm of one: a person in someone else's firm leaves it by being removed.
-      if (current !== userId && membershipRule.enforced) throw new Conflict(ANOTHER_FIRM);
+      if (current !== userId) throw new Conflict(ANOTHER_FIRM);
       const { firmId, role, inviteId } = command;
       return [{ type: 'MembershipChanged', data: { userId, firmId, fromFirmId: current, role, inviteId, reason: 'joined' } }];
     }

