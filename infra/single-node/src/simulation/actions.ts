@@ -2,7 +2,7 @@ import { agentView, apiError, messageView, offerMadeView, type LoanTerms } from 
 import type { RunningServer } from '../server';
 import type { ApiClient } from '../testing/api-client';
 import { borrowerCriteria, lenderCriteria } from './agents';
-import type { OperatorOfferCheck, SimConversation, World } from './invariants';
+import type { OperatorOfferCheck, SimConversation, Violation, World } from './invariants';
 import { writePounds, type SimRandom } from './random';
 
 /** A person at the console. `firm` groups people (each owns their own agents); firms of their own slot in here. */
@@ -27,6 +27,8 @@ interface ActionOutcome {
   serverError?: string;
   /** An operator's offer to check once the node is idle. */
   check?: OperatorOfferCheck;
+  /** What the step itself saw go wrong (a request told to the wrong session: control-steps.ts). */
+  violations?: Violation[];
 }
 
 export interface Action {
@@ -103,6 +105,7 @@ export function chooseAction(
   random: SimRandom,
   world: World,
   operators: Operator[],
+  /** Steps of other casts (membership-steps.ts, control-steps.ts), chosen among the operators' by weight. */
   more: readonly { weight: number; build: () => Action | null }[] = [],
 ): Action {
   const candidates: { weight: number; build: () => Action | null }[] = [...more];

@@ -1,6 +1,7 @@
 import { agentsSwitched, evolveAgent, type Agent, type DomainEvent, type EventOf, type LoanTerms, type Participant } from '@pf/events';
 import { canDeal, DEFAULT_LENDING_RULES, describeOffer, negotiationSetup, withinLimits } from '@pf/command-service';
 import type { RecordedEvent } from '@pf/infra';
+import { checkHold } from './control-steps';
 
 /**
  * What the simulation knows of the world, folded from every stored event in order, and the invariants checked
@@ -122,7 +123,9 @@ export class World {
     switch (event.type) {
       case 'ManualModeChanged': {
         // Read as recorded (the one reader rule, agentsSwitched); the holder is the person it was given to.
-        for (const agentId of agentsSwitched(event, conversation.participants)) {
+        const switched = agentsSwitched(event, conversation.participants);
+        this.pending.push(...checkHold(conversation, recorded, event, switched));
+        for (const agentId of switched) {
           const owner = conversation.participants.find((p) => p.agentId === agentId)?.ownerId ?? '';
           if (event.data.isManualMode) conversation.manual.set(agentId, event.data.byUserId ?? owner);
           else conversation.manual.delete(agentId);

@@ -11,6 +11,7 @@ import { seededRandom } from './random';
 import { chooseAction, type Operator } from './actions';
 import { MembershipWorld } from './membership-world';
 import { MembershipSteps } from './membership-steps';
+import { ControlCast } from './control-steps';
 
 export interface SimulationOptions {
   readonly seed: number;
@@ -77,6 +78,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
   const operators: Operator[] = [];
   const recorders: PushRecorder[] = [];
   let position: Position = START;
+  let cast: ControlCast | null = null;
   const timing = { action: 0, settle: 0, byAction: {} as Record<string, [number, number]> };
   try {
     await server.caughtUp;
@@ -96,9 +98,13 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
       recorders.push(await PushRecorder.open(server.url, client));
     }
     const membership = new MembershipSteps(server.url, firms, (socket) => recorders.push(socket));
+    // A firm of colleagues and sessions asking each other for sides (control-steps.ts).
+    cast = await ControlCast.open(server.url);
+    const controlCast = cast;
     const checks: OperatorOfferCheck[] = [];
     for (let step = 1; step <= steps; step += 1) {
-      const action = chooseAction(random, world, operators, membership.candidates(random, world));
+      const more = [...membership.candidates(random, world), ...controlCast.candidates(random, world)];
+      const action = chooseAction(random, world, operators, more);
       actions[action.name] = (actions[action.name] ?? 0) + 1;
       const found: Violation[] = [];
       const t0 = performance.now();
@@ -106,6 +112,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
       timing.action += performance.now() - t0;
       if (outcome.serverError) found.push({ invariant: 'no server errors', detail: outcome.serverError });
       if (outcome.check) checks.push(outcome.check);
+      if (outcome.violations) found.push(...outcome.violations);
       const t1 = performance.now();
       await settle(server, pool, false);
       timing.settle += performance.now() - t1;
@@ -118,7 +125,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
         await settle(server, pool, true);
         position = await fold(store, [world, firms], position);
       }
-      found.push(...world.takeViolations(), ...firms.takeViolations());
+      found.push(...world.takeViolations(), ...firms.takeViolations(), ...controlCast.checkGiven(world));
       for (const check of checks.splice(0)) found.push(...world.checkOperatorOffer(check));
       const idle = world.idleConversations();
       found.push(...idle);
@@ -138,6 +145,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     return { seed, steps, actions, tally: world.tally, violations, ms: Date.now() - started };
   } finally {
     await Promise.all(recorders.map((recorder) => recorder.close()));
+    await cast?.close();
     await store.close();
     await pool.end();
     await server.close();

@@ -130,6 +130,7 @@ export function SideChooser({ conversation, mode }: { conversation: Conversation
     <HTMLSelect
       aria-label="Sides to take over"
       data-testid="side-chooser"
+      className="pf-side-chooser"
       minimal
       value={String(choice.chosen)}
       onChange={(event) => choice.choose(event.currentTarget.value === 'all' ? 'all' : Number(event.currentTarget.value))}
