@@ -8,6 +8,13 @@ import { notifyPresence, PRESENCE_CHANNEL, viewingSignals } from './presence-sig
 import { notificationListener } from './typing-listener';
 import { canSeeConversation } from './view-index';
 
+/**
+ * Whether a request for control reaches only the session holding the side (docs/decisions/per-side-control.md).
+ * A switch that exists for the simulation's broken-rule test only: off, a request reaches every session of the
+ * holder's firm following the conversation, and the simulation must catch it.
+ */
+export const controlRequestRule = { onlyTheHolder: true };
+
 export interface PresenceOptions {
   /** How often this copy re-announces its viewers; each announcement lasts three of these. */
   readonly heartbeatMs: number;
@@ -145,8 +152,9 @@ export class Presence {
         // it is of the asker's firm: a request never reaches anyone else (docs/decisions/per-side-control.md).
         const { conversationId, agentId, to } = signal;
         for (const connection of this.follower.connections) {
-          if (connection.user.id !== to.userId || connection.user.firmId !== signal.firmId) continue;
-          if (to.sessionId !== null && connection.user.sessionId !== to.sessionId) continue;
+          if (connection.user.firmId !== signal.firmId) continue;
+          if (controlRequestRule.onlyTheHolder && connection.user.id !== to.userId) continue;
+          if (controlRequestRule.onlyTheHolder && to.sessionId !== null && connection.user.sessionId !== to.sessionId) continue;
           if (!this.entitled(connection, conversationId)) continue;
           connection.send({
             type: 'control_requested',

@@ -97,6 +97,9 @@ async function person(name: string, client: ApiClient): Promise<Person> {
 export class ControlCast {
   private constructor(readonly people: Person[]) {}
 
+  /** Borrowers the firm has added. */
+  private clients = 1;
+
   /** Cleo founds Firm C, invites Dara (operator); Dara signs in again elsewhere; each adds an agent that meets the other's. */
   static async open(baseUrl: string): Promise<ControlCast> {
     const cleo = await signIn(baseUrl, ['Cleo', 'Carr']);
@@ -105,8 +108,9 @@ export class ControlCast {
     const dara = await signIn(baseUrl, ['Dara', 'Dunn']);
     await dara.client.post('/api/firm/join', { token: invite.token });
     const daraElsewhere = await signIn(baseUrl, ['Dara', 'Dunn'], dara.device);
-    await dara.client.post('/api/agents', { ...HARRIET_COLE, name: 'Firm C borrower' });
-    await cleo.client.post('/api/agents', { ...WESSEX_BUILDING_SOCIETY, name: 'Firm C lender' });
+    // Negotiating by hand (auto-negotiate off): each side opens held by its owner, so the talk waits on people.
+    await cleo.client.post('/api/agents', { ...WESSEX_BUILDING_SOCIETY, name: 'Firm C lender', autoNegotiate: false });
+    await dara.client.post('/api/agents', { ...HARRIET_COLE, name: 'Firm C borrower 1', autoNegotiate: false });
     return new ControlCast([
       await person('Cleo (Firm C)', cleo.client),
       await person('Dara (Firm C)', dara.client),
@@ -120,14 +124,27 @@ export class ControlCast {
 
   /** The steps open to the cast now, weighted like the operators' (chooseAction adds them to its candidates). */
   candidates(random: SimRandom, world: World): { weight: number; build: () => Action }[] {
-    const ours = [...world.conversations.values()].filter(
-      (c) => c.status === 'active' && c.participants.every((p) => this.people.some((q) => q.userId === p.ownerId)),
-    );
-    if (ours.length === 0) return [];
+    const castOwns = (ownerId: string) => this.people.some((q) => q.userId === ownerId);
+    const ours = [...world.conversations.values()].filter((c) => c.status === 'active' && c.participants.some((p) => castOwns(p.ownerId)));
     const steps: { weight: number; build: () => Action }[] = [];
+    // Now and then a new client of the firm's, by hand: a new conversation with the firm's lender.
+    if (this.clients < 8)
+      steps.push({
+        weight: ours.length === 0 ? 3 : 0.4,
+        build: () => {
+          const by = random.pick(this.people);
+          this.clients += 1;
+          const name = `Firm C borrower ${this.clients}`;
+          return this.act('control: new client', `${by.name} adds ${name}`, async () => {
+            const answer = await by.client.post('/api/agents', { ...HARRIET_COLE, name, autoNegotiate: false });
+            return answer.status >= 500 ? { serverError: `a new agent answered ${answer.status}` } : {};
+          });
+        },
+      });
     const holderOf = (c: SimConversation, agentId: number) => c.manual.get(agentId);
     for (const conversation of ours) {
-      const free = conversation.participants.filter((p) => !conversation.manual.has(p.agentId));
+      const sidesOfCast = conversation.participants.filter((p) => castOwns(p.ownerId));
+      const free = sidesOfCast.filter((p) => !conversation.manual.has(p.agentId));
       if (free.length > 0) {
         steps.push({
           weight: 1.5,
@@ -146,7 +163,7 @@ export class ControlCast {
           },
         });
       }
-      for (const side of conversation.participants.filter((p) => conversation.manual.has(p.agentId))) {
+      for (const side of sidesOfCast.filter((p) => conversation.manual.has(p.agentId))) {
         const holder = this.people.filter((p) => p.userId === holderOf(conversation, side.agentId));
         const askers = this.people.filter((p) => !holder.some((h) => h.sessionId === p.sessionId));
         if (askers.length === 0 || holder.length === 0) continue;
