@@ -5,7 +5,7 @@ import { getHistoryQueryOptions } from '../../../lib/history-events';
 import { queryKeys } from '../../../lib/query-keys';
 import { searchParams } from '../../../lib/use-cursor-pages';
 
-export const getConversationQueryOptions = (id: number) =>
+const getConversationQueryOptions = (id: number) =>
   queryOptions({
     queryKey: queryKeys.conversation(id),
     queryFn: () => api.get(`/api/conversations/${id}`, conversationView),

@@ -33,7 +33,7 @@ export const heldByMe = (side: SideControl, me: Me) => side.isManual && side.con
 export const heldHereBy = (side: SideControl, me: Me) => heldByMe(side, me) && side.sessionId === me.sessionId;
 
 /** The sides this session holds, and those of the firm nobody holds (it may take them). */
-export function sidesOf(conversation: ConversationView, me: Me) {
+function sidesOf(conversation: ConversationView, me: Me) {
   const control = conversation.control;
   const heldHere = control.filter((side) => side.isMine && heldHereBy(side, me));
   const free = control.filter((side) => side.isMine && !side.isManual);
@@ -52,7 +52,7 @@ function standing(side: SideControl | undefined, me: Me): string {
  * side named is now held here (taking over) or by nobody here (handing back); the words name the sides and, when
  * the answer is otherwise, where each stands.
  */
-export function answerOf(request: SwitchRequest, answer: ConversationView, me: Me): SwitchAnswer {
+function answerOf(request: SwitchRequest, answer: ConversationView, me: Me): SwitchAnswer {
   const holdsHere = sidesOf(answer, me).heldHere;
   const sides = request.agentIds.length > 0 ? request.agentIds : request.isManualMode ? holdsHere : [];
   const names = listed(sides.map((agentId) => sideLabel(answer, agentId)));
