@@ -62,6 +62,7 @@ describe('health of the single node', () => {
         'analytics:daily',
         'analytics:facts',
         'deal opener',
+        'illustration maker',
         'presence listener',
         'process manager: automation',
         'process manager: response-time',
