@@ -76,9 +76,10 @@ describe('control per side: two users whose agents are matched', () => {
     // Alice states terms as her side; Bob's agent (still automatic) answers; Alice's agent says nothing.
     const messages = async () => (await bob.get<MessageView[]>(`/api/conversations/${conversation.id}/messages`)).body;
     const before = (await messages()).length;
-    expect(
-      (await alice.post(`/api/conversations/${conversation.id}/messages`, { content: 'We could accept 4.6% over 25 years.' })).status,
-    ).toBe(201);
+    const aliceSays = await alice.post<MessageView>(`/api/conversations/${conversation.id}/messages`, {
+      content: 'We could accept 4.6% over 25 years.',
+    });
+    expect(aliceSays.status).toBe(201);
     await expect
       .poll(async () => (await messages()).slice(before + 1).some((m) => m.isAutomated && m.fromAgentId === lender.id), {
         timeout: 10_000,
@@ -94,12 +95,18 @@ describe('control per side: two users whose agents are matched', () => {
     });
     expect(bobSays.body).toMatchObject({ fromAgentId: lender.id, isAutomated: false });
 
-    // Alice deletes her account: Bob keeps the conversation and its history; her name is gone from it.
+    // Alice deletes her account: Bob keeps the conversation and its history, his own words included; her name and
+    // what she typed are gone from it (docs/decisions/hash-chain.md "Erasure"), her message standing as removed.
+    const said = await messages();
     expect((await alice.request('DELETE', '/api/auth/account', { confirm: 'DELETE' })).status).toBe(200);
     bob.lastPosition = alice.lastPosition;
     const kept = (await bob.get<ConversationView>(`/api/conversations/${conversation.id}`)).body;
     expect(kept.control[0]).toMatchObject({ isManual: true, controllerName: null });
-    expect((await messages()).some((m) => m.content === 'We could accept 4.6% over 25 years.')).toBe(true);
+    const history = await messages();
+    expect(history.map((m) => m.id).slice(0, said.length)).toEqual(said.map((m) => m.id));
+    expect(history.find((m) => m.id === aliceSays.body.id)?.content).toBe('Removed: a party to this conversation deleted their account');
+    expect(history.some((m) => m.content.includes('4.6% over 25 years'))).toBe(false);
+    expect(history.find((m) => m.id === bobSays.body.id)?.content).toBe('Hello Alice, 4.8% is our best.');
   });
 
   it('lets exactly one of two sessions of one account take a side at once; the other is told who has it', async () => {
