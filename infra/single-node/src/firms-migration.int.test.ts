@@ -9,6 +9,7 @@ import { startSingleNode, type RunningServer } from './server';
 import { ApiClient } from './testing/api-client';
 import { testServerEnv } from './testing/server-env';
 import { rebuiltRows } from './testing/rebuilt-rows';
+import { followersSettled } from './testing/settled';
 
 /**
  * The migration to firms (docs/decisions/firms-and-visibility.md): a database whose accounts and read models
@@ -66,6 +67,9 @@ describe('the migration to firms', () => {
     await expect
       .poll(async () => (await count('DealOpened')) - (await count('DealAgreed')), { timeout: 30_000, interval: 100 })
       .toBeGreaterThanOrEqual(0);
+    // And the illustration maker has made every agreed deal's illustration (else it would write them after the
+    // restart, between the snapshot of what the migration left and the rebuild compared with it).
+    await followersSettled(server!, pool);
     // The read models as they stood before firms: rebuilt from those events, then the firm columns, fields and tables taken away.
     await settle(people[0]);
     await server!.close();
@@ -91,6 +95,7 @@ describe('the migration to firms', () => {
     // The same person on the started node (their session cookie still signs them in).
     const again = new ApiClient(server.url);
     again.cookie = people[0].cookie;
+    await followersSettled(server, pool);
     await settle(again);
     const users = await pool.query<{ id: string; firm_id: string; firm_role: string; name: string }>(
       'select u.id, u.firm_id, u.firm_role, f.name from users u join firms f on f.id = u.firm_id order by u.id',
