@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConversationView, MessageView, ServerMessage } from '@pf/events';
+import { comparePositions, parsePosition, type ConversationView, type MessageView, type ServerMessage } from '@pf/events';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 // The composition root, used here only to test the gateway as the product runs it.
 import { startSingleNode, type RunningServer } from '@pf/single-node';
@@ -115,10 +115,28 @@ describe('the realtime gateway on the single-node server', () => {
     await back.next(isMessage('after the return'));
     const contents = back.received.flatMap((message) => (message.type === 'message_created' ? [message.message.content] : []));
     expect(contents).toEqual([...missed, 'after the return']);
-    const modes = back.received.flatMap((message) =>
-      message.type === 'conversation_updated' && message.conversation.id === conversationId ? [message.conversation.isManualMode] : [],
+    // No gap and no repeat: each push names the one sent before it, and no (position, type) comes twice.
+    const pushes = back.received.filter((message) => 'previousPosition' in message);
+    pushes.forEach((push, i) => expect(push.previousPosition).toBe(i === 0 ? null : pushes[i - 1]!.position));
+    expect(new Set(pushes.map((push) => `${push.position} ${push.type}`)).size).toBe(pushes.length);
+    // Control is per side (docs/decisions/per-side-control.md): a hand-back or takeover naming no side switches
+    // each of the caller's sides, one ManualModeChanged and so one conversation_updated each, in order.
+    const updates = pushes.filter(
+      (message): message is Extract<ServerMessage, { type: 'conversation_updated' }> =>
+        message.type === 'conversation_updated' && message.conversation.id === conversationId,
     );
-    expect(modes).toEqual([false, true]);
+    const ownSides = conversation.control.filter((side) => side.isMine).length;
+    expect(ownSides).toBeGreaterThan(0);
+    expect(updates).toHaveLength(2 * ownSides);
+    for (let i = 1; i < updates.length; i++) {
+      expect(comparePositions(parsePosition(updates[i]!.position), parsePosition(updates[i - 1]!.position))).toBeGreaterThan(0);
+    }
+    const handedBack = updates[ownSides - 1]!.conversation;
+    expect(handedBack.isManualMode).toBe(false);
+    expect(handedBack.control.filter((side) => side.isManual)).toEqual([]);
+    const takenOver = updates.slice(ownSides).map((update) => update.conversation);
+    expect(takenOver.map((view) => view.isManualMode)).toEqual(Array.from({ length: ownSides }, () => true));
+    expect(takenOver.at(-1)!.control.filter((side) => side.isMine && !side.isManual)).toEqual([]);
   });
 
   it('measures the time from a command’s acceptance to its push on a watching socket', async () => {
