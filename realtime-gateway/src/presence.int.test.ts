@@ -195,8 +195,12 @@ describe('control requests between colleagues (docs/decisions/per-side-control.m
       ).toMatchObject({ type: 'error', status: 403 });
 
       // She asks again and Ben hands it over: the side is hers, in the session that asked.
+      // Waited for from before the request: the push to Ben may arrive before Ada's acknowledgement does.
+      const askedAgain = fromNow(benSocket)(
+        (m): m is Extract<ServerMessage, { type: 'control_requested' }> => m.type === 'control_requested',
+      );
       await adaSocket.request({ type: 'request_control', conversationId, agentId: borrower });
-      await fromNow(benSocket)((m): m is Extract<ServerMessage, { type: 'control_requested' }> => m.type === 'control_requested');
+      await askedAgain;
       expect(await benSocket.request({ type: 'hand_over', conversationId, agentId: borrower, toSessionId: ada.sessionId })).toMatchObject({
         type: 'ack',
       });
