@@ -1,8 +1,9 @@
 import type pg from 'pg';
-import { comparePositions, currentUserView, START, type Position } from '@pf/events';
+import { currentUserView, START, type Position } from '@pf/events';
 import { createPool, PostgresEventStore } from '@pf/infra';
 import { startSingleNode, type RunningServer } from '../server';
 import { testServerEnv } from '../testing/server-env';
+import { followersSettled } from '../testing/settled';
 import { ApiClient } from '../testing/api-client';
 import { World, type OperatorOfferCheck, type Violation } from './invariants';
 import { readModelsEqualFreshFold } from './read-models-check';
@@ -159,37 +160,12 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
  */
 const BACKGROUND = /^(analytics|kafka-relay)/;
 
-async function settle(server: RunningServer, pool: pg.Pool, withDealOpener: boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let quietRounds = 0;
-  let lastHead: Position | null = null;
-  for (;;) {
-    // Every committed event, also those not yet visible to readers (a transaction older than theirs still runs).
-    const head = await committedHead(pool);
-    const behind = server.probe
-      .followers()
-      .filter((f) => !BACKGROUND.test(f.name) && (withDealOpener || f.name !== 'deal opener'))
-      .filter((f) => f.state !== 'running' || (f.position !== null && comparePositions(f.position, head) < 0));
-    const idle = behind.length === 0 && server.probe.automationPending() === 0;
-    quietRounds = idle && lastHead !== null && comparePositions(head, lastHead) === 0 ? quietRounds + 1 : 0;
-    if (quietRounds >= 2) return;
-    lastHead = head;
-    if (Date.now() > deadline) {
-      const who = behind.map((f) => `${f.name} (${f.state}${f.lastError ? `: ${f.lastError}` : ''})`).join(', ');
-      throw new Error(
-        `The node did not settle within ${timeoutMs / 1000} s: ${who || `${server.probe.automationPending()} moves pending`}`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, idle ? 1 : 3));
-  }
-}
-
-async function committedHead(pool: pg.Pool): Promise<Position> {
-  const result = await pool.query<{ tx: string; position: string }>(
-    'select transaction_id::text as tx, position::text from events order by transaction_id desc, position desc limit 1',
-  );
-  const row = result.rows[0];
-  return row ? { commit: BigInt(row.tx), prepare: BigInt(row.position) } : START;
+function settle(server: RunningServer, pool: pg.Pool, withDealOpener: boolean): Promise<void> {
+  return followersSettled(server, pool, {
+    timeoutMs: 20_000,
+    waitsFor: (name) => !BACKGROUND.test(name) && (withDealOpener || name !== 'deal opener'),
+    pollMs: { idle: 1, busy: 3 },
+  });
 }
 
 async function fold(store: PostgresEventStore, worlds: readonly Pick<World, 'observe'>[], after: Position): Promise<Position> {
