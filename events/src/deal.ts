@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { visibleText } from './text';
 import { agentType } from './agent';
+import { offeredProduct } from './offers/offer';
 
 /** Deal status and stage. */
 export const DEAL_STATUSES = ['active', 'pending', 'completed', 'cancelled'] as const;
@@ -49,6 +50,8 @@ export const dealOpened = z.object({
     /** Empty until someone enters it: agents agree terms, not addresses. */
     propertyAddress: z.string(),
     ...agreedDealTerms,
+    /** The product agreed, from DealAgreed (docs/behaviour/offers.md); absent for deals made by hand and before products. */
+    product: offeredProduct.optional(),
     targetCompletion: isoDate.nullable(),
   }),
 });

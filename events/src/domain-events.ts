@@ -4,6 +4,7 @@ import { borrowerNeeds } from './products/needs';
 import { productRange } from './products/product';
 import { conversationOutcome, participant } from './conversation';
 import { concessionStrategy, loanTerms, recordedMatchExplanation } from './negotiation';
+import { moveReason, offeredProduct } from './offers/offer';
 import { agreedDealTerms, dealEdited, dealOpened, dealStageChanged, dealStatusChanged } from './deal';
 import { documentDownloaded, documentStatusChanged, documentUploaded } from './document';
 import { matchRequested, matchRunCompleted } from './matching';
@@ -118,12 +119,18 @@ export const offerMade = event('OfferMade', {
    * hand-back the agent continues from it and never offers its side less (docs/behaviour/negotiation.md). Absent: the agent's.
    */
   byPerson: z.literal(true).optional(),
+  /** The product these are terms of, as the lender's range stood (docs/behaviour/offers.md); absent before products. */
+  product: offeredProduct.optional(),
+  /** An automated move's rule and the figures it used; absent for a person's offer and before reasons were recorded. */
+  reason: moveReason.optional(),
 });
 export const offerAccepted = event('OfferAccepted', {
   conversationId: id,
   offerId: z.string(),
   byAgentId: id,
   terms: loanTerms,
+  /** An automated acceptance's rule and figures (the product is the accepted offer's). */
+  reason: moveReason.optional(),
 });
 export const offerRejected = event('OfferRejected', {
   conversationId: id,
@@ -149,6 +156,8 @@ export const dealAgreed = event('DealAgreed', {
   ...agreedDealTerms,
   /** A deal a broker introduced: the lender's procuration fee to the broker, pounds (docs/behaviour/products.md); absent before products. */
   procurationFee: z.number().int().nonnegative().optional(),
+  /** The product agreed (docs/behaviour/offers.md); absent before products and for deals made by hand. */
+  product: offeredProduct.optional(),
 });
 
 /**

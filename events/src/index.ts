@@ -16,6 +16,7 @@ export * from './market';
 export * from './notifications';
 export * from './matching';
 export * from './negotiation';
+export * from './offers';
 export * from './position';
 export * from './socket';
 export * from './user';

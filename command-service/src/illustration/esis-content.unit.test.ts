@@ -49,10 +49,13 @@ describe('the ESIS of an agreed deal', () => {
 
   it('reads a product the terms name: its initial period, reversion rate, fee added, ERCs; a broker is section 2', () => {
     // Furness's 5-year fix at 4.59% (docs/behaviour/regulated-figures.md): 60 × £886.73 then 216 × £1,170.05.
-    const withProduct: Opened & { product: object } = {
+    const withProduct: Opened = {
       ...deal,
       broker: party(3, 'Harbour Mortgages', 'broker'),
       product: {
+        productId: 'five-year-fixed',
+        feeFree: false,
+        cashbackPounds: 0,
         name: '5 Year Fixed Rate',
         type: 'fixed',
         initialPeriodMonths: 60,
