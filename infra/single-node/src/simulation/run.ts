@@ -24,6 +24,16 @@ export interface SimulationOptions {
   /** Stop at the first violation (a test) or go on and count them (a long run from the command line). */
   readonly stopAtFirst?: boolean;
   readonly log?: (line: string) => void;
+  /**
+   * Called once after the last step, with the node still running and idle: the node's address and the people who
+   * used it, signed in (the transcript check reads every conversation through them: docs/behaviour/transcripts.md).
+   */
+  readonly afterSteps?: (node: FinishedNode) => Promise<void>;
+}
+
+export interface FinishedNode {
+  readonly url: string;
+  readonly people: readonly ApiClient[];
 }
 
 interface SimulationViolation extends Violation {
@@ -143,6 +153,10 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
       if (found.length > 0 && stopAtFirst) break;
     }
     if (process.env.SIM_DEBUG) log(`timing ${JSON.stringify(timing)}`);
+    await options.afterSteps?.({
+      url: server.url,
+      people: [...operators.map((o) => o.client), ...controlCast.people.map((p) => p.client)],
+    });
     return { seed, steps, actions, tally: world.tally, violations, ms: Date.now() - started };
   } finally {
     await Promise.all(recorders.map((recorder) => recorder.close()));
