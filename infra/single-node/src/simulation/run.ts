@@ -31,7 +31,7 @@ export interface SimulationOptions {
   readonly afterSteps?: (node: FinishedNode) => Promise<void>;
 }
 
-export interface FinishedNode {
+interface FinishedNode {
   readonly url: string;
   readonly people: readonly ApiClient[];
 }

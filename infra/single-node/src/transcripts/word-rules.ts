@@ -1,0 +1,124 @@
+import { betterFor } from './transcript';
+import { agentWords, describe, otherSide, refuses, sameOffer, sideOf, wordsOf, type Finding, type Rule } from './rule';
+import { claimOf, CONCEDING, isConcession, REFUSING } from './words';
+import type { BookedOffer } from '@pf/events';
+
+export const movesAsSaid: Rule = {
+  name: 'words agree with moves',
+  unit: "agent's offer",
+  check: (_transcript, turns) => {
+    const findings: Finding[] = [];
+    let checked = 0;
+    for (const turn of turns) {
+      if (!agentWords(turn) || !turn.offer || (turn.side !== 'borrower' && turn.side !== 'lender')) continue;
+      checked += 1;
+      const text = wordsOf(turn);
+      const claim = claimOf(turn.side, text);
+      const them = otherSide(turn.side);
+      const previous = turn.previous;
+      if (claim === null) {
+        findings.push({
+          text,
+          detail: 'the words of an offer are none of the phrasings of docs/behaviour/negotiation.md, "What the agents say"',
+        });
+        continue;
+      }
+      if (isConcession(claim) && !(previous && betterFor(them, turn.offer, previous))) {
+        findings.push({
+          text,
+          detail: previous
+            ? `called a concession, but ${describe(turn.offer.terms)} is not better for the ${them} than its previous offer, ${describe(previous.terms)}`
+            : 'called a concession, but the speaker had made no offer before',
+        });
+      }
+      if ((claim === 'same' || claim === 'refusal-same') && !(previous && sameOffer(turn.offer, previous))) {
+        findings.push({
+          text,
+          detail: `said to stay the same, but its previous offer was ${previous ? describe(previous.terms) : 'none'}`,
+        });
+      }
+      if (claim === 'away' && !(previous && betterFor(them, previous, turn.offer))) {
+        findings.push({
+          text,
+          detail: `said to need more, but ${describe(turn.offer.terms)} does not give the ${them} less than ${previous ? describe(previous.terms) : 'nothing'}`,
+        });
+      }
+    }
+    return { checked, findings };
+  },
+};
+
+export const refusals: Rule = {
+  name: 'refusals answer worse offers',
+  unit: 'refusal',
+  check: (_transcript, turns) => {
+    const findings: Finding[] = [];
+    const said = turns.filter(refuses);
+    for (const turn of said) {
+      const text = wordsOf(turn);
+      const answered = turn.answers && turn.answers.fromAgentId !== turn.agentId ? turn.answers : null;
+      if (!answered) {
+        findings.push({ text, detail: 'refuses, but no offer of the other side is on the table' });
+        continue;
+      }
+      // Worse for the speaker than its own latest offer (docs/behaviour/negotiation.md), and than the offer it makes instead.
+      for (const [own, label] of [
+        [turn.previous, 'its own latest offer'],
+        [turn.offer, 'the offer it makes instead'],
+      ] as const) {
+        if (own && !betterFor(turn.side, own, answered)) {
+          findings.push({
+            text,
+            detail: `refuses ${describe(answered.terms)}, which is no worse for the ${turn.side} than ${label}, ${describe(own.terms)}`,
+          });
+        }
+      }
+    }
+    return { checked: said.length, findings };
+  },
+};
+
+export const refusedNotAccepted: Rule = {
+  name: 'refused terms never accepted',
+  unit: 'acceptance',
+  check: (_transcript, turns) => {
+    const findings: Finding[] = [];
+    const refused = new Map<number, { offer: BookedOffer; text: string }[]>();
+    let checked = 0;
+    for (const turn of turns) {
+      const answered = turn.answers && turn.answers.fromAgentId !== turn.agentId ? turn.answers : null;
+      if (refuses(turn) && answered)
+        refused.set(turn.agentId, [...(refused.get(turn.agentId) ?? []), { offer: answered, text: wordsOf(turn) }]);
+      if (!turn.accepted) continue;
+      checked += 1;
+      const earlier = (refused.get(turn.agentId) ?? []).find(({ offer }) => sameOffer(offer, turn.accepted!));
+      if (earlier)
+        findings.push({
+          text: wordsOf(turn),
+          detail: `accepts ${describe(turn.accepted.terms)}, which the same side refused: "${earlier.text}"`,
+        });
+    }
+    return { checked, findings };
+  },
+};
+
+/** Words that concede or refuse in no documented phrasing slip past the move checks; named here so they cannot. */
+export const undocumentedClaims: Rule = {
+  name: 'conceding and refusing words are documented',
+  unit: "agent's message",
+  check: (_transcript, turns) => {
+    const said = turns.filter(agentWords);
+    return {
+      checked: said.length,
+      findings: said
+        .filter(
+          (turn) =>
+            (CONCEDING.test(wordsOf(turn)) || REFUSING.test(wordsOf(turn))) && claimOf(sideOf(turn), wordsOf(turn)) === null && !turn.offer,
+        )
+        .map((turn) => ({
+          text: wordsOf(turn),
+          detail: 'concedes or refuses without an offer, in words none of the documented phrasings',
+        })),
+    };
+  },
+};
