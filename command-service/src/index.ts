@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { oidcSettings, requireWriter, sessionViewer, signedInBeforeValidation, type ServiceContext } from '@pf/infra';
+import { oidcSettings, requireWriter, sessionViewer, SignInThrottle, signedInBeforeValidation, type ServiceContext } from '@pf/infra';
 import { agentRoutes } from './agent/routes';
 import { conversationRoutes } from './conversation/routes';
 import { dealRoutes } from './deal/routes';
@@ -12,6 +12,8 @@ import { matchRequestRoutes } from './matching/routes';
 import { apiTokenRoutes } from './identity/api-token-routes';
 import { securityRoutes } from './identity/security-routes';
 import { settingsRoutes } from './identity/settings-routes';
+import { protectionRoutes } from './identity/protection/routes';
+import { signInRoutes } from './identity/protection/sign-in-routes';
 import { notificationRoutes } from './notifications/routes';
 import { seedDemoRoutes } from './seed-demo/routes';
 import { seedDemoMigrations } from './seed-demo/claims';
@@ -64,6 +66,7 @@ const commandRoutes: FastifyPluginAsync<ServiceContext> = async (app, context) =
   await app.register(matchRequestRoutes, context);
   await app.register(settingsRoutes, context);
   await app.register(securityRoutes, context);
+  await app.register(protectionRoutes, context);
   await app.register(apiTokenRoutes, context);
   await app.register(notificationRoutes, context);
   await app.register(firmRoutes, context);
@@ -82,12 +85,16 @@ export const commandService: FastifyPluginAsync<ServiceContext> = async (app, co
     guestSignIn: oidc === null,
   });
   if (oidc) await app.register(oidcRoutes, { sessions: context.sessions, ttlHours: context.config.SESSION_TTL_HOURS, oidc });
+  else await app.register(signInRoutes, context);
   // A signed link is the permission itself: Share is for people without an account, so no session here.
   await app.register(documentFileRoute, context);
   await app.register(commandRoutes, context);
   // Expired and idle sessions are purged (they are refused anyway; this keeps the table to the living ones).
+  const throttle = new SignInThrottle(context.pool);
   const purge = () =>
-    void context.sessions.purgeExpired().catch((error) => context.log.warn({ err: error }, 'could not purge expired sessions'));
+    void Promise.all([context.sessions.purgeExpired(), throttle.purge()]).catch((error) =>
+      context.log.warn({ err: error }, 'could not purge expired sessions'),
+    );
   const timer = setInterval(purge, 10 * 60_000);
   timer.unref();
   purge();

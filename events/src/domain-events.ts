@@ -194,6 +194,18 @@ export const agentDefaultsChanged = event('AgentDefaultsChanged', { userId: z.st
 /** Delete Account: read models drop the user; their key is deleted, so their sealed data is unreadable. */
 export const accountDeleted = event('AccountDeleted', { userId: z.string() });
 /**
+ * Sign-in protection (events/src/protection.ts): what changed, never a secret (docs/decisions/sign-in-secrets.md).
+ * `first`: the account had no password before, so from now on a new sign-in asks for one.
+ */
+export const passwordChanged = event('PasswordChanged', { userId: z.string(), first: z.boolean() });
+export const twoFactorEnabled = event('TwoFactorEnabled', { userId: z.string(), recoveryCodes: z.number().int() });
+export const twoFactorDisabled = event('TwoFactorDisabled', {
+  userId: z.string(),
+  confirmedWith: z.enum(['code', 'recovery-code', 'password']),
+});
+/** A recovery code was spent (each works once): how many are left. */
+export const recoveryCodeUsed = event('RecoveryCodeUsed', { userId: z.string(), remaining: z.number().int() });
+/**
  * A person read one of their firm's notifications: for themselves only, as reading is each person's
  * (docs/decisions/firms-and-visibility.md). `firmId` is the reader's firm; absent on events from before firms: the
  * reader's firm of one.
@@ -282,6 +294,10 @@ export const domainEvent = z.discriminatedUnion('type', [
   sessionTimeoutChanged,
   agentDefaultsChanged,
   accountDeleted,
+  passwordChanged,
+  twoFactorEnabled,
+  twoFactorDisabled,
+  recoveryCodeUsed,
   notificationRead,
   allNotificationsRead,
   firmCreated,

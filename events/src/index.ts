@@ -20,6 +20,7 @@ export * from './offers';
 export * from './position';
 export * from './socket';
 export * from './user';
+export * from './protection';
 export * from './user-messages';
 export * from './read-criteria';
 export * from './products';

@@ -33,6 +33,8 @@ export * from './event-store/checkpoint';
 export * from './auth/account-store';
 export * from './auth/firm-store';
 export * from './auth/personal-data';
+export * from './auth/protection-store';
+export * from './auth/sign-in-throttle';
 export * from './auth/api-tokens';
 export * from './auth/device';
 export * from './supervision';

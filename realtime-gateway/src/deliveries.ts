@@ -202,6 +202,10 @@ export function deliveriesFor(index: ViewIndex, event: DomainEvent, at: string):
     case 'UserProfileChanged':
     case 'SessionTimeoutChanged':
     case 'AgentDefaultsChanged':
+    case 'PasswordChanged':
+    case 'TwoFactorEnabled':
+    case 'TwoFactorDisabled':
+    case 'RecoveryCodeUsed':
       // The user's other consoles refetch their settings.
       return [personalDelivery(event.data.userId, ['profile'])];
     case 'AccountDeleted':

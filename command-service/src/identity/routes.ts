@@ -5,8 +5,10 @@ import { setSignInCookies } from './cookies';
 /**
  * Identity: GET /api/login signs a browser in without registration (no identity provider configured; with one,
  * oidc-routes.ts answers /api/login and /api/auth/callback instead): the
- * account its device cookie names, else a new one; a browser with a valid session keeps it. POST /api/logout
- * ends the session but keeps the device, so signing in again returns to the same account; it is a write, so the
+ * account its device cookie names, else a new one; a browser with a valid session keeps it; a protected account's
+ * browser goes to /sign-in for its password (protection/sign-in-routes.ts). POST /api/logout ends the session
+ * but keeps the device, so signing in again returns to the same account, through its password if it has one
+ * (docs/decisions/sign-in-secrets.md); it is a write, so the
  * Origin check refuses it from another site. GET /api/logout (a link, which any site can make a browser follow)
  * signs nobody out: it answers a page asking to confirm with a button that POSTs. GET /api/auth/user
  * answers who. Signing in writes a session, so it lives on the command side (the proxy sends /api/login,
@@ -21,13 +23,16 @@ export const identityRoutes: FastifyPluginAsyncZod<{ sessions: SessionStore; ttl
       '/api/login',
       {
         schema: {
-          summary: 'Sign in without registration (the account of this browser, else a new one)',
-          response: { 302: redirectAnswer('/auth'), ...errorAnswers(429) },
+          summary:
+            'Sign in without registration (the account of this browser, else a new one); a protected account is asked for its password at /sign-in',
+          response: { 302: redirectAnswer('/auth or /sign-in'), ...errorAnswers(429) },
         },
         config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
       },
       async (request, reply) => {
         if (!request.user) {
+          // A protected account's browser is asked for its password, after Log out too (docs/decisions/sign-in-secrets.md).
+          if ((await sessions.deviceAccount(request.cookies[DEVICE_COOKIE]))?.protected) return reply.redirect('/sign-in');
           const signedIn = await sessions.signInGuest(request.headers['user-agent'], request.cookies[DEVICE_COOKIE]);
           setSignInCookies(request, reply, signedIn, ttlHours);
         }
@@ -40,7 +45,7 @@ export const identityRoutes: FastifyPluginAsyncZod<{ sessions: SessionStore; ttl
     '/api/logout',
     {
       schema: {
-        summary: 'Sign out (ends the session; this browser keeps its account)',
+        summary: 'Sign out (ends the session; an account without a password comes back with this browser, a protected one asks for it)',
         response: { 303: redirectAnswer('/'), ...errorAnswers(403, 429) },
       },
     },

@@ -9,6 +9,7 @@ import { NotFound } from './not-found';
 import { SIGNED_IN, signedIn } from './routes/screens';
 
 const RolePicker = lazy(() => import('../features/auth/role-picker').then((m) => ({ default: m.RolePicker })));
+const SignInPage = lazy(() => import('../features/auth/sign-in-page').then((m) => ({ default: m.SignInPage })));
 const SignedIn = signedIn.Screen;
 
 export function App() {
@@ -19,6 +20,7 @@ export function App() {
           <Switch>
             <Route path="/" component={Landing} />
             <Route path="/auth" component={RolePicker} />
+            <Route path="/sign-in" component={SignInPage} />
             <Route path={SIGNED_IN} component={SignedIn} />
             <Route>
               <main>

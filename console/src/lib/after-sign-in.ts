@@ -26,3 +26,9 @@ export function takeAfterSignIn(otherwise: string): string {
     return otherwise;
   }
 }
+
+/** The kept path a sign-in page was given as `?next=` (an invitation), else the given one. */
+export function afterSignInFrom(search: string, otherwise: string): string {
+  const next = new URLSearchParams(search).get('next');
+  return next && KEPT.test(next) ? next : otherwise;
+}

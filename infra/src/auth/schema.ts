@@ -93,3 +93,32 @@ authMigrations.push({
     );
   `,
 });
+
+/**
+ * Sign-in protection (docs/decisions/sign-in-secrets.md): the secrets of a protected account, beside it and never
+ * in an event. The password as an argon2id hash; the TOTP secret as it is (verifying a code needs it; a pending
+ * one until a first code confirms it); the recovery codes as SHA-256 hashes (they are random, not chosen); the
+ * last TOTP time step used, so a code works once. `sign_in_failures` holds recent wrong attempts per account and
+ * per client address, which the throttle counts.
+ */
+authMigrations.push({
+  name: 'auth/004-sign-in-protection',
+  sql: `
+    create table account_protection (
+      user_id uuid primary key references users (id) on delete cascade,
+      email text not null,
+      password_hash text not null,
+      totp_secret text,
+      totp_pending_secret text,
+      totp_last_step bigint,
+      recovery_code_hashes text[] not null default '{}',
+      updated_at timestamptz not null default now()
+    );
+    create unique index account_protection_email on account_protection (email);
+    create table sign_in_failures (
+      key text not null,
+      at timestamptz not null default now()
+    );
+    create index sign_in_failures_key on sign_in_failures (key, at);
+  `,
+});

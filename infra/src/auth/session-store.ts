@@ -2,12 +2,14 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { defaultFirmName, type CurrentUserView, type FirmRole, type SessionView } from '@pf/events';
 import { inTransaction } from '../db/pool';
+import { Unauthenticated } from '../errors';
 import { describeDevice } from './device';
 
 export const SESSION_COOKIE = 'pf_session';
 /**
  * The device identity: long-lived and HttpOnly, separate from the session, so signing out ends the session
- * but the same browser signs back in to the same account (DESIGN.md "Accounts").
+ * but the same browser signs back in to the same account (DESIGN.md "Accounts") while the account has no
+ * password; a protected account's device only leads to its sign-in page (docs/decisions/sign-in-secrets.md).
  */
 export const DEVICE_COOKIE = 'pf_device';
 export const DEVICE_TTL_DAYS = 400;
@@ -76,10 +78,15 @@ export class SessionStore {
     return inTransaction(this.pool, async (client) => {
       const known =
         deviceToken && deviceToken.length <= 100
-          ? await client.query<{ user_id: string }>('update devices set last_seen_at = now() where token_hash = $1 returning user_id', [
-              hash(deviceToken),
-            ])
+          ? await client.query<{ user_id: string; protected: boolean }>(
+              `update devices d set last_seen_at = now() where token_hash = $1
+               returning user_id, exists (select 1 from account_protection p where p.user_id = d.user_id) as protected`,
+              [hash(deviceToken)],
+            )
           : null;
+      // A protected account is never opened by its device alone (docs/decisions/sign-in-secrets.md): the route
+      // asks for its password first (deviceAccount), so this is only reached by a race with protecting it.
+      if (known?.rows[0]?.protected) throw new Unauthenticated('This account is protected: sign in with its password');
       let userId = known?.rows[0]?.user_id;
       let device = deviceToken!;
       if (!userId) {
@@ -122,6 +129,46 @@ export class SessionStore {
       await client.query('insert into devices (token_hash, user_id) values ($1, $2)', [hash(device), userId]);
       return { ...(await this.openSession(client, userId, userAgent)), deviceToken: device };
     });
+  }
+
+  /** The account this browser's device identity names, and whether it is protected; null for none. */
+  async deviceAccount(deviceToken: string | undefined): Promise<{ userId: string; protected: boolean } | null> {
+    if (!deviceToken || deviceToken.length > 100) return null;
+    const result = await this.pool.query<{ user_id: string; protected: boolean }>(
+      `select d.user_id, exists (select 1 from account_protection p where p.user_id = d.user_id) as protected
+       from devices d where d.token_hash = $1`,
+      [hash(deviceToken)],
+    );
+    const row = result.rows[0];
+    return row ? { userId: row.user_id, protected: row.protected } : null;
+  }
+
+  /**
+   * A session for an account whose password (and code) the caller has checked. The browser's device identity
+   * is kept when it already names this account, else a new one is made for it.
+   */
+  async signInVerified(userId: string, userAgent: string | undefined, deviceToken?: string): Promise<SignedIn> {
+    return inTransaction(this.pool, async (client) => {
+      const known =
+        deviceToken && deviceToken.length <= 100
+          ? await client.query('update devices set last_seen_at = now() where token_hash = $1 and user_id = $2', [
+              hash(deviceToken),
+              userId,
+            ])
+          : null;
+      let device = deviceToken!;
+      if (!known?.rowCount) {
+        device = newToken();
+        await client.query('insert into devices (token_hash, user_id) values ($1, $2)', [hash(device), userId]);
+      }
+      return { ...(await this.openSession(client, userId, userAgent)), deviceToken: device };
+    });
+  }
+
+  /** Ends every other session of the user (their password or second factor changed): ASVS 5.0 V7.4. */
+  async revokeOthers(userId: string, keepSessionId: string): Promise<void> {
+    this.forgetUser(userId);
+    await this.pool.query('delete from sessions where user_id = $1 and id <> $2', [userId, keepSessionId]);
   }
 
   private async openSession(client: pg.PoolClient, userId: string, userAgent: string | undefined): Promise<Omit<SignedIn, 'deviceToken'>> {

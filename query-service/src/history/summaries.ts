@@ -148,6 +148,10 @@ export function summarise(event: DomainEvent | null, type: string, actor: Histor
     case 'SessionTimeoutChanged':
     case 'AgentDefaultsChanged':
     case 'AccountDeleted':
+    case 'PasswordChanged':
+    case 'TwoFactorEnabled':
+    case 'TwoFactorDisabled':
+    case 'RecoveryCodeUsed':
     case 'NotificationRead':
     case 'AllNotificationsRead':
     case 'FirmCreated':

@@ -33,6 +33,9 @@ export function RolePicker() {
     <main className="pf-role-picker">
       <H1>Welcome to the product</H1>
       <p className="pf-muted">No registration required: choose how you work and start exploring at once.</p>
+      <p className="pf-muted">
+        Protected your account with a password? <a href="/sign-in">Sign in with your password</a>
+      </p>
       <div className="pf-grid pf-grid-3">
         {CHOICES.map(({ role, title, icon, points }) => (
           <Card

@@ -1,9 +1,12 @@
 import { Alert, Button, Callout, HTMLTable, InputGroup, Intent, Tag } from '@blueprintjs/core';
-import type { SessionView } from '@pf/events';
+import type { SecurityView, SessionView } from '@pf/events';
 import { useState } from 'react';
 import { toastError, toastFailure, toastSuccess } from '../../../lib/toaster';
-import { useDeleteAccount, useRevokeSession, useSessions } from '../api/settings';
+import { useDeleteAccount, useProfile, useRevokeSession, useSessions } from '../api/settings';
+import { useSecurity } from '../api/security';
 import { formatDateTime } from '../../../lib/display';
+import { PasswordForm } from './password-form';
+import { TwoFactorToggle } from './two-factor-toggle';
 
 const when = (iso: string) => formatDateTime(iso);
 
@@ -37,8 +40,37 @@ function SessionRow({ session }: { session: SessionView }) {
   );
 }
 
-/** Settings → Security: active sessions, each revocable; Delete Account after confirmation. */
+/** What Log out does for this account, said plainly (docs/behaviour/sign-in.md). */
+function LogOutMeans({ security }: { security: SecurityView }) {
+  if (security.signIn === 'provider')
+    return (
+      <Callout data-testid="log-out-means">
+        You sign in through your organisation’s identity provider, which protects this account. Log out ends this session; signing in again
+        goes through the provider.
+      </Callout>
+    );
+  if (!security.password)
+    return (
+      <Callout intent={Intent.WARNING} title="Your account has no password" data-testid="log-out-means">
+        Log out ends this session, but this browser remembers your account: anyone who presses Get Started here afterwards is signed back in
+        as you, without a password. Set a password below to make Log out lock your account.
+      </Callout>
+    );
+  return (
+    <Callout intent={Intent.SUCCESS} title="Your account is protected" data-testid="log-out-means">
+      Log out ends your access on this browser. Signing in again, here or on any other browser, asks for your email and password
+      {security.twoFactor ? ' and a code from your authenticator app' : ''}.
+    </Callout>
+  );
+}
+
+/**
+ * Settings → Security (docs/behaviour/settings.md): what Log out does, Change Password, the two-factor toggle, the
+ * active sessions (each revocable) and the Danger Zone.
+ */
 export function SecurityTab() {
+  const security = useSecurity();
+  const profile = useProfile();
   const sessions = useSessions();
   const remove = useDeleteAccount();
   const [confirming, setConfirming] = useState(false);
@@ -55,7 +87,18 @@ export function SecurityTab() {
 
   return (
     <div className="pf-settings-form">
-      <h2 className="pf-h4">Active sessions</h2>
+      {security.data ? (
+        <>
+          <LogOutMeans security={security.data} />
+          {security.data.signIn === 'guest' ? (
+            <>
+              <PasswordForm key={profile.data?.email ?? ''} security={security.data} email={profile.data?.email ?? null} />
+              <TwoFactorToggle security={security.data} />
+            </>
+          ) : null}
+        </>
+      ) : null}
+      <h2 className="pf-h4 pf-section">Active sessions</h2>
       <HTMLTable compact striped className="pf-full-width">
         <thead>
           <tr>
