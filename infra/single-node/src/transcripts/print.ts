@@ -14,7 +14,10 @@ function printCheck(title: string, check: CheckReport, print: (line: string) => 
   print(`\n${title}: ${check.conversations} conversations read, ${check.withOffers} with offers`);
   print('| rule | checked | violations |');
   print('|---|---:|---:|');
-  for (const rule of check.rules) print(`| ${rule.name} | ${rule.checked} (${rule.unit}) | ${rule.violations} |`);
+  for (const rule of check.rules) {
+    const aside = rule.setAside > 0 ? `; ${rule.setAside} of people's set aside` : '';
+    print(`| ${rule.name} | ${rule.checked} (${rule.unit}${aside}) | ${rule.violations} |`);
+  }
   const byRule = new Map<string, Violation[]>();
   for (const violation of check.violations) byRule.set(violation.rule, [...(byRule.get(violation.rule) ?? []), violation]);
   for (const [rule, violations] of byRule) {
@@ -35,6 +38,7 @@ function merged(reports: readonly CheckReport[]): CheckReport {
     rules: (first?.rules ?? []).map((rule, index) => ({
       ...rule,
       checked: reports.reduce((sum, r) => sum + r.rules[index]!.checked, 0),
+      setAside: reports.reduce((sum, r) => sum + r.rules[index]!.setAside, 0),
       violations: reports.reduce((sum, r) => sum + r.rules[index]!.violations, 0),
     })),
     violations: reports.flatMap((r) => r.violations),

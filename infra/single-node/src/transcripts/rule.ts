@@ -13,6 +13,8 @@ export interface Finding {
 
 interface RuleResult {
   readonly checked: number;
+  /** Moves the rule does not hold people to (a person's own typed terms), counted so the report says so. */
+  readonly setAside?: number;
   readonly findings: Finding[];
 }
 

@@ -27,19 +27,20 @@ export interface Violation extends Finding {
 export interface CheckReport {
   readonly conversations: number;
   readonly withOffers: number;
-  readonly rules: { name: string; unit: string; checked: number; violations: number }[];
+  readonly rules: { name: string; unit: string; checked: number; setAside: number; violations: number }[];
   readonly violations: Violation[];
 }
 
 /** Every rule over every transcript. */
 export function checkTranscripts(transcripts: readonly Transcript[], rules: readonly Rule[] = RULES): CheckReport {
-  const tally = rules.map((rule) => ({ name: rule.name, unit: rule.unit, checked: 0, violations: 0 }));
+  const tally = rules.map((rule) => ({ name: rule.name, unit: rule.unit, checked: 0, setAside: 0, violations: 0 }));
   const violations: Violation[] = [];
   for (const transcript of transcripts) {
     const turns = turnsOf(transcript);
     rules.forEach((rule, index) => {
       const result = rule.check(transcript, turns);
       tally[index]!.checked += result.checked;
+      tally[index]!.setAside += result.setAside ?? 0;
       tally[index]!.violations += result.findings.length;
       for (const finding of result.findings)
         violations.push({ ...finding, rule: rule.name, source: transcript.source, conversationId: transcript.conversationId });
