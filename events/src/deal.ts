@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { visibleText } from './text';
 import { agentType } from './agent';
-import { offeredProduct } from './offers/offer';
+import { offeredProduct, offerFiguresView } from './offers/offer';
 
 /** Deal status and stage. */
 export const DEAL_STATUSES = ['active', 'pending', 'completed', 'cancelled'] as const;
@@ -52,6 +52,8 @@ export const dealOpened = z.object({
     ...agreedDealTerms,
     /** The product agreed, from DealAgreed (docs/behaviour/offers.md); absent for deals made by hand and before products. */
     product: offeredProduct.optional(),
+    /** A deal a broker introduced: the lender's procuration fee to the broker, pounds, from DealAgreed; absent before products. */
+    procurationFee: z.number().int().nonnegative().optional(),
     targetCompletion: isoDate.nullable(),
   }),
 });
@@ -172,6 +174,12 @@ export const dealView = z.object({
   targetCompletion: z.string().nullable(),
   completedAt: z.string().nullable(),
   updatedAt: z.string(),
+  /** The product agreed; null for deals made by hand and before products. */
+  product: offeredProduct.nullable(),
+  /** The agreed terms' regulated figures (docs/behaviour/deals.md), computed by the read side from the terms and product. */
+  figures: offerFiguresView.nullable(),
+  /** The lender's procuration fee to the broker who introduced the deal, pounds; null without a broker or before products. */
+  procurationFee: z.number().nullable(),
 });
 export type DealView = z.infer<typeof dealView>;
 export const dealList = z.array(dealView);

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { agentType } from './agent';
 import { conversationView, messageView } from './conversation';
 import { loanTerms } from './negotiation';
+import { OFFER_STATUSES } from './offers/offer-book';
+import { moveReason, offeredProduct, offerFiguresView } from './offers/offer';
 import { positionToken } from './position';
 
 /**
@@ -55,6 +57,12 @@ export const historyEvent = z.object({
   /** The event's link in its stream's hash chain (null for events stored before the chain existed). */
   hash: z.string().nullable(),
   previousHash: z.string().nullable(),
+  /**
+   * For an event that records terms (an offer, an acceptance, an agreement): their regulated figures
+   * (docs/behaviour/offers.md), computed by the read side from the event's terms and product, so a screen shows them and
+   * computes none. Absent for every other event, and for terms no figures can be computed for. Not part of the hash.
+   */
+  figures: offerFiguresView.optional(),
 });
 export type HistoryEvent = z.infer<typeof historyEvent>;
 
@@ -90,7 +98,10 @@ export function isIsoTime(value: string): boolean {
   return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/.test(value) && !Number.isNaN(Date.parse(value));
 }
 
-/** One side's latest offer as it stood: made, then accepted or rejected (or still open). */
+/**
+ * One side's latest offer as it stood (the offer book's, docs/behaviour/offers.md): open, accepted, rejected, or
+ * superseded (by an acceptance of another offer), with the product it offered, why an agent made it, and its figures.
+ */
 export const standingOffer = z.object({
   offerId: z.string(),
   agentId: z.number().int(),
@@ -98,7 +109,13 @@ export const standingOffer = z.object({
   agentType,
   round: z.number().int(),
   terms: loanTerms,
-  status: z.enum(['open', 'accepted', 'rejected']),
+  status: z.enum(OFFER_STATUSES),
+  /** The product the terms are of; null for offers from before products. */
+  product: offeredProduct.nullable(),
+  /** An automated move's rule and figures; null for a person's offer and before reasons were recorded. */
+  reason: moveReason.nullable(),
+  /** Null only where none can be computed (terms recorded before the terms rules). */
+  figures: offerFiguresView.nullable(),
   position: positionToken,
   recordedAt: z.string(),
 });

@@ -1,4 +1,4 @@
-import type { ConversationCommand, ConversationEvent, LoanTerms, NeedStatus } from '@pf/events';
+import { offerOnTheTable, offerTermsProblem, type ConversationCommand, type ConversationEvent, type NeedStatus } from '@pf/events';
 import { Invalid, NotFound } from '@pf/infra';
 import { committedElsewhere, NeedCommittedElsewhere } from '../need/need';
 import {
@@ -26,14 +26,6 @@ function refuseIfCommittedElsewhere(conversation: Started, need: NeedStatus | un
   if (commitment) throw new NeedCommittedElsewhere(borrowerOf(conversation)?.name ?? 'The borrower', commitment);
 }
 
-/** Plausible figures only: an offer of £0, 0% or 0 years is a misreading, never a move. */
-function checkTerms(terms: LoanTerms): void {
-  if (!(terms.loanAmount > 0)) throw new Invalid('terms.loanAmount: must be more than £0');
-  if (!(terms.interestRate > 0 && terms.interestRate < 100)) throw new Invalid('terms.interestRate: must be between 0% and 100%');
-  if (!(terms.termYears >= 1 && terms.termYears <= 50)) throw new Invalid('terms.termYears: must be between 1 and 50 years');
-  if (!(terms.arrangementFee >= 0)) throw new Invalid('terms.arrangementFee: must be £0 or more');
-}
-
 export function commitmentMove(command: CommitmentCommand, state: ConversationState): ConversationEvent[] {
   switch (command.type) {
     case 'MakeOffer': {
@@ -47,11 +39,13 @@ export function commitmentMove(command: CommitmentCommand, state: ConversationSt
       if (!isSilenced(conversation, sender.agentId)) throw new Invalid('Take over your side (Manual Mode) first to make an offer');
       checkSpeaksFor(conversation, sender, command.speaker);
       refuseIfCommittedElsewhere(conversation, command.need);
-      checkTerms(command.terms);
+      const problem = offerTermsProblem(command.terms);
+      if (problem) throw new Invalid(problem);
       const { conversationId, offerId, terms } = command;
       const to = conversation.participants.find((p) => p.type === (sender.type === 'borrower' ? 'lender' : 'borrower'));
       if (!to) throw new Invalid('There is nobody on the other side to make an offer to');
-      const pending = conversation.openOffer;
+      // The other side's offer on the table is turned down by this counter-offer (docs/behaviour/offers.md).
+      const pending = offerOnTheTable(conversation.offers);
       return [
         ...(command.note
           ? [
@@ -77,7 +71,7 @@ export function commitmentMove(command: CommitmentCommand, state: ConversationSt
           data: {
             conversationId,
             offerId,
-            round: conversation.offersMade,
+            round: conversation.offers.offers.length,
             fromAgentId: sender.agentId,
             toAgentId: to.agentId,
             terms,

@@ -1,6 +1,6 @@
-import type { ConversationCommand, ConversationEvent, Participant, SideHolder, Speaker } from '@pf/events';
+import type { ConversationCommand, ConversationEvent, OfferBook, Participant, SideHolder, Speaker } from '@pf/events';
 import { Conflict, Invalid, NotFound } from '@pf/infra';
-import { canSeeConversation, firmOf, holderOf, switchSides as switchedSides, USER_MESSAGES } from '@pf/events';
+import { canSeeConversation, emptyOfferBook, evolveOfferBook, firmOf, holderOf, switchSides as switchedSides, USER_MESSAGES } from '@pf/events';
 import type { Decider } from '../handle-command';
 import { evolveSideClock, type SideClock } from '../process-managers/response-time';
 import { commitmentMove, type CommitmentCommand } from './commitment-moves';
@@ -20,9 +20,8 @@ export type ConversationState =
       matchId: string | null;
       /** Why it completed (shown when a command is refused because of it). */
       completedReason?: string;
-      /** The offer on the table, if open, and how many offers were made (an operator's offer's round). */
-      openOffer: { offerId: string; fromAgentId: number } | null;
-      offersMade: number;
+      /** Every offer made and what became of it: the one fold of which offer stands (docs/behaviour/offers.md). */
+      offers: OfferBook;
       /** Who owes whom an answer (the response-time rule's clock, folded from the same events). */
       clock: SideClock | null;
     };
@@ -191,20 +190,13 @@ function evolve(state: ConversationState, event: ConversationEvent): Conversatio
 function evolveOwn(state: ConversationState, event: ConversationEvent): ConversationState {
   switch (event.type) {
     case 'OfferMade':
-      if (state.status === 'none') return state;
-      return {
-        ...state,
-        openOffer: { offerId: event.data.offerId, fromAgentId: event.data.fromAgentId },
-        offersMade: state.offersMade + 1,
-      };
     case 'OfferRejected':
     case 'OfferAccepted':
-      if (state.status === 'none' || state.openOffer?.offerId !== event.data.offerId) return state;
-      return { ...state, openOffer: null };
+      return state.status === 'none' ? state : { ...state, offers: evolveOfferBook(state.offers, event) };
     case 'ConversationStarted': {
       const { conversationId, title, participants, matchId } = event.data;
       const clock = evolveSideClock(null, event);
-      return { status: 'active', conversationId, title, participants, manual: {}, matchId, openOffer: null, offersMade: 0, clock };
+      return { status: 'active', conversationId, title, participants, manual: {}, matchId, offers: emptyOfferBook, clock };
     }
     case 'ManualModeChanged': {
       if (state.status === 'none') return state;

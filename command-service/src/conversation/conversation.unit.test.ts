@@ -174,6 +174,45 @@ describe('conversation decider', () => {
       .thenThrows(NotFound);
   });
 
+  it("reads which offer stands from the offer book: a person's counter-offer turns down the other side's, and counts the offers made", () => {
+    const terms = (interestRate: number) => ({ interestRate, termYears: 25, loanAmount: 240_000, arrangementFee: 999 });
+    const aliceTakes: ConversationEvent = {
+      type: 'ManualModeChanged',
+      data: { conversationId: 3, isManualMode: true, agentId: 1, agentIds: [1], byUserId: 'alice' },
+    };
+    const made = (offerId: string, fromAgentId: number, round: number, interestRate: number): ConversationEvent => ({
+      type: 'OfferMade',
+      data: { conversationId: 3, offerId, round, fromAgentId, toAgentId: 3 - fromAgentId, terms: terms(interestRate) },
+    });
+    const offer = (interestRate: number) =>
+      ({
+        type: 'MakeOffer',
+        conversationId: 3,
+        offerId: 'mine',
+        speaker: { kind: 'user', userId: 'alice' },
+        terms: terms(interestRate),
+        need: { committed: null },
+      }) as const;
+    const mine = (round: number) => ({
+      type: 'OfferMade' as const,
+      data: { conversationId: 3, offerId: 'mine', round, fromAgentId: 1, toAgentId: 2, terms: terms(4.2), byPerson: true as const },
+    });
+    spec
+      .given([started, made('l1', 2, 0, 4.9), aliceTakes])
+      .when(offer(4.2))
+      .then([{ type: 'OfferRejected', data: { conversationId: 3, offerId: 'l1', byAgentId: 1 } }, mine(1)]);
+    // Amelia's own offer is the one on the table: her next supersedes it, and nothing is turned down.
+    spec
+      .given([started, made('l1', 2, 0, 4.9), made('b1', 1, 1, 4.1), aliceTakes])
+      .when(offer(4.2))
+      .then([mine(2)]);
+    spec
+      .given([started, made('l1', 2, 0, 4.9), { type: 'OfferRejected', data: { conversationId: 3, offerId: 'l1', byAgentId: 1 } }, aliceTakes])
+      .when(offer(4.2))
+      .then([mine(1)]);
+    spec.given([started, aliceTakes]).when(offer(0)).thenThrows(Invalid, 'terms.interestRate: must be between 0% and 100%');
+  });
+
   describe('a firm with both sides (docs/decisions/per-side-control.md)', () => {
     // Ben (operator) and Ada (admin) of one firm; the borrower is Ben's, the lender Ada's; Cy is of another firm.
     const firm = 'harbour';

@@ -54,6 +54,9 @@ async function openAgreedDeal(context: Pick<ServiceContext, 'store'>, cause: Rec
           interestRate: agreed.interestRate,
           termYears: agreed.termYears,
           arrangementFee: agreed.arrangementFee,
+          // The product and the broker's procuration fee go on with the deal (its illustration, Deals, the broker's commission).
+          ...(agreed.product ? { product: agreed.product } : {}),
+          ...(agreed.procurationFee !== undefined && agreed.brokerAgentId !== null ? { procurationFee: agreed.procurationFee } : {}),
           targetCompletion: null,
         },
       },

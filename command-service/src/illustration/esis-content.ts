@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import {
   illustrate,
+  illustrationOfOffer,
   percentage,
   pounds,
   poundsAndPence,
@@ -13,43 +13,12 @@ import {
 type Opened = EventOf<'DealOpened'>['data'];
 
 /**
- * The product a deal names, when its terms carry one (docs/behaviour/products.md): read here, optionally, so an
- * illustration names the product, its initial period, reversion rate and ERCs once deals carry them, and is made
- * from the rate, term, loan and fee alone before.
+ * The regulated figures' input for a deal's agreed terms (docs/behaviour/regulated-figures.md): the offer module's own
+ * illustration of the terms and the product the deal carries (DealOpened.product), one rate for the term without one.
  */
-const dealProduct = z.object({
-  name: z.string().optional(),
-  type: z.enum(['fixed', 'tracker']).optional(),
-  initialPeriodMonths: z.number().int().positive().optional(),
-  reversionRatePercent: z.number().min(0).optional(),
-  ercPercentByYear: z.array(z.number().min(0)).optional(),
-  cashbackPounds: z.number().min(0).optional(),
-  feeAddedToLoan: z.boolean().optional(),
-});
-type DealProduct = z.infer<typeof dealProduct>;
-
-function productOf(deal: Opened): DealProduct {
-  const parsed = dealProduct.safeParse('product' in deal ? deal.product : undefined);
-  return parsed.success ? parsed.data : {};
-}
-
-/** The regulated figures' input for a deal's agreed terms (docs/behaviour/regulated-figures.md). */
 export function illustrationInputOf(deal: Opened): IllustrationInput {
-  const product = productOf(deal);
-  const termMonths = deal.termYears * 12;
-  const initial = product.initialPeriodMonths;
-  const reverts = initial !== undefined && initial < termMonths && product.reversionRatePercent !== undefined;
-  const fee = deal.arrangementFee > 0 ? [deal.arrangementFee] : [];
-  return {
-    loan: deal.loanAmount,
-    termMonths,
-    rates: reverts
-      ? [{ ratePercent: deal.interestRate, months: initial }, { ratePercent: product.reversionRatePercent ?? deal.interestRate }]
-      : [{ ratePercent: deal.interestRate }],
-    ...(product.feeAddedToLoan ? { feesAddedToLoan: fee } : { fees: fee }),
-    ...(product.cashbackPounds ? { cashback: product.cashbackPounds } : {}),
-    ...(reverts && product.type === 'fixed' ? { initialRateFixed: true } : {}),
-  };
+  const { loanAmount, interestRate, termYears, arrangementFee } = deal;
+  return illustrationOfOffer({ loanAmount, interestRate, termYears, arrangementFee }, deal.product);
 }
 
 interface EsisSection {
@@ -72,14 +41,14 @@ const longDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long
 export function esisContent(deal: Opened, producedAt: Date): EsisDocument {
   const input = illustrationInputOf(deal);
   const figures = illustrate(input);
-  const product = productOf(deal);
+  const product = deal.product;
   const rates = input.rates;
   const sections: EsisSection[] = [];
   const add = (title: string, lines: string[]) => sections.push({ title: `${sections.length + 1}. ${title}`, lines });
 
   add('Lender', [deal.lender.name]);
   if (deal.broker) add('Credit intermediary', [deal.broker.name]);
-  const productLine = [product.name, product.type === 'tracker' ? 'tracker rate' : product.type === 'fixed' ? 'fixed rate' : null]
+  const productLine = [product?.name, product?.type === 'tracker' ? 'tracker rate' : product?.type === 'fixed' ? 'fixed rate' : null]
     .filter(Boolean)
     .join(', ');
   add('Main features of the loan', [
@@ -98,10 +67,10 @@ export function esisContent(deal: Opened, producedAt: Date): EsisDocument {
     `It comprises: interest rate ${rates.map((r) => percentage(r.ratePercent)).join(', then ')}; fees ${poundsAndPence(figures.totalFees)}.`,
     ...(deal.arrangementFee > 0
       ? [
-          `Arrangement fee: ${pounds(deal.arrangementFee)}${product.feeAddedToLoan ? ', added to the loan' : ', payable when the loan is made'}`,
+          `Arrangement fee: ${pounds(deal.arrangementFee)}${product?.feeAddedToLoan ? ', added to the loan' : ', payable when the loan is made'}`,
         ]
       : ['Arrangement fee: none']),
-    ...(product.cashbackPounds ? [`Cashback on completion: ${pounds(product.cashbackPounds)}`] : []),
+    ...(product?.cashbackPounds ? [`Cashback on completion: ${pounds(product.cashbackPounds)}`] : []),
     `Total cost of credit: ${poundsAndPence(figures.totalCostOfCredit)}`,
     ...(rates.length > 1 ? ['This APRC assumes the rate after the initial period stays at its level today for the rest of the term.'] : []),
   ]);
@@ -115,7 +84,7 @@ export function esisContent(deal: Opened, producedAt: Date): EsisDocument {
       (period) => `${period.months} monthly ${period.months === 1 ? 'payment' : 'payments'} of ${poundsAndPence(period.amount)}`,
     ),
   );
-  const ercs = product.ercPercentByYear ?? [];
+  const ercs = product?.ercPercentByYear ?? [];
   add('Early repayment', [
     'You have the right to repay this loan early, either fully or partially.',
     ...(ercs.length > 0

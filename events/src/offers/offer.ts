@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { loanTerms, type LoanTerms } from '../negotiation';
 import { repaymentType } from '../products/needs';
 import { productType } from '../products/product';
-import { illustrate, trueCostOverInitialPeriod, type Illustration, type IllustrationInput } from '../regulated';
+import { percentage, pounds, wholeNumber } from '../format';
+import { illustrate, trueCostOverInitialPeriod, type IllustrationInput } from '../regulated';
 
 /**
  * An offer as recorded (docs/behaviour/offers.md): the loan terms (rate, term, loan, fee) and, since products, the
@@ -35,16 +36,43 @@ export const moveReason = z.object({
 });
 export type MoveReason = z.infer<typeof moveReason>;
 
-/** The figures a person reads beside an offer's terms: each period's payment, the totals and the APRC (MCOB 10A). */
-export interface OfferFigures {
-  payments: Illustration['payments'];
-  monthlyPayment: number;
-  totalAmountPayable: number;
-  totalCostOfCredit: number;
-  aprc: number;
-  /** Payments over the initial period plus fees, less cashback; null when no product (one rate for the whole term). */
-  trueCostOverInitialPeriod: number | null;
+/** A figure's name in words: "trueCostPounds" → "true cost". */
+const figureName = (key: string) =>
+  key
+    .replace(/(Pounds|Percent)$/, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase();
+
+/**
+ * A figure as written: a name ending in Percent or naming a rate is a percentage; one ending in Pounds or naming a
+ * cost, fee, payment, loan, cashback or amount is pounds; any other a plain number (docs/behaviour/offers.md).
+ */
+function figureText(key: string, value: number): string {
+  if (/Percent$|rate/i.test(key)) return percentage(value);
+  if (/Pounds$|cost|fee|payment|loan|cashback|amount/i.test(key)) return pounds(value);
+  return Number.isInteger(value) ? wholeNumber(value) : String(Math.round(value * 100) / 100);
 }
+
+/** An automated move's reason as History shows it: its rule, then each figure it used ("true cost £12,345"). */
+export function moveReasonInWords(reason: MoveReason): string {
+  const figures = Object.entries(reason.figures).map(([key, value]) => `${figureName(key)} ${figureText(key, value)}`);
+  return figures.length > 0 ? `${reason.rule} (${figures.join(', ')})` : reason.rule;
+}
+
+/**
+ * The figures a person reads beside an offer's terms: each period's payment, the totals and the APRC (MCOB 10A). A
+ * schema, since the read side serves them (History, the thread's offer cards, deals) and the console only shows them.
+ */
+export const offerFiguresView = z.object({
+  payments: z.array(z.object({ months: z.number().int(), amount: z.number() })),
+  monthlyPayment: z.number(),
+  totalAmountPayable: z.number(),
+  totalCostOfCredit: z.number(),
+  aprc: z.number(),
+  /** Payments over the initial period plus fees, less cashback; null when no product (one rate for the whole term). */
+  trueCostOverInitialPeriod: z.number().nullable(),
+});
+export type OfferFigures = z.infer<typeof offerFiguresView>;
 
 /** The illustration of an offer: its initial rate for the product's initial period, then the reversion rate. */
 export function illustrationOfOffer(terms: LoanTerms, product?: OfferedProduct | null): IllustrationInput {
@@ -77,6 +105,19 @@ export function offerFigures(terms: LoanTerms, product?: OfferedProduct | null):
     aprc: figures.aprc,
     trueCostOverInitialPeriod: product ? trueCostOverInitialPeriod(input) : null,
   };
+}
+
+/**
+ * The figures to serve beside recorded terms, or null where none can be computed (terms recorded before the terms
+ * rules, such as a loan of £0, have no APRC): a read answers with the rest rather than failing.
+ */
+export function servedOfferFigures(terms: LoanTerms, product?: OfferedProduct | null): OfferFigures | null {
+  if (offerTermsProblem(terms) !== null) return null;
+  try {
+    return offerFigures(terms, product);
+  } catch {
+    return null;
+  }
 }
 
 /** Why a set of terms cannot be an offer, in words; null when it can (plausible figures only: £0, 0% or 0 years is a misreading). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { acceptedOffer, evolveOfferBook, emptyOfferBook, offerBookOf, offerOnTheTable, standingOfferOf, latestOfferOf } from './offer-book';
-import { offerFigures, offerTermsProblem, type OfferedProduct } from './offer';
+import { moveReasonInWords, offerFigures, offerTermsProblem, servedOfferFigures, type OfferedProduct } from './offer';
 
 const terms = (interestRate: number) => ({ interestRate, termYears: 25, loanAmount: 200_000, arrangementFee: 999 });
 const made = (offerId: string, fromAgentId: number, rate: number) => ({
@@ -73,5 +73,24 @@ describe('an offer’s figures', () => {
   it('names an implausible term in words', () => {
     expect(offerTermsProblem({ ...terms(5), loanAmount: 0 })).toBe('terms.loanAmount: must be more than £0');
     expect(offerTermsProblem(terms(5))).toBeNull();
+  });
+});
+
+describe('what History and the read side serve beside terms', () => {
+  it('writes a move’s reason in words with its figures: percent, pounds and counts as named', () => {
+    expect(
+      moveReasonInWords({
+        rule: 'Conceded towards the borrower as the deadline nears',
+        figures: { initialRatePercent: 4.35, trueCostPounds: 12_345, roundsLeft: 3 },
+      }),
+    ).toBe('Conceded towards the borrower as the deadline nears (initial rate 4.35%, true cost £12,345, rounds left 3)');
+    expect(moveReasonInWords({ rule: 'Accepted: at least as good as its own next offer', figures: {} })).toBe(
+      'Accepted: at least as good as its own next offer',
+    );
+  });
+
+  it('serves no figures for terms no illustration can be made of, rather than failing the read', () => {
+    expect(servedOfferFigures({ ...terms(5), loanAmount: 0 })).toBeNull();
+    expect(servedOfferFigures(terms(5))).toEqual(offerFigures(terms(5)));
   });
 });

@@ -1,4 +1,5 @@
 import type { DealStage, DealStatus } from '../deal';
+import type { OfferedProduct } from '../offers/offer';
 import type { DomainEvent, EventOf } from '../domain-events';
 import type { View } from './view';
 import { dealFirmsOf } from '../visibility';
@@ -31,6 +32,10 @@ export interface DealFacts {
   brokerAgentId: number | null;
   owners: string[];
   targetCompletion: string | null;
+  /** The product agreed (docs/behaviour/offers.md); null for deals made by hand and before products. */
+  product: OfferedProduct | null;
+  /** The lender's procuration fee to the introducing broker, pounds; null without a broker or before products. */
+  procurationFee: number | null;
 }
 
 /** A deal as its views see it: its facts and when they were recorded. */
@@ -64,6 +69,8 @@ export function dealFromOpening(data: Opened): DealFacts {
     brokerAgentId: broker?.agentId ?? null,
     owners: dealFirmsOf(data),
     targetCompletion: data.targetCompletion,
+    product: data.product ?? null,
+    procurationFee: broker && data.procurationFee !== undefined ? data.procurationFee : null,
   };
 }
 

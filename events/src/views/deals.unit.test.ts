@@ -28,6 +28,8 @@ const deal: Deal = {
   brokerAgentId: 3,
   owners: ['alice', 'bob'],
   targetCompletion: null,
+  product: null,
+  procurationFee: null,
   dateCreated: GIVEN_AT,
   completedAt: null,
   updatedAt: GIVEN_AT,
@@ -40,6 +42,26 @@ describe('deals view (Deals & Transactions)', () => {
       .given()
       .when(opened)
       .then({ ...deal, dateCreated: WHEN_AT, updatedAt: WHEN_AT });
+  });
+
+  it('keeps the agreed product, and the procuration fee only where a broker introduced the deal', () => {
+    const product = {
+      productId: 'five-year-fixed',
+      name: '5 Year Fixed Rate',
+      type: 'fixed' as const,
+      initialPeriodMonths: 60,
+      reversionRatePercent: 8.39,
+      ercPercentByYear: [5, 5, 4, 3, 2],
+      feeFree: false,
+      feeAddedToLoan: true,
+      cashbackPounds: 0,
+    };
+    spec
+      .given()
+      .when({ ...opened, data: { ...opened.data, product, procurationFee: 840 } })
+      .then({ ...deal, product, procurationFee: 840, dateCreated: WHEN_AT, updatedAt: WHEN_AT });
+    const direct = dealOpened({ product, procurationFee: 840 });
+    expect(dealsView.evolve(null, direct, WHEN_AT)).toMatchObject({ product, procurationFee: null, brokerName: null });
   });
 
   it('keeps the first opening when a deal is opened twice', () => {

@@ -1,4 +1,4 @@
-import { formatPosition, isOwnSide, type HistoryEvent, type Participant } from '@pf/events';
+import { formatPosition, isOwnSide, servedOfferFigures, type DomainEvent, type HistoryEvent, type OfferedProduct, type OfferFigures, type Participant } from '@pf/events';
 import { contentDigest } from '@pf/infra';
 import type { HistoryRecord } from './load-history';
 import { actorOf, kindOf, summarise, type SummaryContext } from './summaries';
@@ -32,17 +32,44 @@ function visibleData(record: HistoryRecord, participants: readonly Participant[]
   return whole;
 }
 
-/** `viewerId` null: the auditor's CLI, which runs with the database's own access and sees everything. */
+/**
+ * The regulated figures of the terms an event records (docs/behaviour/offers.md): an offer's, an acceptance's (the
+ * product is the accepted offer's, which `products` holds by offer id) and an agreement's; none for other events.
+ */
+function figuresOf(event: DomainEvent | null, products: ReadonlyMap<string, OfferedProduct | undefined>): OfferFigures | null {
+  switch (event?.type) {
+    case 'OfferMade':
+      return servedOfferFigures(event.data.terms, event.data.product);
+    case 'OfferAccepted':
+      return servedOfferFigures(event.data.terms, products.get(event.data.offerId));
+    case 'DealAgreed': {
+      const { loanAmount, interestRate, termYears, arrangementFee } = event.data;
+      return servedOfferFigures({ loanAmount, interestRate, termYears, arrangementFee }, event.data.product);
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * `viewerId` null: the auditor's CLI, which runs with the database's own access and sees everything. `whole`: the
+ * conversation's whole history when `records` is a page of it (an acceptance's product is its offer's, perhaps on an
+ * earlier page).
+ */
 export function toHistoryEvents(
   records: readonly HistoryRecord[],
   participants: readonly Participant[],
   viewerId: string | null,
   personName: (userId: string) => string,
+  whole: readonly HistoryRecord[] = records,
 ): HistoryEvent[] {
   const context: SummaryContext = { participants, personName };
+  const products = new Map<string, OfferedProduct | undefined>();
+  for (const { event } of whole) if (event?.type === 'OfferMade') products.set(event.data.offerId, event.data.product);
   return records.map((record) => {
     const { recorded, event } = record;
     const actor = actorOf(event, recorded.metadata, context);
+    const figures = figuresOf(event, products);
     return {
       id: recorded.id,
       position: formatPosition(recorded.position),
@@ -56,6 +83,7 @@ export function toHistoryEvents(
       ...visibleData(record, participants, viewerId),
       hash: recorded.hash ?? null,
       previousHash: recorded.previousHash ?? null,
+      ...(figures ? { figures } : {}),
     };
   });
 }

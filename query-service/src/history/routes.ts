@@ -92,7 +92,7 @@ export const historyRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, 
       const after = query.after ? parsePosition(query.after) : null;
       const limit = query.limit ?? DEFAULT_PAGE;
       const remaining = after ? history.records.filter((r) => comparePositions(r.recorded.position, after) > 0) : history.records;
-      const events = toHistoryEvents(remaining.slice(0, limit), history.started.participants, firmId, names);
+      const events = toHistoryEvents(remaining.slice(0, limit), history.started.participants, firmId, names, history.records);
       return {
         conversationId: id,
         events,

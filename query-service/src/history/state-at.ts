@@ -1,11 +1,14 @@
 import {
+  emptyOfferBook,
+  evolveOfferBook,
+  latestOfferOf,
+  servedOfferFigures,
   canSeeConversation,
   comparePositions,
   conversationViewFor,
   conversationsView,
   formatPosition,
   messageOf,
-  participantOf,
   type Conversation,
   type HistoryState,
   type MessageView,
@@ -26,8 +29,9 @@ function isBeforeOrAt(record: HistoryRecord, moment: Moment): boolean {
 
 /**
  * The conversation as it stood at a moment: its events up to then folded by the read model's own fold
- * (`conversationsView` and `messageOf` from events/views, which the conversations read model runs), plus each side's latest offer and the takeovers so far. Pure: `now` measures a
- * takeover still held when the moment is the present.
+ * (`conversationsView` and `messageOf` from events/views, which the conversations read model runs), plus each side's
+ * latest offer as the offer book folds it (docs/behaviour/offers.md) with its figures, and the takeovers so far. Pure:
+ * `now` measures a takeover still held when the moment is the present.
  */
 export function stateAt(
   conversationId: number,
@@ -41,34 +45,35 @@ export function stateAt(
   const upTo = records.filter((record) => isBeforeOrAt(record, moment));
   let conversation: Conversation | null = null;
   const messages: MessageView[] = [];
-  const offers = new Map<number, StandingOffer>();
-  const byOfferId = new Map<string, StandingOffer>();
+  let book = emptyOfferBook;
+  const recordedOffers = new Map<string, { position: string; recordedAt: string }>();
   for (const { recorded, event } of upTo) {
     if (!event || recorded.stream !== `conversation-${conversationId}`) continue;
     const at = recorded.recordedAt.toISOString();
     if (conversationsView.keyOf(event) === conversationId) conversation = conversationsView.evolve(conversation, event, at);
     const message = messageOf(conversation, event, at);
     if (message) messages.push(message);
-    if (event.type === 'OfferMade' && conversation) {
-      const side = participantOf(conversation, event.data.fromAgentId);
-      if (!side) continue;
-      const offer: StandingOffer = {
-        offerId: event.data.offerId,
-        agentId: side.agentId,
-        agentName: side.name,
-        agentType: side.type,
-        round: event.data.round,
-        terms: event.data.terms,
-        status: 'open',
-        position: formatPosition(recorded.position),
-        recordedAt: at,
-      };
-      offers.set(side.agentId, offer);
-      byOfferId.set(offer.offerId, offer);
-    } else if (event.type === 'OfferAccepted' || event.type === 'OfferRejected') {
-      const offer = byOfferId.get(event.data.offerId);
-      if (offer) offer.status = event.type === 'OfferAccepted' ? 'accepted' : 'rejected';
-    }
+    book = evolveOfferBook(book, event);
+    if (event.type === 'OfferMade') recordedOffers.set(event.data.offerId, { position: formatPosition(recorded.position), recordedAt: at });
+  }
+  const offers: StandingOffer[] = [];
+  for (const side of conversation?.participants ?? []) {
+    const offer = latestOfferOf(book, side.agentId);
+    const recorded = offer && recordedOffers.get(offer.offerId);
+    if (!offer || !recorded) continue;
+    offers.push({
+      offerId: offer.offerId,
+      agentId: side.agentId,
+      agentName: side.name,
+      agentType: side.type,
+      round: offer.round,
+      terms: offer.terms,
+      status: offer.status,
+      product: offer.product,
+      reason: offer.reason,
+      figures: servedOfferFigures(offer.terms, offer.product),
+      ...recorded,
+    });
   }
   const last = upTo[upTo.length - 1]?.recorded;
   const until = 'time' in moment ? moment.time : (last?.recordedAt ?? now);
@@ -78,7 +83,7 @@ export function stateAt(
     at: { requested, position: last ? formatPosition(last.position) : null, recordedAt: last ? last.recordedAt.toISOString() : null },
     conversation: conversation && canSeeConversation(conversation, viewerId) ? conversationViewFor(conversation, viewerId) : null,
     messages,
-    offers: [...offers.values()].sort((a, b) => a.agentId - b.agentId),
+    offers: offers.sort((a, b) => a.agentId - b.agentId),
     takeovers: takeoversOf(upTo, participants, until, personName),
   };
 }

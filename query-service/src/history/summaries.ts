@@ -1,4 +1,15 @@
-import type { DomainEvent, EventMetadata, HistoryActor, HistoryKind, LoanTerms, Participant } from '@pf/events';
+import {
+  moveReasonInWords,
+  percentage,
+  pounds,
+  type DomainEvent,
+  type EventMetadata,
+  type HistoryActor,
+  type HistoryKind,
+  type LoanTerms,
+  type MoveReason,
+  type Participant,
+} from '@pf/events';
 
 /** What a summary needs besides the event: who takes part, and the names of the people who acted. */
 export interface SummaryContext {
@@ -6,8 +17,10 @@ export interface SummaryContext {
   readonly personName: (userId: string) => string;
 }
 
-const pounds = (value: number) => `£${Math.round(value).toLocaleString('en-GB')}`;
-const percent = (value: number) => `${Number(value.toFixed(3))}%`;
+const percent = (value: number) => percentage(value, 3);
+
+/** " Why: …" for an automated move that records its reason (docs/behaviour/offers.md); nothing otherwise. */
+const why = (reason: MoveReason | undefined) => (reason ? ` Why: ${moveReasonInWords(reason)}.` : '');
 
 /** "4.1% over 25 years on a £200,000 loan, £999 fee": the four issues as people say them. */
 function describeTerms(terms: LoanTerms): string {
@@ -105,9 +118,9 @@ export function summarise(event: DomainEvent | null, type: string, actor: Histor
       return `${who(event.data.fromAgentId)}${by} wrote: ${quote(event.data.content)}`;
     }
     case 'OfferMade':
-      return `${who(event.data.fromAgentId)} offered ${describeTerms(event.data.terms)} (round ${event.data.round}).`;
+      return `${who(event.data.fromAgentId)} offered ${event.data.product ? `the ${event.data.product.name}: ` : ''}${describeTerms(event.data.terms)} (round ${event.data.round}).${why(event.data.reason)}`;
     case 'OfferAccepted':
-      return `${who(event.data.byAgentId)} accepted ${describeTerms(event.data.terms)}.`;
+      return `${who(event.data.byAgentId)} accepted ${describeTerms(event.data.terms)}.${why(event.data.reason)}`;
     case 'OfferRejected':
       return `${who(event.data.byAgentId)} turned down the offer on the table.`;
     case 'ConversationCompleted': {

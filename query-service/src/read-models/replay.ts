@@ -13,8 +13,9 @@ import { READ_MODELS_PROJECTION } from '../projector/checkpoint';
  * 3: the event feed's index of streams by firm (docs/event-feed.md).
  * 4: agents say whether Seed Demo Data made them (`rm_agents.is_demo`).
  * 5: the people behind each stream of the event feed's index (docs/decisions/hash-chain.md "Erasure").
+ * 6: deals keep the agreed product and the broker's procuration fee (docs/behaviour/deals.md).
  */
-const READ_MODELS_SHAPE = 5;
+const READ_MODELS_SHAPE = 6;
 
 export function replayReadModelsMigration(tables: readonly string[]): Migration {
   return {

@@ -1,4 +1,4 @@
-import { dealsView, evolveDeal, type Deal, type DealDetailView, type DomainEvent } from '@pf/events';
+import { dealsView, evolveDeal, pounds, type Deal, type DealDetailView, type DomainEvent } from '@pf/events';
 import { withoutOwner, type DocumentProjection } from '../json-rows-projection';
 
 /** A deal's row: the deal as the shared deals view folds it (what the screen shows, who may see it), and its timeline. */
@@ -6,14 +6,12 @@ export interface DealDoc extends Deal {
   timeline: DealDetailView['timeline'];
 }
 
-const pounds = (value: number) => `£${value.toLocaleString('en-GB')}`;
-
 /** How the timeline tells an event; `before` is the row as it stood (null before the deal opened). */
 function timelineText(before: DealDoc | null, event: DomainEvent): string {
   switch (event.type) {
     case 'DealOpened': {
       const d = event.data;
-      const terms = `${pounds(d.loanAmount)} at ${d.interestRate}% over ${d.termYears} years`;
+      const terms = `${d.product ? `${d.product.name}, ` : ''}${pounds(d.loanAmount)} at ${d.interestRate}% over ${d.termYears} years`;
       return d.agreedInConversationId !== null
         ? `Opened from terms agreed in conversation #${d.agreedInConversationId}: ${terms}`
         : `Opened with New Deal: ${terms}`;

@@ -1,11 +1,18 @@
 import type pg from 'pg';
-import { PAGE_LIMIT_DEFAULT, type DealDetailView, type DealPage, type DealPageQuery, type DealStatsView, type DealView } from '@pf/events';
+import { PAGE_LIMIT_DEFAULT, servedOfferFigures, type DealDetailView, type DealPage, type DealPageQuery, type DealStatsView, type DealView } from '@pf/events';
 import { containsPattern, readBoardPage } from '../paging';
 import type { DealDoc } from './evolve';
 
+/**
+ * A deal as served: its row, with the agreed terms' regulated figures computed here from the terms and product by the
+ * one module of offers (docs/behaviour/offers.md), so the screens show them and compute none. Rows from before
+ * products have no product or procuration fee.
+ */
 function toView(doc: DealDoc): DealView {
   const { owners: _owners, timeline: _timeline, borrowerAgentId: _b, lenderAgentId: _l, brokerAgentId: _k, ...view } = doc;
-  return view;
+  const product = doc.product ?? null;
+  const terms = { loanAmount: doc.loanAmount, interestRate: doc.interestRate, termYears: doc.term, arrangementFee: doc.arrangementFee };
+  return { ...view, product, figures: servedOfferFigures(terms, product), procurationFee: doc.procurationFee ?? null };
 }
 
 /** The user's deals, newest first (the owners of a deal's agents see it). */

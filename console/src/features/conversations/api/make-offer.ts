@@ -1,21 +1,34 @@
-import { agentView, historyPage, offerMadeView, type HistoryPage, type LoanTerms, type MakeOfferInput } from '@pf/events';
+import {
+  agentView,
+  domainEvent,
+  evolveOfferBook,
+  emptyOfferBook,
+  historyPage,
+  offerMadeView,
+  type HistoryPage,
+  type LoanTerms,
+  type MakeOfferInput,
+} from '@pf/events';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
-/** The last offer on the table in a conversation (from its history), to pre-fill Make offer; null before any. */
+/** The last offer made in a conversation (its history folded by the one offer book), to pre-fill Make offer; null before any. */
 async function lastOffer(conversationId: number): Promise<LoanTerms | null> {
-  let last: LoanTerms | null = null;
+  let book = emptyOfferBook;
   let after: string | null = null;
   do {
     const page: HistoryPage = await api.get(
       `/api/conversations/${conversationId}/history?limit=500${after ? `&after=${after}` : ''}`,
       historyPage,
     );
-    for (const event of page.events) if (event.type === 'OfferMade') last = (event.data as { terms: LoanTerms }).terms;
+    for (const event of page.events) {
+      const parsed = domainEvent.safeParse({ type: event.type, data: event.data });
+      if (parsed.success) book = evolveOfferBook(book, parsed.data);
+    }
     after = page.nextAfter;
   } while (after);
-  return last;
+  return book.offers.at(-1)?.terms ?? null;
 }
 
 const getLastOfferQueryOptions = (conversationId: number) =>

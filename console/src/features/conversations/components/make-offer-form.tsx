@@ -1,12 +1,10 @@
 import { Button, Callout, Card, FormGroup, HTMLSelect, InputGroup, Intent } from '@blueprintjs/core';
-import { readMoney, type ConversationView, type Criteria, type LoanTerms } from '@pf/events';
+import { makeOfferInput, pounds, readMoney, type ConversationView, type Criteria, type LoanTerms } from '@pf/events';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { failureReason } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 import { makeOffer, useLastOffer, useOfferingAgent } from '../api/make-offer';
-
-const pounds = (value: number) => `£${value.toLocaleString('en-GB')}`;
 
 /** What the side's own criteria allow, in the operator's own words: the limits the offer should respect. */
 function limitsOf(criteria: Criteria | null): string {
@@ -58,33 +56,22 @@ export function MakeOfferForm({ conversation }: { conversation: ConversationView
     );
   }
 
-  const loanAmount = readMoney(fields.loan);
-  const arrangementFee = readMoney(fields.fee);
-  const interestRate = Number(fields.rate);
-  const termYears = Number(fields.term);
-  const problem =
-    loanAmount === null || loanAmount <= 0
-      ? 'Loan: write an amount of pounds, e.g. £315,000 or £315k'
-      : !(interestRate > 0 && interestRate < 100)
-        ? 'Rate: a percentage between 0 and 100, e.g. 4.35'
-        : !(Number.isInteger(termYears) && termYears >= 1 && termYears <= 50)
-          ? 'Term: whole years between 1 and 50'
-          : arrangementFee === null
-            ? 'Fee: an amount of pounds, e.g. £999 (or £0)'
-            : null;
+  // The one schema of an offer (events/src/conversation.ts) checks the figures here as the server will.
+  const candidate = makeOfferInput.safeParse({
+    ...(agentId ? { fromAgentId: agentId } : {}),
+    loanAmount: readMoney(fields.loan) ?? undefined,
+    interestRate: fields.rate.trim() === '' ? undefined : Number(fields.rate),
+    termYears: fields.term.trim() === '' ? undefined : Number(fields.term),
+    arrangementFee: readMoney(fields.fee) ?? undefined,
+  });
+  const problem = candidate.success ? null : (candidate.error.issues[0]?.message ?? 'Check the figures');
 
   const submit = async () => {
-    if (problem || loanAmount === null || arrangementFee === null) return;
+    if (!candidate.success) return;
     setSending(true);
     setRefusal(null);
     try {
-      await makeOffer(conversation.id, {
-        ...(agentId ? { fromAgentId: agentId } : {}),
-        loanAmount,
-        interestRate,
-        termYears,
-        arrangementFee,
-      });
+      await makeOffer(conversation.id, candidate.data);
       setOpen(false);
       void queryClient.invalidateQueries({ queryKey: queryKeys.messages(conversation.id), exact: true });
       void queryClient.invalidateQueries({ queryKey: queryKeys.history(conversation.id) });

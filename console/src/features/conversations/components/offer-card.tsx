@@ -1,6 +1,7 @@
 import { Intent, Tag } from '@blueprintjs/core';
-import { percentage, plural, pounds } from '@pf/events';
-import type { OfferStatus, ThreadOffer } from './thread-model';
+import type { OfferStatus } from '@pf/events';
+import { TermsRows, termsRows } from '../../../components/terms-figures';
+import type { ThreadOffer } from './thread-model';
 
 const STATUS: Record<OfferStatus, { label: string; intent: Intent }> = {
   open: { label: 'Open', intent: Intent.PRIMARY },
@@ -9,7 +10,7 @@ const STATUS: Record<OfferStatus, { label: string; intent: Intent }> = {
   superseded: { label: 'Superseded', intent: Intent.NONE },
 };
 
-/** An offer as a card: its four terms in a small table and what became of it. */
+/** An offer as a card: its product and terms with the figures served with them (docs/behaviour/offers.md), and what became of it. */
 export function OfferCard({ offer, by }: { offer: ThreadOffer; by: string }) {
   const status = STATUS[offer.status];
   return (
@@ -23,22 +24,7 @@ export function OfferCard({ offer, by }: { offer: ThreadOffer; by: string }) {
       <table className="pf-offer-terms">
         <caption className="pf-visually-hidden">{`Offer ${offer.round + 1} from ${by}: ${status.label.toLowerCase()}`}</caption>
         <tbody>
-          <tr>
-            <th scope="row">Rate</th>
-            <td>{percentage(offer.terms.interestRate, 3)}</td>
-          </tr>
-          <tr>
-            <th scope="row">Loan</th>
-            <td>{pounds(offer.terms.loanAmount)}</td>
-          </tr>
-          <tr>
-            <th scope="row">Term</th>
-            <td>{plural(offer.terms.termYears, 'year')}</td>
-          </tr>
-          <tr>
-            <th scope="row">Fee</th>
-            <td>{pounds(offer.terms.arrangementFee)}</td>
-          </tr>
+          <TermsRows rows={termsRows(offer.terms, offer.product, offer.figures)} />
         </tbody>
       </table>
     </div>

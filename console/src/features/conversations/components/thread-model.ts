@@ -1,15 +1,24 @@
-import type { AgentType, HistoryEvent, LoanTerms, MessageView } from '@pf/events';
+import {
+  domainEvent,
+  evolveOfferBook,
+  emptyOfferBook,
+  type AgentType,
+  type HistoryEvent,
+  type LoanTerms,
+  type MessageView,
+  type OfferedProduct,
+  type OfferFigures,
+  type OfferStatus,
+} from '@pf/events';
 
 /**
  * The thread as a person reads it: each message and each offer in order, on its party's side. Borrowers and
  * the brokers who introduce them speak from the left, lenders from the right (docs/behaviour/console-layout.md).
- * Offers come from the conversation's recorded events, so a card shows the terms exactly as offered and what
- * became of them.
+ * Offers come from the conversation's recorded events, so a card shows the terms exactly as offered, the figures the
+ * read side computed for them, and what became of them as the one offer book folds it (docs/behaviour/offers.md).
  */
 export type Side = 'left' | 'right';
 export const sideOf = (type: AgentType): Side => (type === 'lender' ? 'right' : 'left');
-
-export type OfferStatus = 'open' | 'accepted' | 'rejected' | 'superseded';
 
 interface ThreadMessage {
   kind: 'message';
@@ -33,6 +42,10 @@ export interface ThreadOffer {
   round: number;
   fromAgentId: number;
   terms: LoanTerms;
+  /** The product the terms are of; null for offers from before products. */
+  product: OfferedProduct | null;
+  /** Served with the event by the read side; null where none could be computed. */
+  figures: OfferFigures | null;
   status: OfferStatus;
   /** The person who made it through the offer form, or null when the agent did. */
   person: string | null;
@@ -40,32 +53,20 @@ export interface ThreadOffer {
 
 export type ThreadItem = ThreadMessage | ThreadOffer;
 
-interface OfferData {
-  offerId: string;
-  round: number;
-  fromAgentId: number;
-  terms: LoanTerms;
-}
-
 /** Messages and offers merged in the order they were recorded. Pure. */
 export function threadItems(messages: readonly MessageView[], history: readonly HistoryEvent[]): ThreadItem[] {
   const writers = new Map<number, string>();
-  const decided = new Map<string, 'accepted' | 'rejected'>();
-  const offers: OfferData[] = [];
-  const offerEvents: HistoryEvent[] = [];
-  for (const event of history) {
-    const data = event.data as Record<string, unknown> | null;
-    if (!data) continue;
-    if (event.type === 'MessageSent' && event.actor.kind === 'person') writers.set(data.messageId as number, event.actor.name);
-    else if (event.type === 'OfferMade') {
-      offers.push(data as unknown as OfferData);
-      offerEvents.push(event);
-    } else if (event.type === 'OfferAccepted') decided.set(data.offerId as string, 'accepted');
-    else if (event.type === 'OfferRejected') decided.set(data.offerId as string, 'rejected');
+  const offerEvents = new Map<string, HistoryEvent>();
+  let book = emptyOfferBook;
+  for (const recorded of history) {
+    // Read as the contract reads it; an erased or unknown event's remains are no offer.
+    const parsed = domainEvent.safeParse({ type: recorded.type, data: recorded.data });
+    if (!parsed.success) continue;
+    const event = parsed.data;
+    if (event.type === 'MessageSent' && recorded.actor.kind === 'person') writers.set(event.data.messageId, recorded.actor.name);
+    if (event.type === 'OfferMade') offerEvents.set(event.data.offerId, recorded);
+    book = evolveOfferBook(book, event);
   }
-  const agreed = [...decided.values()].includes('accepted');
-  const lastOfferBy = new Map<number, string>();
-  for (const offer of offers) lastOfferBy.set(offer.fromAgentId, offer.offerId);
 
   const items: ThreadItem[] = messages.map((message) => ({
     kind: 'message',
@@ -77,11 +78,8 @@ export function threadItems(messages: readonly MessageView[], history: readonly 
     person: !message.isAutomated || message.isReading ? (writers.get(message.id) ?? null) : null,
     isNote: message.isReading === true,
   }));
-  offers.forEach((offer, i) => {
-    const event = offerEvents[i]!;
-    // An offer is superseded by its side's next one, and every offer still open by the one accepted.
-    const status: OfferStatus =
-      decided.get(offer.offerId) ?? (lastOfferBy.get(offer.fromAgentId) === offer.offerId && !agreed ? 'open' : 'superseded');
+  for (const offer of book.offers) {
+    const event = offerEvents.get(offer.offerId)!;
     items.push({
       kind: 'offer',
       key: `o${offer.offerId}`,
@@ -90,10 +88,12 @@ export function threadItems(messages: readonly MessageView[], history: readonly 
       round: offer.round,
       fromAgentId: offer.fromAgentId,
       terms: offer.terms,
-      status,
+      product: offer.product,
+      figures: event.figures ?? null,
+      status: offer.status,
       person: event.actor.kind === 'person' ? event.actor.name : null,
     });
-  });
+  }
   // Stable: an offer recorded in the same instant as its message follows it.
   return items
     .map((item, order) => ({ item, order }))

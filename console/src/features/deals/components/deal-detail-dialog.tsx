@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { pounds } from '@pf/events';
 import { shortDate } from '../../../components/figure-cards';
+import { dealTermsRows, TermsRows } from '../../../components/terms-figures';
 import { failureReason } from '../../../lib/api-client';
 import { useMayWrite } from '../../../components/writers-only';
 import { useChangeDeal, useDeal } from '../api/deals';
@@ -50,29 +51,14 @@ export function DealDetailDialog({ dealId, onClose }: { dealId: string | null; o
             <table className="pf-facts">
               <tbody>
                 <tr>
-                  <th>Loan</th>
-                  <td>{pounds(d.loanAmount)}</td>
-                </tr>
-                <tr>
-                  <th>Property value</th>
+                  <th scope="row">Property value</th>
                   <td>{pounds(d.propertyValue)}</td>
                 </tr>
                 <tr>
-                  <th>LTV</th>
+                  <th scope="row">LTV</th>
                   <td>{d.ltv}%</td>
                 </tr>
-                <tr>
-                  <th>Rate</th>
-                  <td>{d.interestRate}%</td>
-                </tr>
-                <tr>
-                  <th>Term</th>
-                  <td>{d.term} years</td>
-                </tr>
-                <tr>
-                  <th>Arrangement fee</th>
-                  <td>{pounds(d.arrangementFee)}</td>
-                </tr>
+                <TermsRows rows={dealTermsRows(d)} />
                 <tr>
                   <th>Borrower</th>
                   <td>{d.borrowerName}</td>
@@ -85,6 +71,12 @@ export function DealDetailDialog({ dealId, onClose }: { dealId: string | null; o
                   <th>Broker</th>
                   <td>{d.brokerName ?? '–'}</td>
                 </tr>
+                {d.brokerName !== null ? (
+                  <tr data-testid="deal-procuration-fee">
+                    <th>Procuration fee</th>
+                    <td>{d.procurationFee !== null ? `${pounds(d.procurationFee)}, paid by the lender to the broker` : 'Not recorded'}</td>
+                  </tr>
+                ) : null}
                 <tr>
                   <th>Target completion</th>
                   <td>{shortDate(d.targetCompletion)}</td>

@@ -1,9 +1,10 @@
 import { Button, Card, H2, Intent } from '@blueprintjs/core';
 import { Problem } from '../../../components/problem';
 import { WritersOnly } from '../../../components/writers-only';
-import { compactPounds, DEAL_STATUSES, pounds, type DealView } from '@pf/events';
+import { compactPounds, DEAL_STATUSES, pounds, poundsAndPence, termInWords, type DealView } from '@pf/events';
 import { useState } from 'react';
 import { FigureCards, shortDate } from '../../../components/figure-cards';
+import { aprcText } from '../../../components/terms-figures';
 import { PageHeader } from '../../../components/page-header';
 import { PagedList } from '../../../components/paged-list';
 import { SearchFilterBar } from '../../../components/search-filter-bar';
@@ -26,6 +27,18 @@ function DealRow({ deal, onView, onEdit }: { deal: DealView; onView: () => void;
         <div className="pf-deal-terms" data-testid="deal-terms">
           {pounds(deal.loanAmount)} at {deal.interestRate}% over {deal.term} years · LTV {deal.ltv}% · value {pounds(deal.propertyValue)}
         </div>
+        {deal.product || deal.figures ? (
+          <div className="pf-deal-terms" data-testid="deal-product">
+            {[
+              deal.product ? `${deal.product.name}, ${termInWords(deal.product.initialPeriodMonths)} initial period` : null,
+              deal.figures ? `${poundsAndPence(deal.figures.monthlyPayment)} a month` : null,
+              deal.figures ? `APRC ${aprcText(deal.figures)}` : null,
+              deal.procurationFee !== null ? `procuration fee ${pounds(deal.procurationFee)}` : null,
+            ]
+              .filter(Boolean)
+              .join(' · ')}
+          </div>
+        ) : null}
         <div className="pf-tags">
           <DealStatusTag status={deal.status} />
           <DealStageTag stage={deal.stage} />

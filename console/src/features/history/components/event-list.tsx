@@ -1,5 +1,6 @@
 import { Card, H2, Tag } from '@blueprintjs/core';
-import type { HistoryEvent } from '@pf/events';
+import { poundsAndPence, type HistoryEvent } from '@pf/events';
+import { aprcText } from '../../../components/terms-figures';
 import { filterKindOf, type FilterKind } from './timeline-model';
 import { formatTime } from '../../../lib/display';
 
@@ -42,6 +43,12 @@ export function EventList({
             >
               <button type="button" className="pf-history-event" onClick={() => onPick(i)}>
                 <span className="pf-muted pf-small">{formatTime(event.recordedAt)}</span> <Tag minimal>{event.type}</Tag> {event.summary}
+                {event.figures ? (
+                  <span data-testid="event-figures">
+                    {' '}
+                    {`${poundsAndPence(event.figures.monthlyPayment)} a month, APRC ${aprcText(event.figures)}.`}
+                  </span>
+                ) : null}
                 <span className="pf-muted pf-small">
                   {' '}
                   — {actorText(event)} · position {event.position}

@@ -1,7 +1,17 @@
 import { Callout, Card, H2, H3, HTMLTable, Tag } from '@blueprintjs/core';
-import type { HistoryState } from '@pf/events';
-import { ISSUES } from './timeline-model';
+import { moveReasonInWords, type HistoryState, type StandingOffer } from '@pf/events';
+import { termsRows } from '../../../components/terms-figures';
 import { formatDateTime } from '../../../lib/display';
+
+/** The columns of a standing offer, as its terms' rows name them (a row an offer lacks, such as Product before products, shows "–"). */
+const COLUMNS = ['Product', 'Initial period', 'Rate', 'Loan', 'Term', 'Fee', 'Cashback', 'Monthly payment', 'APRC'] as const;
+
+const STATUS_WORDS: Record<StandingOffer['status'], string> = {
+  open: 'On the table',
+  accepted: 'Accepted',
+  rejected: 'Turned down',
+  superseded: 'Superseded',
+};
 
 const when = (iso: string) => formatDateTime(iso, { dateStyle: 'short', timeStyle: 'medium' });
 
@@ -35,28 +45,34 @@ export function StatePanel({ state }: { state: HistoryState | undefined }) {
           <thead>
             <tr>
               <th>Side</th>
-              {ISSUES.map((issue) => (
-                <th key={issue.key}>{issue.label}</th>
+              {COLUMNS.map((label) => (
+                <th key={label}>{label}</th>
               ))}
               <th>Round</th>
               <th>Status</th>
+              <th>Why</th>
             </tr>
           </thead>
           <tbody>
-            {offers.map((offer) => (
-              <tr key={offer.offerId}>
-                <td data-label="Side">{`${offer.agentName} (${offer.agentType})`}</td>
-                {ISSUES.map((issue) => (
-                  <td key={issue.key} data-label={issue.label}>
-                    {issue.format(offer.terms[issue.key])}
+            {offers.map((offer) => {
+              // The terms and the figures the read side served with them (docs/behaviour/offers.md), as on offer cards.
+              const rows = termsRows(offer.terms, offer.product, offer.figures);
+              return (
+                <tr key={offer.offerId} data-testid="offer-at">
+                  <td data-label="Side">{`${offer.agentName} (${offer.agentType})`}</td>
+                  {COLUMNS.map((label) => (
+                    <td key={label} data-label={label}>
+                      {rows.find((row) => row.label === label)?.value ?? '–'}
+                    </td>
+                  ))}
+                  <td data-label="Round">{offer.round}</td>
+                  <td data-label="Status">{STATUS_WORDS[offer.status]}</td>
+                  <td data-label="Why" data-testid="offer-reason">
+                    {offer.reason ? moveReasonInWords(offer.reason) : '–'}
                   </td>
-                ))}
-                <td data-label="Round">{offer.round}</td>
-                <td data-label="Status">
-                  {offer.status === 'open' ? 'On the table' : offer.status === 'accepted' ? 'Accepted' : 'Turned down'}
-                </td>
-              </tr>
-            ))}
+                </tr>
+              );
+            })}
           </tbody>
         </HTMLTable>
       )}
