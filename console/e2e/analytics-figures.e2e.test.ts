@@ -2,7 +2,6 @@ import { expect, test, type Page } from '@playwright/test';
 import pg from 'pg';
 import {
   ANALYTICS_PERIOD_DAYS,
-  BROKER_COMMISSION_RATE,
   compactPounds,
   DEAL_SIZE_BANDS,
   pounds,
@@ -109,7 +108,8 @@ function expected(allEvents: Stored[], period: AnalyticsPeriod, firmId: string) 
     .filter((d) => d.status === 'completed')
     .map((d) => allAgreed.get(d.dealId))
     .filter(Boolean) as Agreed[];
-  const revenueOf = (d: Agreed) => d.arrangementFee + (d.brokerAgentId === null ? 0 : Math.round(d.loanAmount * BROKER_COMMISSION_RATE));
+  // The procuration fee each agreement recorded (docs/behaviour/analytics.md).
+  const revenueOf = (d: Agreed) => d.arrangementFee + (d.brokerAgentId === null ? 0 : (d.procurationFee ?? 0));
   const finished = of('ConversationCompleted');
   const started = new Map(of('ConversationStarted', () => true).map((d) => [d.conversationId, d.participants]));
   const borrowerOf = (conversationId: number) => started.get(conversationId)?.find((p) => p.type === 'borrower')?.agentId;

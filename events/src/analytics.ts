@@ -29,13 +29,6 @@ export const ANALYTICS_PERIOD_LABELS: Record<AnalyticsPeriod, string> = {
 };
 export const ANALYTICS_PERIOD_DAYS: Record<AnalyticsPeriod, number> = { last7: 7, last30: 30, last90: 90, last365: 365 };
 
-/**
- * What an introducer earns on a completed deal besides the lender's arrangement fee: the procuration fee UK
- * lenders pay a broker, a share of the loan (0.35% is the usual rate). Revenue = arrangement fees of completed
- * deals + this share of the loans of those completed with a broker.
- */
-export const BROKER_COMMISSION_RATE = 0.0035;
-
 /** Deal size bands (by loan amount). */
 export const DEAL_SIZE_BANDS = [
   { band: '£100K-£300K', min: 0, max: 300_000 },
@@ -53,6 +46,28 @@ export const analyticsReportQuery = z.object({ period: analyticsPeriod.default('
 /** A headline figure, the same figure over the period before, and the change in percent (null when either is missing or the previous is 0). */
 const headline = z.object({ value: z.number().nullable(), previous: z.number().nullable(), changePercent: z.number().nullable() });
 export type Headline = z.infer<typeof headline>;
+
+/**
+ * The broker firm's commission (docs/behaviour/analytics.md, "Commission"): the procuration fees lenders pay it on deals
+ * its brokers introduced, as each DealAgreed records them. A UK lender pays the fee on completion, so a completed
+ * deal's fee is earned in the month it completed; a deal agreed and still in progress (not completed, not cancelled)
+ * has its fee due, in the month it was agreed; a cancelled deal earns none.
+ */
+export const commissionMonth = z.object({
+  /** "2026-11": a calendar month (UTC). */
+  month: z.string(),
+  earned: z.number(),
+  completedDeals: z.number().int(),
+  due: z.number(),
+  dealsInProgress: z.number().int(),
+});
+export const commissionView = z.object({
+  earned: z.number(),
+  due: z.number(),
+  /** The months the period touches, oldest first. */
+  months: z.array(commissionMonth),
+});
+export type CommissionView = z.infer<typeof commissionView>;
 
 export const FUNNEL_STAGES = ['Leads', 'Qualified', 'Proposals', 'Negotiations', 'Completions'] as const;
 
@@ -91,6 +106,7 @@ export const analyticsReportView = z.object({
       percentOfPrevious: z.number().nullable(),
     }),
   ),
+  commission: commissionView,
 });
 export type AnalyticsReportView = z.infer<typeof analyticsReportView>;
 

@@ -1,6 +1,14 @@
 import type { ConversationCommand, ConversationEvent, OfferBook, Participant, SideHolder, Speaker } from '@pf/events';
 import { Conflict, Invalid, NotFound } from '@pf/infra';
-import { canSeeConversation, emptyOfferBook, evolveOfferBook, firmOf, holderOf, switchSides as switchedSides, USER_MESSAGES } from '@pf/events';
+import {
+  canSeeConversation,
+  emptyOfferBook,
+  evolveOfferBook,
+  firmOf,
+  holderOf,
+  switchSides as switchedSides,
+  USER_MESSAGES,
+} from '@pf/events';
 import type { Decider } from '../handle-command';
 import { evolveSideClock, type SideClock } from '../process-managers/response-time';
 import { commitmentMove, type CommitmentCommand } from './commitment-moves';

@@ -207,7 +207,12 @@ describe('conversation decider', () => {
       .when(offer(4.2))
       .then([mine(2)]);
     spec
-      .given([started, made('l1', 2, 0, 4.9), { type: 'OfferRejected', data: { conversationId: 3, offerId: 'l1', byAgentId: 1 } }, aliceTakes])
+      .given([
+        started,
+        made('l1', 2, 0, 4.9),
+        { type: 'OfferRejected', data: { conversationId: 3, offerId: 'l1', byAgentId: 1 } },
+        aliceTakes,
+      ])
       .when(offer(4.2))
       .then([mine(1)]);
     spec.given([started, aliceTakes]).when(offer(0)).thenThrows(Invalid, 'terms.interestRate: must be between 0% and 100%');

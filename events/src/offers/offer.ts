@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loanTerms, type LoanTerms } from '../negotiation';
+import type { LoanTerms } from '../negotiation';
 import { repaymentType } from '../products/needs';
 import { productType } from '../products/product';
 import { percentage, pounds, wholeNumber } from '../format';

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import {
-  BROKER_COMMISSION_RATE,
   DEAL_SIZE_BANDS,
   MARKET_MIN_FIRMS,
   MARKET_REGIONS,
@@ -68,10 +67,9 @@ describe('analytics after Seed Demo Data, recomputed from the events table', () 
         .map((d) => d.dealId),
     );
     const completed = agreed.filter((d) => completedIds.has(d.dealId));
-    const revenue = completed.reduce(
-      (sum, d) => sum + d.arrangementFee + (d.brokerAgentId === null ? 0 : Math.round(d.loanAmount * BROKER_COMMISSION_RATE)),
-      0,
-    );
+    // The procuration fee each agreement recorded (docs/behaviour/analytics.md), never a rate of the loan assumed here.
+    const fee = (d: (typeof agreed)[number]) => (d.brokerAgentId === null ? 0 : (d.procurationFee ?? 0));
+    const revenue = completed.reduce((sum, d) => sum + d.arrangementFee + fee(d), 0);
     const round1 = (v: number) => Math.round(v * 10) / 10;
 
     expect(finished.length).toBeGreaterThanOrEqual(4);
@@ -84,6 +82,10 @@ describe('analytics after Seed Demo Data, recomputed from the events table', () 
     expect(report.dealVolume.reduce((n, v) => n + v.deals, 0)).toBe(agreed.length);
     expect(report.dealVolume.reduce((n, v) => n + v.value, 0)).toBe(agreed.reduce((s, d) => s + d.loanAmount, 0));
     expect(report.revenue.reduce((n, v) => n + v.revenue, 0)).toBe(revenue);
+    // Commission: earned on the completed deal, due on those agreed and still in progress (none was cancelled here).
+    expect(report.commission.earned).toBe(completed.reduce((sum, d) => sum + fee(d), 0));
+    expect(report.commission.due).toBe(agreed.filter((d) => !completedIds.has(d.dealId)).reduce((sum, d) => sum + fee(d), 0));
+    expect(report.commission.months.reduce((sum, m) => sum + m.earned + m.due, 0)).toBe(report.commission.earned + report.commission.due);
     expect(report.loanTypes.reduce((n, t) => n + t.deals, 0)).toBe(agreed.length);
     expect(report.dealSizes.map((b) => b.deals)).toEqual(
       DEAL_SIZE_BANDS.map((b) => agreed.filter((d) => d.loanAmount >= b.min && d.loanAmount < b.max).length),

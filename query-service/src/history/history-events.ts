@@ -1,4 +1,13 @@
-import { formatPosition, isOwnSide, servedOfferFigures, type DomainEvent, type HistoryEvent, type OfferedProduct, type OfferFigures, type Participant } from '@pf/events';
+import {
+  formatPosition,
+  isOwnSide,
+  servedOfferFigures,
+  type DomainEvent,
+  type HistoryEvent,
+  type OfferedProduct,
+  type OfferFigures,
+  type Participant,
+} from '@pf/events';
 import { contentDigest } from '@pf/infra';
 import type { HistoryRecord } from './load-history';
 import { actorOf, kindOf, summarise, type SummaryContext } from './summaries';

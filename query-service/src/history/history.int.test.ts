@@ -7,8 +7,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import {
+  moveReasonInWords,
+  offerFigures,
   streams,
   type DomainEvent,
+  type OfferedProduct,
   type EventMetadata,
   type HistoryEvent,
   type HistoryPage,
@@ -81,6 +84,20 @@ function runCli(args: string[], dataDir: string): Promise<{ status: number; out:
 }
 
 const terms = (interestRate: number, arrangementFee = 999) => ({ interestRate, termYears: 25, loanAmount: 200_000, arrangementFee });
+/** The lender's product as its range stood (the shape of Furness Building Society's 5-year fix: docs/behaviour/regulated-figures.md). */
+const FIVE_YEAR_FIX: OfferedProduct = {
+  productId: 'five-year-fixed',
+  name: '5 Year Fixed Rate',
+  type: 'fixed',
+  initialPeriodMonths: 60,
+  reversionRatePercent: 8.39,
+  ercPercentByYear: [5, 5, 4, 3, 2],
+  feeFree: false,
+  feeAddedToLoan: true,
+  cashbackPounds: 0,
+};
+const LENDER_REASON = { rule: 'Moved within its discretion towards the borrower', figures: { ratePercent: 4.3, trueCostPounds: 60_000 } };
+const BORROWER_REASON = { rule: 'Accepted: at least as good as its own next offer', figures: { trueCostPounds: 60_000 } };
 
 describe("history API: from the event store, paged, as it stood ?at=, for the conversation's owners only", () => {
   let database: TestDatabase;
@@ -237,7 +254,16 @@ describe("history API: from the event store, paged, as it stood ?at=, for the co
       [
         {
           type: 'OfferMade',
-          data: { conversationId, offerId: 'o3', round: 3, fromAgentId: lender, toAgentId: borrower, terms: terms(4.3) },
+          data: {
+            conversationId,
+            offerId: 'o3',
+            round: 3,
+            fromAgentId: lender,
+            toAgentId: borrower,
+            terms: terms(4.3),
+            product: FIVE_YEAR_FIX,
+            reason: LENDER_REASON,
+          },
         },
       ],
       agent(lender),
@@ -245,7 +271,7 @@ describe("history API: from the event store, paged, as it stood ?at=, for the co
     await append(
       stream,
       [
-        { type: 'OfferAccepted', data: { conversationId, offerId: 'o3', byAgentId: borrower, terms: terms(4.3) } },
+        { type: 'OfferAccepted', data: { conversationId, offerId: 'o3', byAgentId: borrower, terms: terms(4.3), reason: BORROWER_REASON } },
         {
           type: 'DealAgreed',
           data: {
@@ -260,6 +286,7 @@ describe("history API: from the event store, paged, as it stood ?at=, for the co
             interestRate: 4.3,
             termYears: 25,
             arrangementFee: 999,
+            product: FIVE_YEAR_FIX,
           },
         },
         { type: 'ConversationCompleted', data: { conversationId, outcome: 'agreed', reason: 'Terms agreed' } },
@@ -360,8 +387,9 @@ describe("history API: from the event store, paged, as it stood ?at=, for the co
     const end = (await history<HistoryState>(`?at=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`)).body;
     expect(end.conversation).toMatchObject({ status: 'completed', outcome: 'agreed', isManualMode: false });
     expect(end.messages).toHaveLength(3);
+    // The borrower's last offer was still open when it accepted the lender's, which superseded it (docs/behaviour/offers.md).
     expect(end.offers.map((o) => [o.offerId, o.status])).toEqual([
-      ['o2', 'open'],
+      ['o2', 'superseded'],
       ['o3', 'accepted'],
     ]);
     const [held] = end.takeovers;
@@ -378,6 +406,41 @@ describe("history API: from the event store, paged, as it stood ?at=, for the co
 
     const before = (await history<HistoryState>('?at=2000-01-01T00:00:00Z')).body;
     expect(before).toMatchObject({ conversation: null, messages: [], offers: [], at: { position: null } });
+  });
+
+  it("serves each side's standing offer with its product, the agent's reason and its regulated figures, and every event's terms with theirs", async () => {
+    const end = (await history<HistoryState>(`?at=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`)).body;
+    const [borrowers, lenders] = end.offers;
+    // A person's offer from before products: one rate for the term, no product, no reason.
+    expect(borrowers).toMatchObject({ offerId: 'o2', product: null, reason: null, figures: offerFigures(terms(4.1)) });
+    expect(lenders).toMatchObject({
+      offerId: 'o3',
+      product: FIVE_YEAR_FIX,
+      reason: LENDER_REASON,
+      figures: offerFigures(terms(4.3), FIVE_YEAR_FIX),
+    });
+    // Two periods: the fixed rate's payment for 5 years, then the reversion rate's.
+    expect(lenders!.figures!.payments.map((p) => p.months)).toEqual([60, 240]);
+
+    const { body } = await history<HistoryPage>('?limit=500');
+    const figuresOf = (type: string) => body.events.filter((e) => e.type === type).map((e) => e.figures);
+    expect(figuresOf('OfferMade')).toEqual([offerFigures(terms(4.85)), offerFigures(terms(4.1)), offerFigures(terms(4.3), FIVE_YEAR_FIX)]);
+    // An acceptance's figures are its offer's, product and all, even when the offer is on an earlier page.
+    expect(figuresOf('OfferAccepted')).toEqual([offerFigures(terms(4.3), FIVE_YEAR_FIX)]);
+    const acceptance = body.events.findIndex((e) => e.type === 'OfferAccepted');
+    const paged = await history<HistoryPage>(`?after=${body.events[acceptance - 1]!.position}&limit=1`);
+    expect(paged.body.events[0]).toMatchObject({ type: 'OfferAccepted', figures: offerFigures(terms(4.3), FIVE_YEAR_FIX) });
+    expect(figuresOf('DealAgreed')).toEqual([offerFigures(terms(4.3), FIVE_YEAR_FIX)]);
+    expect(body.events.find((e) => e.type === 'MessageSent')).not.toHaveProperty('figures');
+    // The timeline says which product was offered and why, in words with the figures the agent used.
+    const summaries = body.events.map((e) => e.summary);
+    expect(summaries).toContain(
+      `Northgate Building Society (lender) offered the 5 Year Fixed Rate: 4.3% over 25 years on a £200,000 loan, £999 fee (round 3). Why: ${moveReasonInWords(LENDER_REASON)}.`,
+    );
+    expect(moveReasonInWords(LENDER_REASON)).toBe('Moved within its discretion towards the borrower (rate 4.3%, true cost £60,000)');
+    expect(summaries).toContain(
+      'Amelia Hart (borrower) accepted 4.3% over 25 years on a £200,000 loan, £999 fee. Why: Accepted: at least as good as its own next offer (true cost £60,000).',
+    );
   });
 
   it('answers 404 to anyone who owns none of its agents, as for the conversation itself, and 401 signed out', async () => {

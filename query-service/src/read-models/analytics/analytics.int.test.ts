@@ -1,13 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
-import {
-  ANALYTICS_PERIOD_DAYS,
-  BROKER_COMMISSION_RATE,
-  DEAL_SIZE_BANDS,
-  type AnalyticsPeriod,
-  type DomainEvent,
-  type EventOf,
-} from '@pf/events';
+import { ANALYTICS_PERIOD_DAYS, DEAL_SIZE_BANDS, type AnalyticsPeriod, type DomainEvent, type EventOf } from '@pf/events';
 import { migrate, type RecordedEvent } from '@pf/infra';
 import { projectReadModels } from '..';
 import { ANALYTICS_FACT_TABLES } from './consumer';
@@ -46,7 +39,7 @@ function negotiation(n: {
   lender: number;
   broker?: number;
   rates: number[];
-  deal?: { loan: number; value: number; rate: number; fee: number };
+  deal?: { loan: number; value: number; rate: number; fee: number; procurationFee?: number };
 }): Timed[] {
   const at = (minute: number) => `${n.day}T13:0${minute}:00Z`;
   const parties = [
@@ -109,6 +102,7 @@ function negotiation(n: {
           interestRate: d.rate,
           termYears: 25,
           arrangementFee: d.fee,
+          ...(d.procurationFee !== undefined ? { procurationFee: d.procurationFee } : {}),
         },
       },
     });
@@ -164,7 +158,8 @@ const HISTORY: Timed[] = [
     lender: 4,
     broker: 6,
     rates: [4.5, 4.2, 4.3],
-    deal: { loan: 300_000, value: 400_000, rate: 4.3, fee: 999 },
+    // The lender's procuration fee to broker 6, as the agreement records it (0.35% of the loan: docs/behaviour/products.md).
+    deal: { loan: 300_000, value: 400_000, rate: 4.3, fee: 999, procurationFee: 1_050 },
   }),
   { at: '2026-03-30T09:00:00Z', event: agent(3, 'borrower', 'alice') },
   ...negotiation({ id: 13, day: '2026-03-30', borrower: 3, lender: 5, rates: [4.6] }),
@@ -355,7 +350,8 @@ describe('analytics facts', () => {
       client.release();
     }
     const week = await readAnalyticsReport(db.pool, 'last7', null, NOW);
-    const revenue = 999 + Math.round(300_000 * BROKER_COMMISSION_RATE);
+    // The arrangement fee and the procuration fee the agreement recorded (docs/behaviour/analytics.md).
+    const revenue = 999 + 1_050;
     expect(week.headline.totalRevenue.value).toBe(revenue);
     expect(week.headline.dealsClosed.value).toBe(1);
     expect(week.headline.avgDealSize.value).toBe((300_000 + 150_000) / 2);
@@ -395,11 +391,87 @@ describe('analytics facts', () => {
       stage: 'completed',
       stageTimes: {},
     };
-    expect(revenueOf({ ...base, brokerAgentId: 6, completedAt: '2026-03-30T00:00:00Z' })).toBe(
-      999 + Math.round(300_000 * BROKER_COMMISSION_RATE),
-    );
-    expect(revenueOf({ ...base, brokerAgentId: null, completedAt: '2026-03-30T00:00:00Z' })).toBe(999);
-    expect(revenueOf({ ...base, brokerAgentId: 6, completedAt: null })).toBe(0);
+    const completed = '2026-03-30T00:00:00Z';
+    expect(revenueOf({ ...base, brokerAgentId: 6, procurationFee: 1_050, completedAt: completed })).toBe(999 + 1_050);
+    // Before products a deal recorded no procuration fee: none is made up for it.
+    expect(revenueOf({ ...base, brokerAgentId: 6, procurationFee: null, completedAt: completed })).toBe(999);
+    expect(revenueOf({ ...base, brokerAgentId: null, procurationFee: null, completedAt: completed })).toBe(999);
+    expect(revenueOf({ ...base, brokerAgentId: 6, procurationFee: 1_050, completedAt: null })).toBe(0);
+  });
+
+  it('shows the broker firm its commission by month: earned on completion, due while a deal is in progress, none when cancelled', async () => {
+    await db.reset();
+    const stage = (at: string, dealId: string, from: string, to: string): Timed => ({
+      at,
+      event: { type: 'DealStageChanged', data: { dealId, stage: to as 'valuation', from: from as 'application' } },
+    });
+    const status = (at: string, dealId: string, from: string, to: string): Timed => ({
+      at,
+      event: { type: 'DealStatusChanged', data: { dealId, status: to as 'completed', from: from as 'active' } },
+    });
+    // Broker 6 (erin's firm) introduces three deals; the lenders' procuration fees as each agreement records them.
+    const introduced = (id: number, day: string, borrower: number, procurationFee: number) =>
+      negotiation({
+        id,
+        day,
+        borrower,
+        lender: 4,
+        broker: 6,
+        rates: [4.3],
+        deal: { loan: 300_000, value: 400_000, rate: 4.3, fee: 999, procurationFee },
+      });
+    const events: Timed[] = [
+      { at: '2026-01-01T09:00:00Z', event: agent(4, 'lender', 'bob') },
+      { at: '2026-01-01T09:01:00Z', event: agent(6, 'broker', 'erin') },
+      ...[1, 2, 3, 7].map((id): Timed => ({ at: '2026-01-01T09:02:00Z', event: agent(id, 'borrower', 'alice') })),
+      // Agreed in February, completed in March: earned in March.
+      ...introduced(21, '2026-02-20', 1, 1_050),
+      stage('2026-03-01T10:00:00Z', 'd21', 'application', 'valuation'),
+      stage('2026-03-02T10:00:00Z', 'd21', 'valuation', 'underwriting'),
+      stage('2026-03-05T10:00:00Z', 'd21', 'underwriting', 'completed'),
+      status('2026-03-05T10:00:00Z', 'd21', 'active', 'completed'),
+      // Agreed in March, still at underwriting: due, in March.
+      ...introduced(22, '2026-03-12', 2, 1_200),
+      stage('2026-03-20T10:00:00Z', 'd22', 'application', 'underwriting'),
+      // Agreed in January and cancelled: no fee, neither earned nor due.
+      ...introduced(23, '2026-01-15', 3, 900),
+      status('2026-01-20T10:00:00Z', 'd23', 'active', 'cancelled'),
+      // A deal with no broker pays no procuration fee.
+      ...negotiation({
+        id: 24,
+        day: '2026-03-14',
+        borrower: 7,
+        lender: 4,
+        rates: [4.1],
+        deal: { loan: 200_000, value: 300_000, rate: 4.1, fee: 999 },
+      }),
+    ];
+    const client = await db.pool.connect();
+    try {
+      for (const event of asRecorded(events)) await projectBoth(client, [event]);
+    } finally {
+      client.release();
+    }
+    const broker = await readAnalyticsReport(db.pool, 'last90', owner('erin'), NOW);
+    expect(broker.commission).toEqual({
+      earned: 1_050,
+      due: 1_200,
+      months: [
+        { month: '2026-01', earned: 0, completedDeals: 0, due: 0, dealsInProgress: 0 },
+        { month: '2026-02', earned: 0, completedDeals: 0, due: 0, dealsInProgress: 0 },
+        { month: '2026-03', earned: 1_050, completedDeals: 1, due: 1_200, dealsInProgress: 1 },
+      ],
+    });
+    // The lender's firm pays the fees; it earns no commission of its own.
+    const lender = await readAnalyticsReport(db.pool, 'last90', owner('bob'), NOW);
+    expect(lender.commission).toMatchObject({ earned: 0, due: 0 });
+    // Last 7 days (from 25 March): the completion on 5 March and the agreement on 12 March are before it.
+    const week = await readAnalyticsReport(db.pool, 'last7', owner('erin'), NOW);
+    expect(week.commission).toEqual({
+      earned: 0,
+      due: 0,
+      months: [{ month: '2026-03', earned: 0, completedDeals: 0, due: 0, dealsInProgress: 0 }],
+    });
   });
 
   it('builds the market of a region from its agreed deals and offers, says when there is too little data, and states the figures behind each insight', async () => {

@@ -47,6 +47,7 @@ export function applyDealLifecycle(state: FactsState, touched: Touched, event: L
         stage: 'application',
         stageTimes: { application: at },
         completedAt: null,
+        procurationFee: d.broker !== null ? (d.procurationFee ?? null) : null,
       });
     }
     touched.deals.add(d.dealId);

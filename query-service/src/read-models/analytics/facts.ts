@@ -23,6 +23,8 @@ export interface DealFact {
   stage: string | null;
   stageTimes: Record<string, string>;
   completedAt: string | null;
+  /** The lender's procuration fee to the introducing broker, pounds, as DealAgreed (or DealOpened) records it; null without one. */
+  procurationFee: number | null;
 }
 export interface NegotiationFact {
   conversationId: number;
@@ -199,6 +201,7 @@ export function applyFact(state: FactsState, touched: Touched, event: DomainEven
         stage: opened?.stage ?? null,
         stageTimes: opened?.stageTimes ?? {},
         completedAt: opened?.completedAt ?? null,
+        procurationFee: deal.brokerAgentId !== null ? (deal.procurationFee ?? opened?.procurationFee ?? null) : null,
       });
       touched.deals.add(deal.dealId);
       classifyDeal(state, touched, deal.dealId);

@@ -108,6 +108,7 @@ const AN_DEALS: BulkTarget = {
     'stage',
     'stage_times',
     'completed_at',
+    'procuration_fee',
   ],
   key: [0],
   whenStored: 'statement',
@@ -202,6 +203,7 @@ async function projectFacts(
       d.stage,
       JSON.stringify(d.stageTimes),
       d.completedAt,
+      d.procurationFee,
     ]),
     [
       'text',
@@ -220,14 +222,15 @@ async function projectFacts(
       'text',
       'jsonb',
       'timestamptz',
+      'bigint',
     ],
     (v) => `insert into rm_an_deals (${AN_DEALS.columns.join(', ')})
-            select v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16 from ${v} order by ord
+            select v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17 from ${v} order by ord
             on conflict (deal_id) do update set conversation_id = excluded.conversation_id, agreed_at = excluded.agreed_at,
               borrower_agent_id = excluded.borrower_agent_id, lender_agent_id = excluded.lender_agent_id, broker_agent_id = excluded.broker_agent_id,
               region = excluded.region, loan_type = excluded.loan_type, property_value = excluded.property_value, loan_amount = excluded.loan_amount,
               interest_rate = excluded.interest_rate, arrangement_fee = excluded.arrangement_fee, status = excluded.status, stage = excluded.stage,
-              stage_times = excluded.stage_times, completed_at = excluded.completed_at`,
+              stage_times = excluded.stage_times, completed_at = excluded.completed_at, procuration_fee = excluded.procuration_fee`,
     AN_DEALS,
   );
   const negotiations = [...touched.negotiations].map((id) => state.negotiations.get(id)!);

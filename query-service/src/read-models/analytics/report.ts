@@ -1,7 +1,6 @@
 import {
   ANALYTICS_PERIOD_DAYS,
   successRate,
-  BROKER_COMMISSION_RATE,
   DEAL_SIZE_BANDS,
   LOAN_TYPES,
   type AnalyticsPeriod,
@@ -9,6 +8,7 @@ import {
   type Headline,
 } from '@pf/events';
 import type { DealFact, LeadFact, NegotiationFact } from './facts';
+import { commissionOf } from './commission';
 import { before, bucketOf, bucketStarts, dayWindow, daysBetween, inRange, round1, round2 } from './period';
 
 export interface ReportInput {
@@ -18,10 +18,13 @@ export interface ReportInput {
   agents: ReadonlyMap<number, { name: string; type: string }>;
 }
 
-/** Arrangement fee plus the broker's procuration fee, for a completed deal (0 otherwise). */
+/**
+ * Arrangement fee plus the broker's procuration fee as the deal records it (docs/behaviour/analytics.md), for a completed
+ * deal (0 otherwise).
+ */
 export function revenueOf(deal: DealFact): number {
   if (deal.completedAt === null) return 0;
-  return deal.arrangementFee + (deal.brokerAgentId !== null ? Math.round(deal.loanAmount * BROKER_COMMISSION_RATE) : 0);
+  return deal.arrangementFee + (deal.brokerAgentId !== null ? (deal.procurationFee ?? 0) : 0);
 }
 
 function headline(value: number | null, previous: number | null): Headline {
@@ -95,6 +98,8 @@ export function buildAnalyticsReport(input: ReportInput, period: AnalyticsPeriod
     dealSizes,
     stageTimes: stageTimes(agreedNow, input.negotiations, completedNow, input.deals, from, to),
     funnel: funnel(input.leads.filter((l) => inRange(l.createdAt, from, to))),
+    // The brokers among the agents the report is of (the firm's own, or every one for the platform's).
+    commission: commissionOf(input.deals, (agentId) => input.agents.get(agentId)?.type === 'broker', from, to),
   };
 }
 

@@ -23,6 +23,7 @@ export interface DealRow {
   stage: string | null;
   stage_times: Record<string, string>;
   completed_at: Date | null;
+  procuration_fee: number | null;
 }
 
 export interface NegotiationRow {
@@ -86,6 +87,7 @@ export const dealOf = (r: DealRow): DealFact => ({
   stage: r.stage,
   stageTimes: r.stage_times,
   completedAt: iso(r.completed_at),
+  procurationFee: r.procuration_fee === null ? null : Number(r.procuration_fee),
 });
 
 export const negotiationOf = (r: NegotiationRow): NegotiationFact => ({

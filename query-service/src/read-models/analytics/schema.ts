@@ -112,4 +112,20 @@ export const analyticsMigrations: Migration[] = [
       create index if not exists rm_an_agents_firm on rm_an_agents (firm_id);
     `,
   },
+  {
+    // Commission (docs/behaviour/analytics.md): each deal's procuration fee as its DealAgreed records it. Deals already
+    // here get theirs from the event store's DealAgreed when it is in this database (elsewhere `npm run rebuild` fills it).
+    name: 'query-service/analytics/005-procuration-fee',
+    sql: `
+      alter table rm_an_deals add column if not exists procuration_fee bigint;
+      do $$ begin
+        if to_regclass('events') is not null then
+          update rm_an_deals d set procuration_fee = (e.data->>'procurationFee')::bigint
+          from events e
+          where e.type = 'DealAgreed' and e.data->>'dealId' = d.deal_id and d.broker_agent_id is not null
+            and e.data ? 'procurationFee' and d.procuration_fee is null;
+        end if;
+      end $$;
+    `,
+  },
 ];

@@ -1,5 +1,13 @@
 import type pg from 'pg';
-import { PAGE_LIMIT_DEFAULT, servedOfferFigures, type DealDetailView, type DealPage, type DealPageQuery, type DealStatsView, type DealView } from '@pf/events';
+import {
+  PAGE_LIMIT_DEFAULT,
+  servedOfferFigures,
+  type DealDetailView,
+  type DealPage,
+  type DealPageQuery,
+  type DealStatsView,
+  type DealView,
+} from '@pf/events';
 import { containsPattern, readBoardPage } from '../paging';
 import type { DealDoc } from './evolve';
 

@@ -4,6 +4,7 @@ import { BarChart, LineChart, PieChart } from '../../../components/charts/charts
 import { compactPounds, DEALS_OPENED_DEFINITION } from '@pf/events';
 import { DefinedTitle } from '../../../components/success-rate';
 import { monthLabel, shortDate } from '../../../lib/format';
+import { CommissionCard } from './commission-card';
 import { PlatformActivity } from './platform-activity';
 
 const bucketLabel = (report: AnalyticsReportView, start: string) =>
@@ -34,12 +35,12 @@ export function OverviewTab({ report }: { report: AnalyticsReportView }) {
         {revenue === 0 ? (
           <NonIdealState
             icon="timeline-bar-chart"
-            description="No deal completed in this period, so no revenue yet: revenue is the arrangement fee and broker commission of completed deals."
+            description="No deal completed in this period, so no revenue yet: revenue is the arrangement fee and the procuration fee recorded on completed deals."
           />
         ) : (
           <BarChart
             title="Revenue"
-            description={`Arrangement fees and broker commission of deals completed per ${report.bucket}.`}
+            description={`Arrangement fees and the procuration fees recorded on deals completed per ${report.bucket}.`}
             points={report.revenue.map((v) => ({ x: bucketLabel(report, v.start), y: v.revenue }))}
             format={compactPounds}
           />
@@ -57,6 +58,7 @@ export function OverviewTab({ report }: { report: AnalyticsReportView }) {
           />
         )}
       </Card>
+      <CommissionCard commission={report.commission} />
       <PlatformActivity period={report.period} />
     </div>
   );

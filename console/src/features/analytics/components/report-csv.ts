@@ -19,6 +19,8 @@ export function reportCsv(report: AnalyticsReportView, tab: AnalyticsTab): strin
     report.dealVolume.forEach((v, i) => rows.push([v.start.slice(0, 10), v.deals, v.value, report.revenue[i]?.revenue ?? 0]));
     rows.push([], ['Loan type', 'Deals', 'Share %']);
     report.loanTypes.forEach((t) => rows.push([t.name, t.deals, t.share]));
+    rows.push([], ['Month', 'Commission earned', 'Deals completed', 'Commission due', 'Deals in progress']);
+    report.commission.months.forEach((m) => rows.push([m.month, m.earned, m.completedDeals, m.due, m.dealsInProgress]));
   } else if (tab === 'agents') {
     rows.push(['Agent', 'Type', 'Deals', 'Negotiations', 'Conversion %', 'Revenue']);
     report.agents.forEach((a) => rows.push([a.name, a.type, a.deals, a.negotiations, a.conversion, a.revenue]));

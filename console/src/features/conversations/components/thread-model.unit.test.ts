@@ -59,12 +59,7 @@ describe('threadItems', () => {
     const history = [offer('a', 2, 1), rejected('a', 2), offer('b', 1, 3), offer('c', 1, 4), offer('d', 2, 5)];
     const statuses = (h: HistoryEvent[]) => threadItems([], h).map((i) => (i.kind === 'offer' ? `${i.offerId}:${i.status}` : ''));
     expect(statuses(history)).toEqual(['a:rejected', 'b:superseded', 'c:open', 'd:open']);
-    expect(statuses([...history, accepted('d', 6)])).toEqual([
-      'a:rejected',
-      'b:superseded',
-      'c:superseded',
-      'd:accepted',
-    ]);
+    expect(statuses([...history, accepted('d', 6)])).toEqual(['a:rejected', 'b:superseded', 'c:superseded', 'd:accepted']);
   });
 
   it('names the person who wrote a manual message or made an offer', () => {
