@@ -111,6 +111,8 @@ const readiness = {
       lastBaseBackupBytes: z.number().int().nullable(),
       lastArchivedWal: z.string().nullable(),
       lastArchivedAt: z.string().nullable(),
+      /** The copy in an S3-compatible object store (BACKUP_S3_URL): when it was last brought up to date, and its last failure. */
+      objectStore: z.object({ url: z.string(), lastCopiedAt: z.string().nullable(), lastError: z.string().nullable() }).nullable(),
       warnings: z.array(z.string()),
     })
     .optional(),

@@ -38,6 +38,25 @@ export const configSchema = z
     BACKUP_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(7),
     /** The WAL is archived at least this often while anything is written: the most acknowledged work a lost disk costs. */
     BACKUP_ARCHIVE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+    /**
+     * A copy of BACKUP_DIR in an S3-compatible object store, `s3://bucket/optional/prefix` (docs/operations/backups.md
+     * "Object store"), with the credentials below.
+     */
+    BACKUP_S3_URL: z
+      .string()
+      .regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[^\n\r\0]*)?$/, { error: 'must be s3://bucket or s3://bucket/prefix' })
+      .optional(),
+    /** The object store's endpoint, for S3-compatible stores other than AWS (MinIO, Ceph, Cloudflare R2): https://host:port. */
+    BACKUP_S3_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    BACKUP_S3_REGION: z
+      .string()
+      .regex(/^[a-z0-9-]{1,40}$/, { error: 'must be a region name such as eu-west-2' })
+      .default('eu-west-2'),
+    /** The object store's credentials; unset, the AWS SDK's usual sources (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a profile, a role). */
+    BACKUP_S3_ACCESS_KEY_ID: z.string().min(1).max(200).optional(),
+    BACKUP_S3_SECRET_ACCESS_KEY: z.string().min(1).max(200).optional(),
+    /** How often new WAL segments and base backups are copied to the object store. */
+    BACKUP_S3_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
     EVENTSTORE_URL: z
       .string()
       .regex(/^(esdb|kurrentdb|kdb)(\+discover)?:\/\//, { error: 'must be an esdb:// connection string' })

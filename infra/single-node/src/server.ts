@@ -28,7 +28,16 @@ import {
 } from '@pf/infra';
 import type { Position } from '@pf/events';
 import { superviseEmbeddedPostgres, type SupervisedEmbeddedDatabase } from '@pf/infra/embedded';
-import { backupSettings, backupStatus, prepareBackupDir, scheduleBaseBackups, serverBackupSettings } from '@pf/infra/backup';
+import {
+  backupSettings,
+  backupStatus,
+  BackupReplica,
+  objectStoreSettings,
+  prepareBackupDir,
+  scheduleBaseBackups,
+  scheduleReplica,
+  serverBackupSettings,
+} from '@pf/infra/backup';
 import { queryMigrations, queryService, startQueryJobs, tokenReadService } from '@pf/query-service';
 import { attachRealtimeGateway } from '@pf/realtime-gateway';
 
@@ -116,8 +125,12 @@ export async function startSingleNode(
   const automation = config.AUTOMATION === 'on' ? startAutomation(context, options.automation ?? {}) : null;
   const dealOpener = startDealOpener(context);
   const illustrations = startIllustrationMaker(context);
-  const baseBackups = backups ? scheduleBaseBackups(context.pool, config.DATA_DIR, backups, log) : null;
-  const backup = backups ? { status: () => backupStatus(context.pool, backups, new Date()) } : null;
+  const objectStore = backups ? objectStoreSettings(config) : null;
+  const replica = backups && objectStore ? scheduleReplica(backups, new BackupReplica(objectStore), backups.retentionMs, log) : null;
+  const baseBackups = backups
+    ? scheduleBaseBackups(context.pool, config.DATA_DIR, backups, log, () => replica?.copyNow() ?? Promise.resolve())
+    : null;
+  const backup = backups ? { status: () => backupStatus(context.pool, backups, new Date(), replica?.state() ?? null) } : null;
   await app.register(healthRoutes, { ...context, ...(embedded ? { embedded } : {}), ...(backup ? { backup } : {}) });
 
   await app.listen({ port: config.PORT, host: config.HOST });
@@ -143,6 +156,7 @@ export async function startSingleNode(
         ['the deal opener', () => dealOpener.close()],
         ['the illustration maker', () => illustrations.close()],
         ['the base backups', () => baseBackups?.close()],
+        ['the copy to the object store', () => replica?.close()],
         ['the realtime gateway', () => gateway.close()],
         ['the HTTP server', () => app.close()],
         ["the read side's followers", () => queryJobs.close()],

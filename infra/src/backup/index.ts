@@ -10,3 +10,4 @@ export { backupStatus, type BackupStatus } from './status';
 export { prepareBackupDir, scheduleBaseBackups, serverBackupSettings } from './schedule';
 export { chooseBaseBackup, prepareRestore, restoringDir, RestoreRefused, settleRestore, swapIn } from './restore';
 export { archiveNow } from './archive-now';
+export { BackupReplica, objectStoreSettings, scheduleReplica, type ObjectStoreSettings, type ReplicaState } from './replica';

@@ -42,6 +42,8 @@ export function scheduleBaseBackups(
   dataDir: string,
   settings: BackupSettings,
   log: ScheduleLog,
+  /** After each base backup (its copy to the object store, when there is one). */
+  afterBackup: () => Promise<void> = () => Promise.resolve(),
 ): { close(): Promise<void> } {
   let running: Promise<void> | null = null;
   let closed = false;
@@ -53,6 +55,7 @@ export function scheduleBaseBackups(
       log.info({ id: record.id, bytes: record.bytes, seconds: record.seconds }, 'base backup taken');
       const pruned = await pruneBackups(settings, settings.retentionMs, new Date());
       if (pruned.backups.length > 0 || pruned.walSegments > 0) log.info(pruned, 'backups past their retention deleted');
+      await afterBackup();
     } catch (error) {
       if (!closed) log.error({ err: error }, 'the base backup failed; it is tried again in 10 minutes');
     }

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { listBaseBackups } from './catalogue';
 import type { BackupSettings } from './layout';
+import type { ReplicaState } from './replica';
 
 /** What /readyz says of the backups (docs/operations/backups.md "Status"). */
 export interface BackupStatus {
@@ -9,6 +10,8 @@ export interface BackupStatus {
   readonly lastBaseBackupBytes: number | null;
   readonly lastArchivedWal: string | null;
   readonly lastArchivedAt: string | null;
+  /** The copy in an S3-compatible object store, when BACKUP_S3_URL names one. */
+  readonly objectStore: ReplicaState | null;
   /** Set when backing up has stopped or fallen behind: shown, never silent (readiness is not withheld for it). */
   readonly warnings: string[];
 }
@@ -16,8 +19,14 @@ export interface BackupStatus {
 /** The grace past the interval before an overdue base backup is a warning (a backup of a large database takes a while). */
 const OVERDUE_GRACE_MS = 3_600_000;
 
-export async function backupStatus(pool: pg.Pool, settings: BackupSettings, now: Date): Promise<BackupStatus> {
+export async function backupStatus(
+  pool: pg.Pool,
+  settings: BackupSettings,
+  now: Date,
+  replica: ReplicaState | null = null,
+): Promise<BackupStatus> {
   const warnings: string[] = [];
+  if (replica?.lastError) warnings.push(`copying the backups to ${replica.url} is failing: ${replica.lastError}`);
   const newest = (await listBaseBackups(settings)).at(-1) ?? null;
   if (!newest) warnings.push('no base backup has been taken yet');
   else if (now.getTime() - Date.parse(newest.finishedAt) > settings.intervalMs + OVERDUE_GRACE_MS) {
@@ -49,6 +58,7 @@ export async function backupStatus(pool: pg.Pool, settings: BackupSettings, now:
     lastBaseBackupBytes: newest?.bytes ?? null,
     lastArchivedWal: archiver.last_archived_wal,
     lastArchivedAt: archiver.last_archived_time?.toISOString() ?? null,
+    objectStore: replica,
     warnings,
   };
 }

@@ -133,6 +133,7 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthOptions> = async (app, op
             lastBaseBackupBytes: null,
             lastArchivedWal: null,
             lastArchivedAt: null,
+            objectStore: null,
             warnings: [`the backup status could not be read: ${(error as Error).message}`],
           }),
         );

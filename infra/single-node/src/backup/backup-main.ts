@@ -1,6 +1,14 @@
 import pg from 'pg';
 import { loadConfig } from '@pf/infra';
-import { backupSettings, prepareBackupDir, pruneBackups, serverBackupSettings, takeBaseBackup } from '@pf/infra/backup';
+import {
+  BackupReplica,
+  backupSettings,
+  objectStoreSettings,
+  prepareBackupDir,
+  pruneBackups,
+  serverBackupSettings,
+  takeBaseBackup,
+} from '@pf/infra/backup';
 import { runningEmbeddedUrl, startEmbeddedPostgres } from '@pf/infra/embedded';
 import { formatBytes } from './size';
 
@@ -31,6 +39,17 @@ try {
   print(`Base backup ${record.id}: ${formatBytes(record.bytes)} in ${record.seconds.toFixed(1)} s, in ${settings.baseDir}`);
   const pruned = await pruneBackups(settings, settings.retentionMs, new Date());
   if (pruned.backups.length > 0) print(`Deleted past the retention (${config.BACKUP_RETENTION_DAYS} days): ${pruned.backups.join(', ')}`);
+  const objectStore = objectStoreSettings(config);
+  if (objectStore) {
+    const replica = new BackupReplica(objectStore);
+    try {
+      const sent = await replica.push(settings);
+      await replica.prune(settings.retentionMs, new Date());
+      print(`Copied to ${objectStore.url}: ${sent.files} files, ${formatBytes(sent.bytes)}`);
+    } finally {
+      replica.close();
+    }
+  }
 } catch (error) {
   code = 1;
   print(`The base backup failed: ${(error as Error).message}`);

@@ -3,9 +3,12 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { createLogger, loadConfig } from '@pf/infra';
 import {
+  BackupReplica,
   backupSettings,
   chooseBaseBackup,
   listBaseBackups,
+  objectStoreSettings,
+  prepareBackupDir,
   prepareRestore,
   RestoreRefused,
   restoringDir,
@@ -13,6 +16,7 @@ import {
   swapIn,
 } from '@pf/infra/backup';
 import { startEmbeddedPostgres } from '@pf/infra/embedded';
+import { formatBytes } from './size';
 import { verifyRestored } from './verify-restored';
 
 /**
@@ -53,6 +57,18 @@ const seconds = () => ((performance.now() - began) / 1000).toFixed(1);
 let code = 0;
 try {
   const wanted = to.data!;
+  const objectStore = objectStoreSettings(config);
+  if (objectStore) {
+    // The folder may be gone with the disk: fetch back what the object store has and the folder lacks.
+    await prepareBackupDir(settings);
+    const replica = new BackupReplica(objectStore);
+    try {
+      const fetched = await replica.pull(settings);
+      print(`Fetched from ${objectStore.url} into ${settings.dir}: ${fetched.files} files, ${formatBytes(fetched.bytes)}`);
+    } finally {
+      replica.close();
+    }
+  }
   const base = chooseBaseBackup(await listBaseBackups(settings), wanted);
   print(
     `Restoring to ${wanted === 'latest' ? 'the end of the archived WAL' : wanted.toISOString()} from base backup ${base.id} (finished ${base.finishedAt}) and the WAL in ${settings.walDir}, into ${into}`,
