@@ -10,7 +10,7 @@ import path from 'node:path';
 export async function startS3Server(directory: string, bucket: string): Promise<{ endpoint: string; close(): Promise<void> }> {
   const child = spawn(
     process.execPath,
-    ['--openssl-legacy-provider', path.join(import.meta.dirname, 's3-server-main.cjs'), directory, bucket],
+    ['--openssl-legacy-provider', path.join(import.meta.dirname, 's3-server-main.mjs'), directory, bucket],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
