@@ -36,6 +36,9 @@ export type RecordedEventEnvelope = z.infer<typeof recordedEventEnvelope>;
  * deleted their account is in it, the fields emptied of their personal data.
  */
 export const feedEnvelope = recordedEventEnvelope.extend({
-  redacted: z.array(z.string()).optional().describe('Feed only: the fields emptied because the person they named deleted their account.'),
+  redacted: z
+    .array(z.string())
+    .optional()
+    .describe('The fields emptied because a person behind the event deleted their account (the feed, and the Kafka topic from then on).'),
 });
 export type FeedEnvelope = z.infer<typeof feedEnvelope>;

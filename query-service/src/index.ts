@@ -14,6 +14,7 @@ import { conversationStatusRoutes } from './read-models/conversation-status/rout
 import { historyRoutes } from './history/routes';
 import { adminRebuildRoutes } from './rebuild/admin-routes';
 import { eventFeedRoutes } from './event-feed/routes';
+import { erasedForPublishing } from './event-feed/published';
 
 /** The projector's read-model tables. */
 export { READ_MODEL_TABLES };
@@ -29,6 +30,7 @@ export {
   type RebuildResult,
 } from './rebuild';
 export { projectReadModels } from './read-models';
+export { erasureRule } from './read-models/erasure/projection';
 export { ReadModelProgress } from './projector/progress';
 export { dailyAnalytics, readDailyAnalytics } from './daily-analytics/daily-analytics';
 
@@ -54,7 +56,9 @@ export interface QueryJobs {
 export async function startQueryJobs(context: ServiceContext, options: { analytics?: boolean } = {}): Promise<QueryJobs> {
   const { pool, store, log, config, supervisor } = context;
   const progress = new ReadModelProgress(pool, READ_MODELS_PROJECTION);
-  const relay = kafkaRelayFollower({ config, store, pool, logger: log });
+  // The topic carries events as the feed hands them out: a deleted person's data removed (event-feed/published.ts).
+  const erase = erasedForPublishing(pool, progress, config.READ_WAIT_TIMEOUT_MS);
+  const relay = kafkaRelayFollower({ config, store, pool, logger: log, erase });
   const followers = [
     supervisor.run(projectorFollower(pool, store, progress)),
     // `analytics: false` only where no figure of Analytics & Reports is read (the simulation, docs/simulation.md).

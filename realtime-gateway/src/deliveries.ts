@@ -9,7 +9,7 @@ import {
   type ServerPush,
   type Viewer,
 } from '@pf/events';
-import type { ViewIndex } from './view-index';
+import { conversationsOfPerson, type ViewIndex } from './view-index';
 
 type WithoutPosition<T> = T extends unknown ? Omit<T, 'position' | 'previousPosition'> : never;
 /** A push before the socket stamps it with its position and the previous one it sent. */
@@ -208,7 +208,13 @@ export function deliveriesFor(index: ViewIndex, event: DomainEvent, at: string):
     case 'RecoveryCodeUsed':
       // The user's other consoles refetch their settings.
       return [personalDelivery(event.data.userId, ['profile'])];
-    case 'AccountDeleted':
+    case 'AccountDeleted': {
+      // Their conversations as every reader now tells them (names erased), and the boards that named their agents.
+      const conversations = conversationsOfPerson(index, event.data.userId);
+      const firms = unique(conversations.flatMap(conversationFirms));
+      const boards = viewsDelivery(firms, ['matches', 'leads', 'deals', 'documents', 'notifications']);
+      return [...conversations.flatMap(({ id }) => conversationDelivery(index, id)), ...(firms.length > 0 ? [boards] : [])];
+    }
     case 'FirmCreated':
     case 'FirmRenamed':
     case 'MemberInvited':

@@ -250,4 +250,32 @@ describe('deliveries', () => {
       summary(when(index, { type: 'DocumentDownloaded', data: { documentId: 'b'.repeat(8) + '-0000-4000-8000-000000000000' } })),
     ).toEqual([]);
   });
+
+  it("rewrites a deleted person's conversations at once: their agent is a Deleted agent and the title is told again, to every party", () => {
+    const index = given(agent(1, 'alice'), agent(2, 'bob', 'lender'), started);
+    index.names.set('alice', 'Alice Archer');
+    const pushes = summary(when(index, { type: 'AccountDeleted', data: { userId: 'alice' } }));
+    const views = pushes.filter(({ body }) => body.type === 'conversation_updated').map(({ user, body }) => [user, body]);
+    expect(views.map(([user]) => user)).toEqual(['alice', 'bob']);
+    for (const [, body] of views) {
+      expect(body).toMatchObject({
+        conversation: {
+          id: 7,
+          title: 'Deleted agent ↔ Agent 2',
+          participants: [
+            { agentId: 1, name: 'Deleted agent' },
+            { agentId: 2, name: 'Agent 2' },
+          ],
+        },
+      });
+    }
+    expect(pushes.filter(({ body }) => body.type === 'views_changed').map(({ user }) => user)).toEqual(['alice', 'bob']);
+    expect(index.names.has('alice')).toBe(false);
+    expect(index.agents.get(1)).toMatchObject({ name: 'Deleted agent', description: '', criteria: null, isDeleted: true });
+    // A later push of the conversation tells it the same way.
+    const completed = summary(when(index, { type: 'ConversationCompleted', data: { conversationId: 7, outcome: 'stopped', reason: '' } }));
+    expect(completed.find(({ body }) => body.type === 'conversation_updated')?.body).toMatchObject({
+      conversation: { title: 'Deleted agent ↔ Agent 2' },
+    });
+  });
 });

@@ -3,7 +3,9 @@ import {
   canSeeConversation as canSee,
   conversationsView,
   dealFirmsOf,
+  erasedAgent,
   foldInto,
+  withoutDeletedParties,
   type Agent,
   type Conversation,
   type DomainEvent,
@@ -48,6 +50,24 @@ export function applyEvent(index: ViewIndex, event: DomainEvent, at: string): vo
   if (event.type === 'DealOpened') index.dealOwners.set(event.data.dealId, dealFirmsOf(event.data));
   if (event.type === 'DocumentUploaded') index.documentOwners.set(event.data.documentId, event.data.ownerIds);
   if (event.type === 'FirmCreated' || event.type === 'FirmRenamed') index.firmNames.set(event.data.firmId, event.data.name);
+  if (event.type === 'AccountDeleted') forgetPerson(index, event.data.userId);
+}
+
+/**
+ * A deleted person leaves the index as they leave the read models (docs/decisions/hash-chain.md "Erasure"): their
+ * name, what they wrote of their agents, and their agents' names in every conversation (`withoutDeletedParties`,
+ * the read models' own rule), so no later push tells them.
+ */
+function forgetPerson(index: ViewIndex, userId: string): void {
+  index.names.delete(userId);
+  for (const [id, agent] of index.agents) if (agent.ownerId === userId) index.agents.set(id, erasedAgent(agent));
+  const gone = (ownerId: string) => ownerId === userId;
+  for (const [id, conversation] of index.conversations) index.conversations.set(id, withoutDeletedParties(conversation, gone));
+}
+
+/** The conversations in which a person's agents took part (an account's deletion rewrites them). */
+export function conversationsOfPerson(index: ViewIndex, userId: string): Conversation[] {
+  return [...index.conversations.values()].filter((c) => c.participants.some((p) => p.ownerId === userId));
 }
 
 /** The one visibility rule (visibility.ts), over this copy's index: the firm's conversations only. */

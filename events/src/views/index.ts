@@ -5,3 +5,4 @@ export * from './messages';
 export * from './matches';
 export * from './deals';
 export * from './deals-agreed';
+export * from './erasure';

@@ -13,6 +13,7 @@ import type {
   MessageView,
 } from '@pf/events';
 import { PostgresEventStore, verifyAllStreams } from '@pf/infra';
+import { liveRebuild } from '@pf/query-service';
 import { ApiClient } from './testing/api-client';
 import { readFeedPage } from './testing/event-feed';
 import { testSingleNode } from './testing/single-node';
@@ -122,6 +123,15 @@ describe('a person deleted mid-negotiation', () => {
         return [...new Set(found)];
       };
       await expect.poll(rowsHolding, { timeout: 15_000 }).toEqual([]);
+      // A board refilled alone is erased as the live one was (the rebuild runs the erasure step after it).
+      const log = new PostgresEventStore(db, node.database.url);
+      try {
+        const rebuilt = await liveRebuild(db, log, { only: ['deals', 'leads'] });
+        expect(rebuilt.parts).toContain('erasure');
+      } finally {
+        await log.close();
+      }
+      expect(await rowsHolding()).toEqual([]);
       for (const reader of [bob, ada]) {
         for (const path of ['/api/conversations', `/api/conversations/${conversation.id}/messages`, '/api/deals', '/api/notifications']) {
           const answer = await reader.get(path);

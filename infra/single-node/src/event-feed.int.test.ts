@@ -266,6 +266,9 @@ describe("the event feed within a firm: its admin's tokens, a member who leaves"
     await db.connect();
     try {
       const carolId = (before.data as { ownerId: string }).ownerId;
+      // The projector records the deletion shortly after the answer (under load, after the reads above).
+      const recorded = async () => (await db.query('select 1 from rm_feed_deleted_people where user_id = $1', [carolId])).rowCount;
+      await expect.poll(recorded, { timeout: 10_000 }).toBe(1);
       expect((await db.query('delete from rm_feed_deleted_people where user_id = $1', [carolId])).rowCount).toBe(1);
       const again = (await readFeedPage(url, token, 'types=AgentCreated')).events.find((e) => e.id === before.id)!;
       expect(again.data).toMatchObject({ name: '', description: '' });

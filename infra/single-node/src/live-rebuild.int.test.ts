@@ -190,20 +190,20 @@ describe('live rebuild of the read models', () => {
     expect(await rebuildSchemaTables()).toBe(0);
   });
 
-  it('rebuilds one read model alone (with the ones it reads), leaving the other tables in place', async () => {
+  it('rebuilds one read model alone (with the ones it reads, and the erasure step after it), leaving the other tables in place', async () => {
     const before = {
       agents: await oidOf('rm_agents'),
       deals: await oidOf('rm_deal_board'),
       notifications: await oidOf('rm_notifications'),
     };
     const deals = await liveRebuild(pool, store, { only: ['deals'] });
-    expect(deals.parts).toEqual(['deals']);
+    expect(deals.parts).toEqual(['deals', 'erasure']);
     expect(await oidOf('rm_deal_board')).not.toBe(before.deals);
     expect(await oidOf('rm_agents')).toBe(before.agents);
     expect(await snapshot()).toEqual(afterLive);
 
     const notifications = await liveRebuild(pool, store, { only: ['notifications'] });
-    expect(notifications.parts).toEqual(['agents', 'conversations', 'notifications']);
+    expect(notifications.parts).toEqual(['agents', 'conversations', 'notifications', 'erasure']);
     expect(await oidOf('rm_notifications')).not.toBe(before.notifications);
     expect(await snapshot()).toEqual(afterLive);
 
@@ -225,11 +225,11 @@ describe('live rebuild of the read models', () => {
     const before = await oidOf('rm_deal_board');
     const started = await admin.post<RebuildStatusView>('/api/admin/rebuild', { only: ['deals'] });
     expect(started.status).toBe(202);
-    expect(started.body).toMatchObject({ running: true, parts: ['deals'] });
+    expect(started.body).toMatchObject({ running: true, parts: ['deals', 'erasure'] });
     let status = started.body;
     while (status.running) status = (await admin.get<RebuildStatusView>('/api/admin/rebuild')).body;
-    expect(status).toMatchObject({ phase: 'done', error: null, parts: ['deals'] });
-    expect(status.line).toMatch(/^Rebuilt deals from [\d,]+ events/);
+    expect(status).toMatchObject({ phase: 'done', error: null, parts: ['deals', 'erasure'] });
+    expect(status.line).toMatch(/^Rebuilt deals, erasure from [\d,]+ events/);
     expect(await oidOf('rm_deal_board')).not.toBe(before);
     await server.close();
     server = undefined;

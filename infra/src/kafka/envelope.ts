@@ -34,11 +34,15 @@ export interface EventMessage {
   readonly headers: { readonly 'event-id': string; readonly 'event-type': string };
 }
 
-/** Keyed by stream: one stream's events land in one partition, so Kafka keeps them in stream order. */
-export function toMessage(event: RecordedEvent): EventMessage {
+/**
+ * Keyed by stream: one stream's events land in one partition, so Kafka keeps them in stream order. `redacted`: the
+ * fields emptied of a deleted person's data (the event feed's envelope, docs/event-feed.md), when any were.
+ */
+export function toMessage(event: RecordedEvent, redacted: readonly string[] = []): EventMessage {
+  const envelope = toEnvelope(event);
   return {
     key: event.stream,
-    value: JSON.stringify(toEnvelope(event)),
+    value: JSON.stringify(redacted.length === 0 ? envelope : { ...envelope, redacted }),
     headers: { 'event-id': event.id, 'event-type': event.type },
   };
 }

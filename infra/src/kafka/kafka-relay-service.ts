@@ -6,7 +6,7 @@ import { migrate } from '../db/migrate';
 import type { EventStore } from '../event-store/port';
 import type { Logger } from '../logger';
 import { checkpointMigrations, checkpointStore } from '../db/checkpoints';
-import { startRelay, type Relay } from './relay';
+import { startRelay, type Eraser, type Relay } from './relay';
 import { runOf } from '../supervision/follow';
 import { Supervisor, type FollowerSpec } from '../supervision/supervisor';
 
@@ -26,6 +26,8 @@ interface Deps {
   /** Relays with different names keep separate checkpoints (for example one per topic). */
   readonly name?: string;
   readonly partitions?: number;
+  /** What a deleted person's data becomes in what is published (the query-service's erasure: relay.ts `erase`). */
+  readonly erase?: Eraser;
 }
 
 /**
@@ -62,6 +64,7 @@ export function kafkaRelayFollower(deps: Deps): FollowerSpec | null {
             producer,
             topic,
             checkpoint: checkpointStore(deps.pool, `kafka-relay:${name}`),
+            ...(deps.erase ? { erase: deps.erase } : {}),
             onRetry: (error, attempt) => log.warn({ err: error, attempt }, 'Kafka did not acknowledge a batch; re-sending'),
             onError,
           });

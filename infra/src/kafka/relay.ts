@@ -1,6 +1,6 @@
 import type { Producer } from 'kafkajs';
 import { backoffDelay, type Position } from '@pf/events';
-import type { BatchHandler, EventStore, Subscription } from '../event-store/port';
+import type { BatchHandler, EventStore, RecordedEvent, Subscription } from '../event-store/port';
 import type { CheckpointStore } from '../db/checkpoints';
 import { toMessage } from './envelope';
 
@@ -18,7 +18,15 @@ export interface RelayOptions {
   readonly onRetry?: (error: unknown, attempt: number) => void;
   /** The subscription stopped (the checkpoint failed to save, or the store failed). */
   readonly onError?: (error: unknown) => void;
+  /**
+   * The batch as it is to be published: each event with a deleted person's data removed and the fields emptied
+   * (docs/decisions/hash-chain.md "Erasure"); absent, as stored. A failure stops the run, as the store's would.
+   */
+  readonly erase?: Eraser;
 }
+
+/** What the relay publishes of a batch, one entry per event, in order. */
+export type Eraser = (batch: readonly RecordedEvent[]) => Promise<readonly { event: RecordedEvent; redacted: readonly string[] }[]>;
 
 export interface Relay extends Subscription {
   /** The position of the last event the broker acknowledged and the checkpoint holds. */
@@ -51,7 +59,10 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     }).finally(() => (wakeSleeper = null));
 
   const handler: BatchHandler = async (batch) => {
-    const messages = batch.map(toMessage).map((message) => ({ ...message, headers: { ...message.headers } }));
+    const published = options.erase ? await options.erase(batch) : batch.map((event) => ({ event, redacted: [] }));
+    const messages = published
+      .map(({ event, redacted }) => toMessage(event, redacted))
+      .map((message) => ({ ...message, headers: { ...message.headers } }));
     for (let attempt = 1; ; attempt++) {
       try {
         // acks -1: every in-sync replica has the batch (the idempotent producer requires it).

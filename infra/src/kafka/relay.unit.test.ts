@@ -160,4 +160,40 @@ describe('Kafka relay', () => {
     await second.close();
     expect([...down.ids(), ...up.ids()]).toEqual(events.map((e) => e.id));
   });
+
+  it('publishes each batch as its eraser hands it back, naming the fields emptied, and moves on only after it', async () => {
+    const events = makeEvents(5);
+    const broker = fakeBroker([]);
+    const checkpoint = checkpointIn(broker, events);
+    const seen: string[][] = [];
+    // A stand-in for the query-service's eraser (event-feed/published.ts): stream agent-1 has a deleted person behind it.
+    const relay = await startRelay({
+      store: memoryStore(events),
+      producer: broker.producer,
+      topic: 't',
+      checkpoint: checkpoint.store,
+      batchSize: 2,
+      retryDelayMs: () => 0,
+      erase: async (batch) => {
+        seen.push(batch.map((e) => e.id));
+        return batch.map((event) =>
+          event.stream === 'agent-1' ? { event: { ...event, data: { i: null } }, redacted: ['data.i'] } : { event, redacted: [] },
+        );
+      },
+    });
+    await relay.caughtUp;
+    await relay.close();
+    expect(seen).toEqual([events.slice(0, 2), events.slice(2, 4), events.slice(4)].map((batch) => batch.map((e) => e.id)));
+    const published = broker.log.map((m) => JSON.parse(m.value as string) as RecordedEventEnvelope & { redacted?: string[] });
+    expect(published.map((e) => [e.stream, e.data, e.redacted])).toEqual([
+      ['agent-0', { i: 0 }, undefined],
+      ['agent-1', { i: null }, ['data.i']],
+      ['agent-2', { i: 2 }, undefined],
+      ['agent-0', { i: 3 }, undefined],
+      ['agent-1', { i: null }, ['data.i']],
+    ]);
+    // The headers and keys are the stored event's; an analytics job reads the erased envelope as any other.
+    expect(broker.log.map((m) => m.headers)).toEqual(events.map((e) => ({ 'event-id': e.id, 'event-type': e.type })));
+    expect(parseMessage(broker.log[1]!.value as string)).toEqual({ ...events[1], data: { i: null } });
+  });
 });

@@ -1,31 +1,18 @@
 import type pg from 'pg';
 import type { DomainEvent, FeedEnvelope } from '@pf/events';
 import { toEnvelope, type RecordedEvent } from '@pf/infra';
-import { redactDeleted } from './redact';
+import { eraseDeleted, redactDeleted, type PeopleOfBatch } from './redact';
 
 /**
- * One batch of the store as a firm's token reads it: the events of streams the firm takes part in (the
- * event-feed read model's rm_feed_streams), of the types asked for, each with a deleted person's personal
- * data removed. The read model must have applied the batch (the caller waits for the projector first).
+ * Who is behind a batch's events and who of them has deleted their account, from the event feed's read model
+ * (rm_feed_agents, rm_feed_deleted_people), the accounts table and `peopleOfStream` (rm_feed_streams' people of
+ * the streams read). The read model must have applied the batch (the caller waits for the projector first).
  */
-export async function feedBatch(
+async function peopleOfBatch(
   pool: pg.Pool,
-  batch: readonly RecordedEvent[],
-  firmId: string,
-  types: ReadonlySet<string> | null,
-): Promise<FeedEnvelope[]> {
-  const wanted = types ? batch.filter((event) => types.has(event.type)) : batch;
-  if (wanted.length === 0) return [];
-  const streams = [...new Set(wanted.map((event) => event.stream))];
-  const visible = await pool.query<{ stream: string; people: string[] }>(
-    'select stream, people from rm_feed_streams where stream = any($1::text[]) and $2 = any(firms)',
-    [streams, firmId],
-  );
-  const ours = new Set(visible.rows.map((row) => row.stream));
-  const peopleOfStream = new Map(visible.rows.map((row) => [row.stream, row.people]));
-  const events = wanted.filter((event) => ours.has(event.stream));
-  if (events.length === 0) return [];
-
+  events: readonly RecordedEvent[],
+  peopleOfStream: ReadonlyMap<string, readonly string[]>,
+): Promise<PeopleOfBatch> {
   const agentIds = new Set<number>();
   const people = new Set<string>([...peopleOfStream.values()].flat());
   for (const recorded of events) {
@@ -58,10 +45,62 @@ export async function feedBatch(
      where person in (select user_id from rm_feed_deleted_people) or person not in (select id::text from users)`,
     [[...people]],
   );
-  const gone = {
+  return {
     deleted: new Set(deleted.rows.map((row) => row.user_id)),
     ownerOf: (agentId: number) => owners.get(agentId),
     peopleOf: (stream: string) => peopleOfStream.get(stream) ?? [],
   };
-  return events.map((event) => redactDeleted(toEnvelope(event), gone));
+}
+
+/**
+ * One batch of the store as a firm's token reads it: the events of streams the firm takes part in (the
+ * event-feed read model's rm_feed_streams), of the types asked for, each with a deleted person's personal
+ * data removed. The read model must have applied the batch (the caller waits for the projector first).
+ */
+export async function feedBatch(
+  pool: pg.Pool,
+  batch: readonly RecordedEvent[],
+  firmId: string,
+  types: ReadonlySet<string> | null,
+): Promise<FeedEnvelope[]> {
+  const wanted = types ? batch.filter((event) => types.has(event.type)) : batch;
+  if (wanted.length === 0) return [];
+  const streams = [...new Set(wanted.map((event) => event.stream))];
+  const visible = await pool.query<{ stream: string; people: string[] }>(
+    'select stream, people from rm_feed_streams where stream = any($1::text[]) and $2 = any(firms)',
+    [streams, firmId],
+  );
+  const ours = new Set(visible.rows.map((row) => row.stream));
+  const events = wanted.filter((event) => ours.has(event.stream));
+  if (events.length === 0) return [];
+  const people = await peopleOfBatch(pool, events, new Map(visible.rows.map((row) => [row.stream, row.people])));
+  return events.map((event) => redactDeleted(toEnvelope(event), people));
+}
+
+/** A stored event as a reader outside the product is handed it, the fields emptied (none: as stored), and the event as stored. */
+export interface ErasedEvent {
+  readonly event: RecordedEvent;
+  readonly redacted: readonly string[];
+  readonly stored: RecordedEvent;
+}
+
+/**
+ * Every event of a batch with a deleted person's personal data removed by the feed's own rule (`eraseDeleted`),
+ * whichever firm's: what the audit's range export and the Kafka relay hand out (docs/decisions/hash-chain.md
+ * "Erasure"). The stored event is not changed. The read model must have applied the batch.
+ */
+export async function erasedBatch(pool: pg.Pool, batch: readonly RecordedEvent[]): Promise<ErasedEvent[]> {
+  if (batch.length === 0) return [];
+  const streams = [...new Set(batch.map((event) => event.stream))];
+  const behind = await pool.query<{ stream: string; people: string[] }>(
+    'select stream, people from rm_feed_streams where stream = any($1::text[])',
+    [streams],
+  );
+  const people = await peopleOfBatch(pool, batch, new Map(behind.rows.map((row) => [row.stream, row.people])));
+  return batch.map((event) => {
+    const erased = eraseDeleted(event, people);
+    return erased
+      ? { event: { ...event, data: erased.data, metadata: erased.metadata }, redacted: erased.redacted, stored: event }
+      : { event, redacted: [], stored: event };
+  });
 }

@@ -3,9 +3,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { streams, type DomainEvent, type EventMetadata, type HistoryExport } from '@pf/events';
+import { START, streams, type DomainEvent, type EventMetadata, type HistoryExport } from '@pf/events';
 import { createLogger, linkEvents, openServiceContext, parseConfig, type OpenedContext } from '@pf/infra';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
+import { queryMigrations } from '../index';
+import { projectBatch } from '../projector/projector';
 import { runAudit } from './audit';
 
 /** The auditor's CLI as `npm run audit` runs it (argv in, lines and exit status out), against real PostgreSQL. */
@@ -34,7 +36,8 @@ describe('npm run audit', () => {
       parseConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'warn' }),
       createLogger('warn', 'audit-test'),
       database.url,
-      [],
+      // The range export reads who deleted their account from the read models (audit-erasure.int.test.ts).
+      queryMigrations,
     );
     dir = await mkdtemp(path.join(os.tmpdir(), 'pf-audit-'));
     const participants = [
@@ -62,6 +65,7 @@ describe('npm run audit', () => {
     ];
     for (const event of events) await context.store.append(stream, [{ id: randomUUID(), ...event, metadata }], 'any');
     await context.store.append(streams.agent(1), [{ id: randomUUID(), type: 'AgentPaused', data: { agentId: 1 }, metadata }], 'any');
+    await projectBatch(context.pool, await context.store.readAll(START, 1000));
   });
   afterAll(async () => {
     await context?.close();

@@ -1,17 +1,21 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type pg from 'pg';
-import { formatPosition, isIsoTime, START, type StreamVerification } from '@pf/events';
+import { comparePositions, formatPosition, isIsoTime, START, type StreamVerification } from '@pf/events';
 import {
   checkpointSignatureHolds,
   compareWithCheckpoint,
+  contentDigest,
   generateSigningKeys,
+  loadCheckpoint,
   signCheckpoint,
   signedCheckpoint,
   verifyAllStreams,
   verifyStreams,
   type EventStore,
 } from '@pf/infra';
+import { erasedBatch, type ErasedEvent } from '../event-feed/batch';
+import { READ_MODELS_PROJECTION } from '../projector/checkpoint';
 import { historyCsv, historyJson } from './export';
 import { toHistoryEvents } from './history-events';
 import { loadHistory } from './load-history';
@@ -27,7 +31,8 @@ const AUDIT_USAGE = `npm run audit -- <command>
   checkpoint --key FILE --out FILE   sign the heads of every stream (Ed25519) into a checkpoint file
   keygen --out-dir DIR           make an Ed25519 key pair (audit-signing.key, audit-signing.pub)
   export --conversation N [--format json|csv] [--out FILE]   a conversation's full history
-  export --from ISO --to ISO [--out FILE]                     every event recorded in a time range (JSON lines)
+  export --from ISO --to ISO [--out FILE]                     every event recorded in a time range (JSON lines),
+                                 a deleted person's data removed as the event feed removes it
 Exit status: 0 intact (or done), 1 tampering found, 2 wrong usage.`;
 
 export interface AuditIo {
@@ -218,19 +223,40 @@ async function exportCommand(values: Record<string, string | boolean | undefined
     throw new Usage('export needs --conversation N, or --from and --to as ISO times such as 2026-01-01T00:00:00Z');
   const [start, end] = [Date.parse(from), Date.parse(to)];
   const lines: string[] = [];
+  let erased = 0;
+  // Who deleted their account is read from the read models, so they must have applied every event exported.
+  const applied = await loadCheckpoint(io.pool, READ_MODELS_PROJECTION);
   let after = START;
   for (;;) {
     const batch = await io.store.readAll(after, 1000);
-    for (const event of batch) {
-      const at = event.recordedAt.getTime();
-      if (at >= start && at < end) {
-        lines.push(JSON.stringify({ ...event, position: formatPosition(event.position), recordedAt: event.recordedAt.toISOString() }));
-      }
+    const inRange = batch.filter((event) => event.recordedAt.getTime() >= start && event.recordedAt.getTime() < end);
+    const ahead = inRange.find((event) => comparePositions(event.position, applied) > 0);
+    if (ahead) {
+      io.print(
+        `The read models have applied events up to ${formatPosition(applied)} only, and ${formatPosition(ahead.position)} is to be exported: ` +
+          'start the product (npm start) until it has caught up, then export again.',
+      );
+      return 1;
+    }
+    for (const erasedEvent of await erasedBatch(io.pool, inRange)) {
+      lines.push(rangeLine(erasedEvent));
+      if (erasedEvent.redacted.length > 0) erased += 1;
     }
     if (batch.length < 1000) break;
     after = batch[batch.length - 1]!.position;
   }
   await output(io, out, lines.length ? `${lines.join('\n')}\n` : '');
-  if (out) io.print(`${lines.length} events recorded from ${from} to ${to}`);
+  if (out)
+    io.print(`${lines.length} events recorded from ${from} to ${to}${erased ? ` (${erased} with a deleted person's data removed)` : ''}`);
   return 0;
+}
+
+/**
+ * One line of a range export: the event as stored, or, when a deleted person's data was removed from it
+ * (docs/decisions/hash-chain.md "Erasure"), as erased, naming the fields emptied in `redacted` and carrying the
+ * content digest of the event as stored, which its hash covers: the link can still be checked without what went.
+ */
+function rangeLine({ event, redacted, stored }: ErasedEvent): string {
+  const line = { ...event, position: formatPosition(event.position), recordedAt: event.recordedAt.toISOString() };
+  return JSON.stringify(redacted.length === 0 ? line : { ...line, redacted, contentDigest: contentDigest(stored) });
 }

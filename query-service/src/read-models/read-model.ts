@@ -20,6 +20,12 @@ export interface ReadModel {
    */
   readonly reads?: readonly string[];
   /**
+   * Names of the read models whose rows it rewrites after them in every batch (the erasure step): a live rebuild of
+   * any of those runs it too, so a board refilled alone is erased as the live one is (docs/decisions/hash-chain.md
+   * "Erasure"). What it reads and is not rebuilt it reads live, where it already stands at the head.
+   */
+  readonly rewrites?: readonly string[];
+  /**
    * Indexes its projection's own reads go through (a lookup by a document field): a rebuild that builds the other
    * indexes once the rows are in keeps these from the start, since a read without them scans the table at every batch.
    */

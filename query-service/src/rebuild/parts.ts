@@ -13,6 +13,8 @@ export interface RebuildPart {
   readonly checkpoint: string;
   /** Names of the parts whose rows its projection reads (rebuilt with it). */
   readonly reads: readonly string[];
+  /** Names of the parts whose rows it rewrites after theirs (it runs whenever one of them is rebuilt). */
+  readonly rewrites: readonly string[];
   /** Indexes its fold reads through, kept while the rows go in (ReadModel.foldIndexes). */
   readonly foldIndexes: readonly string[];
   project(client: pg.ClientBase, batch: readonly RecordedEvent[], memory?: ProjectorMemory): Promise<void>;
@@ -28,6 +30,7 @@ export const REBUILD_PARTS: readonly RebuildPart[] = [
     tables: model.tables,
     checkpoint: READ_MODELS_PROJECTION,
     reads: model.reads ?? [],
+    rewrites: model.rewrites ?? [],
     foldIndexes: model.foldIndexes ?? [],
     project: (client, batch, memory) => model.project(client, batch, memory),
   })),
@@ -36,6 +39,7 @@ export const REBUILD_PARTS: readonly RebuildPart[] = [
     tables: ANALYTICS_FACT_TABLES,
     checkpoint: ANALYTICS_FACTS_CHECKPOINT,
     reads: [],
+    rewrites: [],
     foldIndexes: ANALYTICS_FOLD_INDEXES,
     project: (client, batch) => projectAnalytics(client, batch),
   },
@@ -43,7 +47,10 @@ export const REBUILD_PARTS: readonly RebuildPart[] = [
 
 export class UnknownReadModel extends Error {}
 
-/** The parts `only` names with every part they read, in applying order; all of them without `only`. */
+/**
+ * The parts `only` names with every part they read, and every part that rewrites their rows (the erasure step, so
+ * `--only deals` does not bring back a deleted person's words), in applying order; all of them without `only`.
+ */
 export function selectParts(only?: readonly string[]): RebuildPart[] {
   if (!only || only.length === 0) return [...REBUILD_PARTS];
   const byName = new Map(REBUILD_PARTS.map((part) => [part.name, part]));
@@ -56,6 +63,8 @@ export function selectParts(only?: readonly string[]): RebuildPart[] {
     part.reads.forEach(add);
   };
   only.forEach(add);
+  // Not its reads: those not rebuilt it reads live, as they stand at the head (so it erases at least as much).
+  for (const part of REBUILD_PARTS) if (part.rewrites.some((name) => wanted.has(name))) wanted.add(part.name);
   return REBUILD_PARTS.filter((part) => wanted.has(part.name));
 }
 

@@ -13,16 +13,11 @@ interface Person {
   userId: string;
   client: ApiClient;
   deleted: boolean;
+  /** The names of the agents they created (unique to them), to be gone from every answer once they delete their account. */
+  agentNames: string[];
 }
 
 type Candidate = { weight: number; build: () => Action | null };
-
-/**
- * Account deletion mid-negotiation is written but not chosen yet: a deletion trips the read-model and push
- * comparisons (the erasure step rewrites rows that the gateway's pushes and a fresh fold tell differently;
- * docs/simulation.md "Membership").
- */
-const DELETION_WEIGHT = 0;
 
 /** An answer's status, and a 5xx described: always a violation. */
 async function call(client: ApiClient, method: string, path: string, body?: unknown) {
@@ -51,7 +46,7 @@ export class MembershipSteps {
     const client = await ApiClient.signIn(this.url);
     this.opened(await PushRecorder.open(this.url, client));
     const userId = currentUserView.parse((await client.get('/api/auth/user')).body).id;
-    const person = { name, userId, client, deleted: false };
+    const person: Person = { name, userId, client, deleted: false, agentNames: [] };
     this.people.push(person);
     return person;
   }
@@ -63,6 +58,11 @@ export class MembershipSteps {
   private async invite(host: Person, role: FirmRole = 'operator'): Promise<string | null> {
     const answer = await call(host.client, 'POST', '/api/firm/invites', { role });
     return answer.status === 201 ? inviteView.parse(answer.body).token : null;
+  }
+
+  /** The agents' names of everyone whose deletion was answered: gone from every answer from then on (erasure-check.ts). */
+  erasedNames(): string[] {
+    return this.people.filter((p) => p.deleted).flatMap((p) => p.agentNames);
   }
 
   candidates(random: SimRandom, world: World): Candidate[] {
@@ -88,12 +88,14 @@ export class MembershipSteps {
             return {};
           }
           // Half negotiate by hand, so their conversations stay open for a deletion mid-negotiation.
+          // Named after them ("Newcomer 7 borrower 885"), so no one else's agent's name contains it.
           const body = {
-            name: `Newcomer ${random.int(1, 999)}`,
+            name: `N${person.name.slice(1)} borrower ${random.int(1, 999)}`,
             type: 'borrower',
             criteria: borrowerCriteria(random),
             ...(random.chance(0.5) ? { autoNegotiate: false } : {}),
           };
+          person.agentNames.push(body.name);
           return call(person.client, 'POST', '/api/agents', body);
         }),
     });
@@ -151,7 +153,7 @@ export class MembershipSteps {
         [...world.conversations.values()].some((c) => c.status === 'active' && c.participants.some((q) => q.ownerId === p.userId)),
     );
     candidates.push({
-      weight: negotiating.length > 0 ? DELETION_WEIGHT : 0,
+      weight: negotiating.length > 0 ? 0.8 : 0,
       build: () => {
         const person = random.pick(negotiating);
         return act('delete mid-negotiation', `${person.name} deletes their account mid-negotiation`, async () => {

@@ -13,6 +13,7 @@ import { chooseAction, type Operator } from './actions';
 import { MembershipWorld } from './membership-world';
 import { MembershipSteps } from './membership-steps';
 import { ControlCast } from './control-steps';
+import { deletedDataGone } from './erasure-check';
 
 export interface SimulationOptions {
   readonly seed: number;
@@ -140,6 +141,8 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
       for (const check of checks.splice(0)) found.push(...world.checkOperatorOffer(check));
       const idle = world.idleConversations();
       found.push(...idle);
+      const readers = operators.map((operator, index) => ({ name: operator.name, client: operator.client, recorder: recorders[index]! }));
+      found.push(...(await deletedDataGone(membership.erasedNames(), readers)));
       if (step % foldEvery === 0 || step === steps) {
         found.push(...(await readModelsEqualFreshFold(pool, store)));
         for (const [index, operator] of operators.entries())

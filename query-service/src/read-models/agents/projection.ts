@@ -9,10 +9,9 @@ const AGENTS: BulkTarget = { table: 'rm_agents', columns: AGENT_COLUMNS.split(',
 
 /** Loads the agents the batch touches, folds the batch with the shared evolve, and writes back the changed ones in one statement. */
 export async function projectAgents(client: pg.ClientBase, batch: readonly RecordedEvent[]): Promise<void> {
+  // A deleted account's agents stay, deleted, with what they wrote of them erased by the erasure step (run last):
+  // their firm stays a fact of every match and deal they took part in, however the batches fell.
   await writeAgents(client, batch);
-  // A deleted account leaves no agents behind (its agents were deleted just before, in order).
-  const deletedAccounts = batch.filter((e) => e.type === 'AccountDeleted').map((e) => (e.data as { userId: string }).userId);
-  if (deletedAccounts.length > 0) await client.query('delete from rm_agents where owner_id = any($1::text[])', [deletedAccounts]);
 }
 
 async function writeAgents(client: pg.ClientBase, batch: readonly RecordedEvent[]): Promise<void> {

@@ -1,10 +1,10 @@
 import type pg from 'pg';
+import { DELETED_AGENT_NAME as DELETED_AGENT, erasedTitle } from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
 import type { ReadModel } from '../read-model';
 import { scrubDoc, type Scrub } from './scrub-doc';
 
-/** What a deleted person's agent is called wherever its name was shown, and what stands where their words were. */
-const DELETED_AGENT = 'Deleted agent';
+/** What stands where a deleted person's words were. */
 const REMOVED = 'Removed: a party to this conversation deleted their account';
 /** The boards kept as JSON documents: each holds the names (and a deal's address) of the agents it is about. */
 const DOC_TABLES = ['rm_deal_board', 'rm_match_board', 'rm_document_board', 'rm_lead_board'] as const;
@@ -22,7 +22,14 @@ const idOf = (data: unknown, key: string): string | null => {
  * AccountDeleted it sweeps every row of theirs; at any later event of such a conversation, deal or match it
  * scrubs what that event wrote. Figures, statuses and the other parties' own words stay.
  */
+/**
+ * The simulation's broken-rule test turns this off to show that the simulation catches a deleted person's words
+ * left in what other firms read (docs/simulation.md); nothing else touches it.
+ */
+export const erasureRule = { enforced: true };
+
 async function project(client: pg.ClientBase, batch: readonly RecordedEvent[]): Promise<void> {
+  if (!erasureRule.enforced) return;
   const sweep = batch.some((event) => event.type === 'AccountDeleted');
   const touched = { conversations: new Set<string>(), docs: new Set<string>() };
   for (const { data } of batch) {
@@ -42,6 +49,21 @@ async function project(client: pg.ClientBase, batch: readonly RecordedEvent[]): 
     )
   ).rows.map((row) => Number(row.agent_id));
   if (gone.length === 0) return;
+  // What named them or was theirs, collected before it goes, to be taken out of the notifications that quote it.
+  const quoted = new Map<string, string>();
+  const quote = (text: string, replacement: string) => {
+    if (text.trim().length > 3 && text !== DELETED_AGENT && text !== REMOVED) quoted.set(text, replacement);
+  };
+  // Their agents stay in rm_agents (deleted), as matches and deals name their firms; what they wrote of them goes.
+  const agents = await client.query<{ name: string }>(
+    `update rm_agents a set name = $2, description = '', criteria = null, products = null, needs = null, is_active = false, is_deleted = true
+     from (select id, name from rm_agents where id = any($1::bigint[])
+           and (name <> $2 or description <> '' or criteria is not null or products is not null or needs is not null or is_active or not is_deleted)
+           for update) before
+     where a.id = before.id returning before.name`,
+    [gone, DELETED_AGENT],
+  );
+  for (const { name } of agents.rows) quote(name, DELETED_AGENT);
 
   const conversations = (
     await client.query<{ id: string }>(
@@ -50,32 +72,37 @@ async function project(client: pg.ClientBase, batch: readonly RecordedEvent[]): 
       [gone, sweep, [...touched.conversations]],
     )
   ).rows.map((row) => row.id);
-  // What named them or was theirs, collected before it goes, to be taken out of the notifications that quote it.
-  const quoted = new Map<string, string>();
   if (conversations.length > 0) {
     const said = await client.query<{ text: string; name: boolean }>(
       `select name as text, true as name from rm_participants where conversation_id = any($1::bigint[]) and agent_id = any($2::bigint[])
        union select content, false from rm_messages where conversation_id = any($1::bigint[]) and from_agent_id = any($2::bigint[]) and not is_automated`,
       [conversations, gone],
     );
-    for (const { text, name } of said.rows)
-      if (text.trim().length > 3 && text !== DELETED_AGENT && text !== REMOVED) quoted.set(text, name ? DELETED_AGENT : '(removed)');
-    await client.query(`update rm_participants set name = $3 where conversation_id = any($1::bigint[]) and agent_id = any($2::bigint[])`, [
-      conversations,
-      gone,
-      DELETED_AGENT,
-    ]);
+    for (const { text, name } of said.rows) quote(text, name ? DELETED_AGENT : '(removed)');
     await client.query(
-      `update rm_conversations c set title = (select string_agg(p.name, ' ↔ ' order by p.ordinal) from rm_participants p where p.conversation_id = c.id)
-       where c.id = any($1::bigint[])`,
+      `update rm_participants set name = $3 where conversation_id = any($1::bigint[]) and agent_id = any($2::bigint[]) and name <> $3`,
+      [conversations, gone, DELETED_AGENT],
+    );
+    // The title told again from the names as they now read (erasedTitle: the gateway tells it the same way).
+    const names = await client.query<{ id: string; names: string[] }>(
+      `select conversation_id as id, array_agg(name order by ordinal) as names from rm_participants
+       where conversation_id = any($1::bigint[]) group by conversation_id`,
       [conversations],
+    );
+    const titles = names.rows.map((row) => [row.id, erasedTitle(row.names.map((name) => ({ name })))]);
+    await client.query(
+      `update rm_conversations c set title = t.title from unnest($1::bigint[], $2::text[]) as t(id, title)
+       where c.id = t.id and c.title <> t.title`,
+      [titles.map(([id]) => id), titles.map(([, title]) => title)],
     );
     await client.query(
       `update rm_messages set content = $3, from_agent_name = case when from_agent_id = any($2::bigint[]) then $4 else from_agent_name end
        where conversation_id = any($1::bigint[]) and content <> $3 and (is_automated or is_reading or from_agent_id = any($2::bigint[]))`,
       [conversations, gone, REMOVED, DELETED_AGENT],
     );
-    await client.query(`update rm_conversation_stalls set reason = '' where conversation_id = any($1::bigint[])`, [conversations]);
+    await client.query(`update rm_conversation_stalls set reason = '' where conversation_id = any($1::bigint[]) and reason <> ''`, [
+      conversations,
+    ]);
     // A notification of such a conversation told it from the events (a completion's reason names the deleted
     // agent): its message goes, its title (the kind of news) stays. Whatever the batches, the same rows result.
     await client.query(`update rm_notifications set message = $2 where link = any($1::text[]) and message <> $2`, [
@@ -110,10 +137,14 @@ async function project(client: pg.ClientBase, batch: readonly RecordedEvent[]): 
   }
 }
 
+/** The read models whose rows the erasure step rewrites (and whose rows, with rm_agents', tell it what to erase). */
+const REWRITES = ['agents', 'conversations', 'deals', 'matches', 'documents', 'leads', 'conversation-status', 'event-feed', 'notifications'];
+
 export const erasureReadModel: ReadModel = {
   name: 'erasure',
   tables: [],
   migrations: [],
-  reads: ['conversations', 'deals', 'matches', 'documents', 'leads', 'conversation-status', 'event-feed', 'notifications'],
+  reads: REWRITES,
+  rewrites: REWRITES,
   project,
 };
