@@ -21,6 +21,8 @@ interface ReadProblem {
 export interface NodeTranscripts {
   readonly transcripts: Transcript[];
   readonly problems: ReadProblem[];
+  /** Conversations read but erased: a party deleted their account (docs/decisions/hash-chain.md "Erasure"). */
+  readonly erased: number[];
 }
 
 async function read<T>(client: ApiClient, path: string, parse: (body: unknown) => T): Promise<T> {
@@ -60,14 +62,21 @@ export async function readNodeTranscripts(people: readonly ApiClient[], source: 
   }
   const transcripts: Transcript[] = [];
   const problems: ReadProblem[] = [];
+  const erased: number[] = [];
   for (const [id, { client, view }] of [...readers].sort(([a], [b]) => a - b)) {
     const thread = await read(client, `/api/conversations/${id}/messages`, (body) => messageListView.parse(body));
     const history = await historyOf(client, id);
+    // A party deleted their account (the simulation's deletion mid-negotiation): its words are erased by design
+    // (docs/decisions/hash-chain.md "Erasure"), so there is nothing of theirs left to read.
+    if (history.some((event) => event.redacted)) {
+      erased.push(id);
+      continue;
+    }
     const told = transcriptOf(source, view, thread, history);
     transcripts.push(told.transcript);
     problems.push(...told.problems.map((detail) => ({ conversationId: id, detail })));
   }
-  return { transcripts, problems };
+  return { transcripts, problems, erased };
 }
 
 /** One conversation's transcript from its thread and its history; `problems` names what the two do not tell alike. */

@@ -35,11 +35,12 @@ export async function readSeed(seed: number, steps: number): Promise<SeedReading
         holder.read = await readNodeTranscripts(node.people, `seed ${seed}`);
       },
     });
-    const { transcripts, problems } = holder.read ?? {
+    const { transcripts, problems, erased } = holder.read ?? {
       transcripts: [],
       problems: [{ conversationId: 0, detail: 'the simulation ended before its last step' }],
+      erased: [],
     };
-    const read = new Set(transcripts.map((transcript) => transcript.conversationId));
+    const read = new Set([...transcripts.map((transcript) => transcript.conversationId), ...erased]);
     for (const id of await startedConversations(database.url)) {
       if (!read.has(id)) problems.push({ conversationId: id, detail: 'no person of the run could read it' });
     }

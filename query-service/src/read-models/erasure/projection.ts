@@ -138,7 +138,17 @@ async function project(client: pg.ClientBase, batch: readonly RecordedEvent[]): 
 }
 
 /** The read models whose rows the erasure step rewrites (and whose rows, with rm_agents', tell it what to erase). */
-const REWRITES = ['agents', 'conversations', 'deals', 'matches', 'documents', 'leads', 'conversation-status', 'event-feed', 'notifications'];
+const REWRITES = [
+  'agents',
+  'conversations',
+  'deals',
+  'matches',
+  'documents',
+  'leads',
+  'conversation-status',
+  'event-feed',
+  'notifications',
+];
 
 export const erasureReadModel: ReadModel = {
   name: 'erasure',
