@@ -22,11 +22,14 @@ const CSV_COLUMNS = [
   'term_years',
   'loan_amount',
   'arrangement_fee',
+  'product',
+  'monthly_payment',
+  'aprc',
   'round',
   'hash',
 ] as const;
 
-/** Messages and offers, one row each, in the order they were recorded. */
+/** Messages and offers (with their product and figures), one row each, in the order they were recorded. */
 export function historyCsv(events: readonly HistoryEvent[]): string {
   const rows = events
     .filter((event) => event.kind === 'message' || event.type === 'OfferMade' || event.type === 'OfferAccepted')
@@ -38,6 +41,7 @@ export function historyCsv(events: readonly HistoryEvent[]): string {
         content?: string;
         round?: number;
         terms?: Partial<Record<'interestRate' | 'termYears' | 'loanAmount' | 'arrangementFee', number | string>>;
+        product?: { name?: string };
       };
       const terms = data.terms ?? {};
       const row: CsvValue[] = [
@@ -52,6 +56,10 @@ export function historyCsv(events: readonly HistoryEvent[]): string {
         terms.termYears,
         terms.loanAmount,
         terms.arrangementFee,
+        data.product?.name ?? '',
+        // The figures served beside the terms (docs/behaviour/offers.md): the first period's payment, and the APRC.
+        event.figures?.monthlyPayment,
+        event.figures?.aprc,
         data.round,
         event.hash,
       ];

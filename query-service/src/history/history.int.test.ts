@@ -551,7 +551,11 @@ describe("history API: from the event store, paged, as it stood ?at=, for the co
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     const lines = csv.text.trim().split('\r\n');
     expect(lines[0]).toBe(
-      'position,recorded_at,type,agent_id,acted_by,session_id,content,interest_rate,term_years,loan_amount,arrangement_fee,round,hash',
+      'position,recorded_at,type,agent_id,acted_by,session_id,content,interest_rate,term_years,loan_amount,arrangement_fee,product,monthly_payment,aprc,round,hash',
+    );
+    const fix = offerFigures(terms(4.3), FIVE_YEAR_FIX);
+    expect(lines.find((line) => line.includes(',OfferMade,') && line.includes(',4.3,'))).toContain(
+      `,4.3,25,200000,999,5 Year Fixed Rate,${fix.monthlyPayment},${fix.aprc},3,`,
     );
     expect(lines).toHaveLength(1 + 3 + 3 + 1);
     expect(lines.find((line) => line.includes(',OfferMade,') && line.includes(',4.1,'))).toContain(`,${aliceSession},`);
