@@ -18,6 +18,7 @@ import { notificationRoutes } from './notifications/routes';
 import { seedDemoRoutes } from './seed-demo/routes';
 import { seedDemoMigrations } from './seed-demo/claims';
 import { firmRoutes } from './firm/routes';
+import { invitationLinkRoute, inviteRoutes } from './firm/invite-routes';
 
 import { idMigrations } from './ids';
 import { processManagerMigrations } from './process-managers/schema';
@@ -70,6 +71,7 @@ const commandRoutes: FastifyPluginAsync<ServiceContext> = async (app, context) =
   await app.register(apiTokenRoutes, context);
   await app.register(notificationRoutes, context);
   await app.register(firmRoutes, context);
+  await app.register(inviteRoutes, context);
 };
 
 /**
@@ -88,6 +90,8 @@ export const commandService: FastifyPluginAsync<ServiceContext> = async (app, co
   else await app.register(signInRoutes, context);
   // A signed link is the permission itself: Share is for people without an account, so no session here.
   await app.register(documentFileRoute, context);
+  // An invitation link tells a signed-out visitor what it is before they sign in.
+  await app.register(invitationLinkRoute, context);
   await app.register(commandRoutes, context);
   // Expired and idle sessions are purged (they are refused anyway; this keeps the table to the living ones).
   const throttle = new SignInThrottle(context.pool);

@@ -233,6 +233,8 @@ export const memberInvited = event('MemberInvited', {
   expiresAt: z.string(),
   invitedBy: z.string(),
 });
+/** An admin withdrew an invitation before it was used: its link no longer works. */
+export const invitationRevoked = event('InvitationRevoked', { firmId: z.string(), inviteId: z.string(), byUserId: z.string() });
 export const memberJoined = event('MemberJoined', {
   firmId: z.string(),
   userId: z.string(),
@@ -303,6 +305,7 @@ export const domainEvent = z.discriminatedUnion('type', [
   firmCreated,
   firmRenamed,
   memberInvited,
+  invitationRevoked,
   memberJoined,
   memberRoleChanged,
   memberRemoved,

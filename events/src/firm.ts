@@ -77,6 +77,44 @@ export const inviteView = z.object({
 });
 export type InviteView = z.infer<typeof inviteView>;
 
+/** An invitation as its link shows it: where it stands. */
+export const INVITATION_STATUSES = ['open', 'used', 'expired', 'revoked'] as const;
+
+/**
+ * GET /api/auth/invitations/:token, answered to anyone holding the link, signed in or not: whom it is from, for
+ * which firm and role, whether it still works, and who this browser is (signed in as whom; else whether its
+ * account asks for a password), so the join page can say what pressing its button will do.
+ */
+export const invitationView = z.object({
+  firmName: z.string(),
+  invitedBy: z.string(),
+  role: firmRole,
+  expiresAt: z.string(),
+  status: z.enum(INVITATION_STATUSES),
+  signedInAs: z.object({ name: z.string(), firmName: z.string() }).nullable(),
+  browserAccount: z.enum(['none', 'open', 'protected']),
+});
+export type InvitationView = z.infer<typeof invitationView>;
+/** The console's path of an invitation link: the only place a sign-in may be asked to lead back to (`?next=`). */
+export const INVITATION_PATH = /^\/join\/[A-Za-z0-9_-]{20,100}$/;
+/** GET /api/login?next=: where to lead once signed in (only an INVITATION_PATH is followed; anything else is ignored). */
+export const loginQuery = z.object({ next: z.string().max(200).optional() });
+export const invitationParams = z.object({
+  token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, { error: 'token is not an invitation link' }),
+});
+
+/** Settings → Members: the firm's invitations not yet used, expired or revoked (admins). */
+export const pendingInvitationView = z.object({
+  inviteId: z.string(),
+  role: firmRole,
+  invitedBy: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+});
+export type PendingInvitationView = z.infer<typeof pendingInvitationView>;
+export const pendingInvitationListView = z.array(pendingInvitationView);
+export const inviteParams = z.object({ inviteId: z.uuid({ error: 'Invitation id must be a UUID' }) });
+
 /** The firm a party (an agent, a participant, a deal's party) belongs to: its recorded firm, else its owner's firm of one. */
 export function firmOf(party: { ownerId: string; firmId?: string | undefined | null }): string {
   return party.firmId ?? party.ownerId;
@@ -121,6 +159,8 @@ export const firmCommand = z.discriminatedUnion('type', [
     reason: z.enum(['joined', 'deleted']),
     firmName: z.string().optional(),
   }),
+  /** An admin withdraws an invitation not yet used: its link no longer works. */
+  z.object({ type: z.literal('RevokeInvite'), firmId: z.string(), actorId: by, inviteId: z.string() }),
   /** A person removed from another firm comes back to their own firm of one (its id is theirs), as its admin. */
   z.object({ type: z.literal('ReturnHome'), firmId: z.string(), userId: by }),
 ]);

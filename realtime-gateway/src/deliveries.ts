@@ -218,6 +218,7 @@ export function deliveriesFor(index: ViewIndex, event: DomainEvent, at: string):
     case 'FirmCreated':
     case 'FirmRenamed':
     case 'MemberInvited':
+    case 'InvitationRevoked':
     case 'MemberJoined':
     case 'MemberRoleChanged':
     case 'MemberRemoved':

@@ -3,7 +3,14 @@ import { Conflict, Forbidden, Invalid, NotFound } from '@pf/infra';
 import type { Decider } from '../handle-command';
 
 export type FirmEvent = EventOf<
-  'FirmCreated' | 'FirmRenamed' | 'MemberInvited' | 'MemberJoined' | 'MemberRoleChanged' | 'MemberRemoved' | 'MemberLeft'
+  | 'FirmCreated'
+  | 'FirmRenamed'
+  | 'MemberInvited'
+  | 'InvitationRevoked'
+  | 'MemberJoined'
+  | 'MemberRoleChanged'
+  | 'MemberRemoved'
+  | 'MemberLeft'
 >;
 
 interface Invite {
@@ -11,6 +18,7 @@ interface Invite {
   tokenHash: string;
   expiresAt: string;
   used: boolean;
+  revoked: boolean;
 }
 
 /**
@@ -75,6 +83,7 @@ function decide(command: FirmCommand, given: FirmState): FirmEvent[] {
       const invite = state.invites[command.inviteId];
       if (!invite || invite.tokenHash !== command.tokenHash) throw new NotFound('This invitation link is not valid');
       if (invite.used) throw new Conflict('This invitation link has already been used; ask for a new one');
+      if (invite.revoked) throw new Conflict('This invitation has been withdrawn by the firm; ask for a new one');
       if (invite.expiresAt <= command.now) throw new Invalid('This invitation link has expired; ask for a new one');
       if (state.members[command.userId]) throw new Conflict('You are already a member of this firm');
       // Everyone left (its only member joined another firm or deleted their account): nobody could manage a newcomer.
@@ -119,6 +128,14 @@ function decide(command: FirmCommand, given: FirmState): FirmEvent[] {
         { type: 'MemberLeft', data: { firmId, userId: command.userId, reason: command.reason } },
       ];
     }
+    case 'RevokeInvite': {
+      adminOf(state, command.actorId);
+      const invite = state.invites[command.inviteId];
+      if (!invite) throw new NotFound('No such invitation of this firm');
+      if (invite.used) throw new Conflict('This invitation has been used already: remove the member instead');
+      if (invite.revoked) return [];
+      return [{ type: 'InvitationRevoked', data: { firmId, inviteId: command.inviteId, byUserId: command.actorId } }];
+    }
     case 'ReturnHome': {
       if (command.userId !== firmId) throw new Invalid("Only a firm's founder comes back to it without an invitation");
       if (state.members[command.userId]) return [];
@@ -139,7 +156,11 @@ function evolve(state: FirmState, event: FirmEvent): FirmState {
       return { ...state, name: event.data.name };
     case 'MemberInvited': {
       const { inviteId, role, tokenHash, expiresAt } = event.data;
-      return { ...state, invites: { ...state.invites, [inviteId]: { role, tokenHash, expiresAt, used: false } } };
+      return { ...state, invites: { ...state.invites, [inviteId]: { role, tokenHash, expiresAt, used: false, revoked: false } } };
+    }
+    case 'InvitationRevoked': {
+      const invite = state.invites[event.data.inviteId];
+      return invite ? { ...state, invites: { ...state.invites, [event.data.inviteId]: { ...invite, revoked: true } } } : state;
     }
     case 'MemberJoined': {
       const { inviteId } = event.data;

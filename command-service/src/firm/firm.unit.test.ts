@@ -62,6 +62,32 @@ describe('the firm decider', () => {
       .thenThrows(NotFound, 'not valid');
   });
 
+  it('lets an admin revoke an invitation not yet used, once, after which its link is refused', () => {
+    const revoke = (actorId = FIRM) => ({ type: 'RevokeInvite' as const, firmId: FIRM, actorId, inviteId: 'i1' });
+    const revoked: FirmEvent = { type: 'InvitationRevoked', data: { firmId: FIRM, inviteId: 'i1', byUserId: FIRM } };
+    spec
+      .given([...created, invited()])
+      .when(revoke())
+      .then([revoked]);
+    spec
+      .given([...created, invited(), revoked])
+      .when(revoke())
+      .then([]);
+    spec
+      .given([...created, invited(), revoked])
+      .when(join())
+      .thenThrows(Conflict, 'withdrawn by the firm');
+    spec
+      .given([...created, invited(), joined()])
+      .when(revoke())
+      .thenThrows(Conflict, 'used already');
+    spec
+      .given([...created, invited(), joined()])
+      .when(revoke('carol'))
+      .thenThrows(Forbidden, 'Your role is Operator');
+    spec.given(created).when(revoke()).thenThrows(NotFound, 'No such invitation');
+  });
+
   it('lets only an admin invite, change roles and remove, and refuses naming the role', () => {
     spec
       .given([...created, invited(), joined('carol', 'operator')])

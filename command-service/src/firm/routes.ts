@@ -113,7 +113,7 @@ export const firmRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { p
         },
         metadata,
       );
-      await firms.saveInvite({ id: inviteId, firmId: viewer.firmId, tokenHash, role, expiresAt });
+      await firms.saveInvite({ id: inviteId, firmId: viewer.firmId, tokenHash, role, expiresAt, invitedBy: viewer.userId });
       return withPosition(reply, handled.position)
         .status(201)
         .send({ inviteId, role, token, link: `/join/${token}`, expiresAt });

@@ -1,4 +1,4 @@
-import { currentUserView, errorAnswers, htmlAnswer, redirectAnswer } from '@pf/events';
+import { currentUserView, errorAnswers, htmlAnswer, INVITATION_PATH, loginQuery, redirectAnswer } from '@pf/events';
 import { DEVICE_COOKIE, requireUser, SESSION_COOKIE, type FastifyPluginAsyncZod, type SessionStore } from '@pf/infra';
 import { setSignInCookies } from './cookies';
 
@@ -25,18 +25,22 @@ export const identityRoutes: FastifyPluginAsyncZod<{ sessions: SessionStore; ttl
         schema: {
           summary:
             'Sign in without registration (the account of this browser, else a new one); a protected account is asked for its password at /sign-in',
-          response: { 302: redirectAnswer('/auth or /sign-in'), ...errorAnswers(429) },
+          querystring: loginQuery,
+          response: { 302: redirectAnswer('/auth, /sign-in or the invitation named by next'), ...errorAnswers(429) },
         },
         config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
       },
       async (request, reply) => {
+        // Only an invitation link is led back to (a signed-out visitor accepting it); anything else is ignored.
+        const next = INVITATION_PATH.test(request.query.next ?? '') ? request.query.next! : null;
         if (!request.user) {
           // A protected account's browser is asked for its password, after Log out too (docs/decisions/sign-in-secrets.md).
-          if ((await sessions.deviceAccount(request.cookies[DEVICE_COOKIE]))?.protected) return reply.redirect('/sign-in');
+          if ((await sessions.deviceAccount(request.cookies[DEVICE_COOKIE]))?.protected)
+            return reply.redirect(next ? `/sign-in?next=${encodeURIComponent(next)}` : '/sign-in');
           const signedIn = await sessions.signInGuest(request.headers['user-agent'], request.cookies[DEVICE_COOKIE]);
           setSignInCookies(request, reply, signedIn, ttlHours);
         }
-        return reply.redirect('/auth');
+        return reply.redirect(next ?? '/auth');
       },
     );
   }

@@ -9,6 +9,7 @@ import { NotFound } from './not-found';
 import { SIGNED_IN, signedIn } from './routes/screens';
 
 const RolePicker = lazy(() => import('../features/auth/role-picker').then((m) => ({ default: m.RolePicker })));
+const Join = lazy(() => import('./routes/join'));
 const SignInPage = lazy(() => import('../features/auth/sign-in-page').then((m) => ({ default: m.SignInPage })));
 const SignedIn = signedIn.Screen;
 
@@ -21,6 +22,7 @@ export function App() {
             <Route path="/" component={Landing} />
             <Route path="/auth" component={RolePicker} />
             <Route path="/sign-in" component={SignInPage} />
+            <Route path="/join/:token" component={Join} />
             <Route path={SIGNED_IN} component={SignedIn} />
             <Route>
               <main>

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import type { FirmMemberView, FirmRole } from '@pf/events';
+import type { FirmMemberView, FirmRole, InvitationView, PendingInvitationView } from '@pf/events';
 import { inTransaction } from '../db/pool';
 import { displayName } from './account-store';
 
@@ -54,13 +54,80 @@ export class FirmStore {
     await this.pool.query('update firms set name = $2 where id = $1', [firmId, name]);
   }
 
-  async saveInvite(invite: { id: string; firmId: string; tokenHash: string; role: FirmRole; expiresAt: string }): Promise<void> {
-    await this.pool.query('insert into firm_invites (id, firm_id, token_hash, role, expires_at) values ($1, $2, $3, $4, $5)', [
-      invite.id,
-      invite.firmId,
-      invite.tokenHash,
-      invite.role,
-      invite.expiresAt,
+  async saveInvite(invite: {
+    id: string;
+    firmId: string;
+    tokenHash: string;
+    role: FirmRole;
+    expiresAt: string;
+    invitedBy: string;
+  }): Promise<void> {
+    await this.pool.query(
+      'insert into firm_invites (id, firm_id, token_hash, role, expires_at, invited_by) values ($1, $2, $3, $4, $5, $6)',
+      [invite.id, invite.firmId, invite.tokenHash, invite.role, invite.expiresAt, invite.invitedBy],
+    );
+  }
+
+  /**
+   * What an invitation link shows before anyone signs in: the firm, who sent it (their name now; "an admin of
+   * the firm" when they have none or have gone), its role and whether it still works. Null for no such link.
+   */
+  async invitation(token: string): Promise<Omit<InvitationView, 'signedInAs' | 'browserAccount'> | null> {
+    const result = await this.pool.query<{
+      firm_name: string;
+      first_name: string | null;
+      last_name: string | null;
+      role: FirmRole;
+      expires_at: Date;
+      used_by: string | null;
+      revoked_at: Date | null;
+    }>(
+      `select f.name as firm_name, u.first_name, u.last_name, i.role, i.expires_at, i.used_by, i.revoked_at
+       from firm_invites i join firms f on f.id = i.firm_id left join users u on u.id = i.invited_by
+       where i.token_hash = $1`,
+      [inviteTokenHash(token)],
+    );
+    const row = result.rows[0];
+    if (!row) return null;
+    const named = [row.first_name, row.last_name].filter(Boolean).join(' ');
+    return {
+      firmName: row.firm_name,
+      invitedBy: named || `An admin of ${row.firm_name}`,
+      role: row.role,
+      expiresAt: row.expires_at.toISOString(),
+      status: row.used_by ? 'used' : row.revoked_at ? 'revoked' : row.expires_at.getTime() <= Date.now() ? 'expired' : 'open',
+    };
+  }
+
+  /** Settings → Members: the firm's invitations that still work, the newest first. */
+  async pendingInvites(firmId: string): Promise<PendingInvitationView[]> {
+    const result = await this.pool.query<{
+      id: string;
+      role: FirmRole;
+      first_name: string | null;
+      last_name: string | null;
+      created_at: Date;
+      expires_at: Date;
+    }>(
+      `select i.id, i.role, u.first_name, u.last_name, i.created_at, i.expires_at
+       from firm_invites i left join users u on u.id = i.invited_by
+       where i.firm_id = $1 and i.used_by is null and i.revoked_at is null and i.expires_at > now()
+       order by i.created_at desc, i.id`,
+      [firmId],
+    );
+    return result.rows.map((row) => ({
+      inviteId: row.id,
+      role: row.role,
+      invitedBy: displayName(row.first_name, row.last_name),
+      createdAt: row.created_at.toISOString(),
+      expiresAt: row.expires_at.toISOString(),
+    }));
+  }
+
+  async revokeInvite(inviteId: string, firmId: string): Promise<void> {
+    await this.pool.query('update firm_invites set revoked_at = coalesce(revoked_at, now()) where id = $1 and firm_id = $2', [
+      inviteId,
+      firmId,
     ]);
   }
 

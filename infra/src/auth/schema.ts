@@ -122,3 +122,15 @@ authMigrations.push({
     create index sign_in_failures_key on sign_in_failures (key, at);
   `,
 });
+
+/**
+ * Invitations as Settings → Members lists them and as their link shows them to a visitor (docs/decisions/firms-and-visibility.md):
+ * who sent each, and whether it was withdrawn (InvitationRevoked on the firm's stream).
+ */
+authMigrations.push({
+  name: 'auth/005-invitation-details',
+  sql: `
+    alter table firm_invites add column invited_by uuid, add column revoked_at timestamptz;
+    create index firm_invites_firm on firm_invites (firm_id);
+  `,
+});

@@ -170,6 +170,7 @@ export function summarise(event: DomainEvent | null, type: string, actor: Histor
     case 'FirmCreated':
     case 'FirmRenamed':
     case 'MemberInvited':
+    case 'InvitationRevoked':
     case 'MemberJoined':
     case 'MemberRoleChanged':
     case 'MemberRemoved':

@@ -41,7 +41,6 @@ export const screens = {
   documents: inChunk(() => import('./documents')),
   matching: inChunk(() => import('./matching')),
   settings: inChunk(() => import('./settings')),
-  join: inChunk(() => import('./join')),
 };
 
 /**
@@ -55,7 +54,6 @@ export const routes: readonly { path: string; screen: keyof typeof screens }[] =
   { path: '/conversations/:id/history', screen: 'conversationHistory' },
   { path: '/conversations/:id?', screen: 'conversationDetail' },
   { path: '/settings', screen: 'settings' },
-  { path: '/join/:token', screen: 'join' },
   { path: '/analytics', screen: 'analytics' },
   { path: '/market', screen: 'market' },
   { path: '/notifications', screen: 'notifications' },

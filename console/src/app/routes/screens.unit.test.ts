@@ -7,12 +7,11 @@ describe('screenOf', () => {
     expect(screenOf('/conversations')).toBe('conversations');
     expect(screenOf('/conversations/7')).toBe('conversationDetail');
     expect(screenOf('/conversations/7/history')).toBe('conversationHistory');
-    expect(screenOf('/join/3f1c')).toBe('join');
     expect(screenOf('/settings')).toBe('settings');
   });
 
   it('names none for a path no screen has (the 404 page)', () => {
-    expect(screenOf('/join')).toBeNull();
+    expect(screenOf('/join/3f1c')).toBeNull();
     expect(screenOf('/agents/7')).toBeNull();
     expect(screenOf('/conversations/7/history/more')).toBeNull();
   });
@@ -21,10 +20,12 @@ describe('screenOf', () => {
 describe('SIGNED_IN', () => {
   it('takes every path under a screen section to the signed-in shell, and nothing else', () => {
     const sections = ['dashboard', 'agents', 'conversations', 'deals', 'documents', 'matching'];
-    for (const section of [...sections, 'analytics', 'market', 'notifications', 'settings', 'join']) {
+    for (const section of [...sections, 'analytics', 'market', 'notifications', 'settings']) {
       expect(SIGNED_IN.test(`/${section}`)).toBe(true);
       expect(SIGNED_IN.test(`/${section}/7/more`)).toBe(true);
     }
-    for (const path of ['/', '/auth', '/nowhere', '/agentsx', '/dashboard-old']) expect(SIGNED_IN.test(path)).toBe(false);
+    // An invitation link is public (app/routes/join.tsx): a signed-out visitor reads it before signing in.
+    for (const path of ['/', '/auth', '/sign-in', '/join/3f1c', '/nowhere', '/agentsx', '/dashboard-old'])
+      expect(SIGNED_IN.test(path)).toBe(false);
   });
 });

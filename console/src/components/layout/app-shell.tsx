@@ -4,7 +4,6 @@ import { createContext, useContext, useEffect, useState, type ReactNode } from '
 import { useUser } from '../../lib/current-user';
 import { isUnauthorised } from '../../lib/api-client';
 import { toastError } from '../../lib/toaster';
-import { rememberAfterSignIn } from '../../lib/after-sign-in';
 import { USER_MESSAGES } from '@pf/events';
 import { SideNav } from './side-nav';
 
@@ -22,7 +21,6 @@ function useLoginRedirect(error: unknown) {
     if (!isUnauthorised(error)) return;
     const [title, description] = USER_MESSAGES.unauthorised.split(': ');
     toastError(description ?? USER_MESSAGES.unauthorised, title);
-    rememberAfterSignIn(window.location.pathname);
     const timer = setTimeout(() => window.location.assign('/api/login'), 500);
     return () => clearTimeout(timer);
   }, [error]);

@@ -1,4 +1,4 @@
-import { firmView, inviteView, type FirmRole } from '@pf/events';
+import { firmView, inviteView, pendingInvitationListView, type FirmRole } from '@pf/events';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
@@ -23,5 +23,11 @@ export const useRenameFirm = () => useFirmChange((name: string) => api.put('/api
 export const useChangeRole = () =>
   useFirmChange(({ userId, role }: { userId: string; role: FirmRole }) => api.put(`/api/firm/members/${userId}`, firmView, { role }));
 export const useRemoveMember = () => useFirmChange((userId: string) => api.delete(`/api/firm/members/${userId}`, firmView));
-export const useInvite = () => useMutation({ mutationFn: (role: FirmRole) => api.post('/api/firm/invites', inviteView, { role }) });
+/** The invitations that still work (admins only): a new one joins the list, a revoked one leaves it. */
+const invitesKey = [...key, 'invites'] as const;
+export const usePendingInvites = () =>
+  useQuery({ queryKey: invitesKey, queryFn: () => api.get('/api/auth/firm/invites', pendingInvitationListView) });
+export const useInvite = () => useFirmChange((role: FirmRole) => api.post('/api/firm/invites', inviteView, { role }));
+export const useRevokeInvite = () =>
+  useFirmChange((inviteId: string) => api.delete(`/api/firm/invites/${inviteId}`, pendingInvitationListView));
 export const useJoinFirm = () => useFirmChange((token: string) => api.post('/api/firm/join', firmView, { token }));

@@ -2,6 +2,7 @@ import {
   Alert,
   Button,
   Callout,
+  ControlGroup,
   FormGroup,
   HTMLSelect,
   HTMLTable,
@@ -17,6 +18,7 @@ import { failureReason } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/display';
 import { toastError, toastSuccess } from '../../../lib/toaster';
 import { useChangeRole, useFirm, useInvite, useRemoveMember, useRenameFirm } from '../api/firm';
+import { copyLink, PendingInvites } from './pending-invites';
 
 const ROLE_HELP: Record<FirmRole, string> = {
   admin: 'everything, and the members',
@@ -120,7 +122,7 @@ export function MembersTab() {
         <div className="pf-section">
           <FormGroup
             label="Invite a colleague"
-            helperText="A link that works once, for 72 hours. Anyone signed in who opens it joins your firm with this role."
+            helperText="A link that works once, for 72 hours. Whoever opens it sees who sent it, for which firm and role, and joins with that role."
           >
             <HTMLSelect
               aria-label="Role of the invited colleague"
@@ -138,10 +140,22 @@ export function MembersTab() {
           </FormGroup>
           {link ? (
             <Callout intent={Intent.SUCCESS} title={`Invitation for an ${ROLE_LABELS[link.role]}`} data-testid="invite-link">
-              <InputGroup readOnly aria-label="Invitation link" value={fullLink} onFocus={(event) => event.currentTarget.select()} />
-              <p className="pf-muted pf-small">Works once, until {formatDateTime(link.expiresAt)}.</p>
+              <ControlGroup fill>
+                <InputGroup
+                  id="invitation-link"
+                  readOnly
+                  aria-label="Invitation link"
+                  value={fullLink}
+                  onFocus={(event) => event.currentTarget.select()}
+                />
+                <Button icon="duplicate" text="Copy link" onClick={() => void copyLink(fullLink)} />
+              </ControlGroup>
+              <p className="pf-muted pf-small">
+                Works once, until {formatDateTime(link.expiresAt)}. Shown only now: send it to your colleague, or revoke it below.
+              </p>
             </Callout>
           ) : null}
+          <PendingInvites />
         </div>
       ) : (
         <Callout className="pf-section" data-testid="members-admin-only">
