@@ -105,8 +105,8 @@ export const commandService: FastifyPluginAsync<ServiceContext> = async (app, co
   app.addHook('onClose', async () => clearInterval(timer));
 };
 /** For the simulation's invariants (infra/single-node/src/simulation): the same rules the agents apply. */
-export { canDeal, negotiationSetup } from './automation/negotiation/setup';
-export { withinLimits } from './automation/negotiation/terms-space';
+export { bestLine, negotiatedNeeds } from './automation/negotiation/setup';
+export { outsideLimits } from './automation/negotiation/pricing';
 export { DEFAULT_LENDING_RULES } from './automation/negotiation/lending-rules';
 export { describeOffer, readOffer, type OfferReading } from './automation/negotiation/read-offer';
 export { commitmentRule } from './need/need';

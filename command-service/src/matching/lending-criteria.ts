@@ -6,7 +6,7 @@
  */
 import type { CriterionVerdict, PropertyType, ReadCriteria } from '@pf/events';
 import { application, lenderLoanCap, ltvBandLabel, ltvPremium, type LendingRules } from '../automation/negotiation/lending-rules';
-import { DEFAULT_POLICY, dealPropertyValue } from '../automation/negotiation/setup';
+import { DEFAULT_MAX_LTV, dealPropertyValue } from '../automation/negotiation/property-value';
 import { formatPounds, formatRate } from '../automation/words/format';
 
 export interface CriterionScore {
@@ -31,7 +31,7 @@ const list = (words: readonly string[]) => words.join(', ');
 export function lendingCriteria(borrower: ReadCriteria, lender: ReadCriteria, rules: LendingRules): CriterionScore[] {
   const value = dealPropertyValue(borrower, lender);
   const applied = application(borrower, value);
-  const cap = lenderLoanCap(lender, applied, value, DEFAULT_POLICY.lender.ltv.hi, rules);
+  const cap = lenderLoanCap(lender, applied, value, DEFAULT_MAX_LTV, rules);
   const parts: CriterionScore[] = [];
   const add = (criterion: string, verdict: CriterionVerdict, detail: string) =>
     parts.push({ criterion, verdict, score: SCORE[verdict], detail });

@@ -12,7 +12,9 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  DEFAULT_BANK_RATE_PERCENT,
   mayMeet,
+  productRangeOf,
   readCriteria,
   type AgentType,
   type BorrowerNeeds,
@@ -21,10 +23,9 @@ import {
   type Participant,
   type ProductRange,
 } from '@pf/events';
-import type { LendingRules } from '../automation/negotiation/lending-rules';
-import { issuesApart } from '../automation/negotiation/next-move';
-import { negotiationSetup } from '../automation/negotiation/setup';
-import { dealPropertyValue } from '../automation/negotiation/setup';
+import { DEFAULT_LENDING_RULES, type LendingRules } from '../automation/negotiation/lending-rules';
+import { dealPropertyValue } from '../automation/negotiation/property-value';
+import { bestLine, negotiatedNeeds } from '../automation/negotiation/setup';
 import { formatPounds } from '../automation/words/format';
 import { scoreMatch } from './score-match';
 import { shortlistedLenders } from './sourcing';
@@ -148,9 +149,9 @@ export function planMatchesExplained(
         .map((lender) => ({ borrower, lender, ...scoreMatch(borrower.criteria, lender.criteria, lending) })),
     )
     .filter((pair) => pair.score >= settings.threshold && !talking(pair.borrower.agentId, pair.lender.agentId))
-    // Only negotiations that can succeed under both parties' rules: a pair whose limits leave no terms in common
-    // would end at its first move (a warning may stay, shown; a certain failure is not opened).
-    .filter((pair) => canSucceed(pair.borrower, pair.lender, settings.rules));
+    // Only negotiations with a case to price: a pair without a line of the lender's that can be offered for the
+    // borrower's needs would end at its first move (a warning may stay, shown; a certain failure is not opened).
+    .filter((pair) => canSucceed(pair.borrower, pair.lender, settings));
   const candidates = fitting
     .filter((pair) => !negotiatedAlready(pair.borrower, pair.lender))
     .sort((a, b) => b.score - a.score || a.borrower.agentId - b.borrower.agentId || a.lender.agentId - b.lender.agentId);
@@ -182,9 +183,14 @@ export function planMatchesExplained(
   return { plan, alreadyNegotiated: fitting.length - candidates.length, fresh: candidates.length };
 }
 
-function canSucceed(borrower: MatchableAgent, lender: MatchableAgent, rules: LendingRules | undefined): boolean {
-  const party = (agent: MatchableAgent) => ({ agentId: agent.agentId, criteria: agent.criteria, ...(rules ? { rules } : {}) });
-  return issuesApart(negotiationSetup(party(borrower), party(lender))).length === 0;
+function canSucceed(borrower: MatchableAgent, lender: MatchableAgent, settings: MatchSettings): boolean {
+  const market = { bankRatePercent: settings.bankRatePercent ?? DEFAULT_BANK_RATE_PERCENT, rules: settings.rules ?? DEFAULT_LENDING_RULES };
+  const line = bestLine(
+    { agentId: borrower.agentId, needs: negotiatedNeeds(borrower, lender.criteria), criteria: borrower.criteria },
+    { agentId: lender.agentId, name: lender.name, range: productRangeOf(lender), criteria: lender.criteria },
+    market,
+  );
+  return line.priced !== null;
 }
 
 function conversationTitle(borrowerName: string, lenderName: string, propertyValue: number): string {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { scoreMatch } from './score-match';
 import { conversationsToStop, criteriaFingerprint, pairKey, planMatches, planMatchesExplained, type MatchableAgent } from './plan-matches';
 
 const criteria = {
@@ -37,10 +38,13 @@ describe('planMatches', () => {
     });
   });
 
-  it('opens no pair that scores well with a warning but whose limits leave no terms in common (certain failure)', () => {
-    const borrower = agent(1, 'borrower', { criteria: { ...criteria, interestRateMax: '4%' } });
-    const apart = agent(2, 'lender', { criteria: { ...criteria, interestRateMin: '4.2%' } });
+  it('opens no pair that scores well with a warning but has no case to price (certain failure)', () => {
+    const borrower = agent(1, 'borrower');
+    // A lender made before products whose criteria name no rate has no range to price from (docs/behaviour/products.md).
+    const { interestRateMin: _min, interestRateMax: _max, ...unpriced } = criteria;
+    const apart = agent(2, 'lender', { criteria: unpriced });
     const near = agent(3, 'lender', { criteria });
+    expect(scoreMatch(borrower.criteria, apart.criteria).score).toBeGreaterThanOrEqual(settings.threshold);
     const plan = planMatches(borrower, [borrower, apart, near], [], settings);
     expect(plan.map((match) => match.lender.agentId)).toEqual([3]);
   });

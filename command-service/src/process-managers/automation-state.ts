@@ -2,16 +2,18 @@ import {
   agentsView,
   evolveAgent,
   evolveConversation,
+  mayMeet,
   productRangeOf,
+  readCriteria,
+  DEFAULT_BANK_RATE_PERCENT,
   type Agent,
   type Conversation,
   type DomainEvent,
-  type Participant,
 } from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
 import { criteriaFingerprint, pairKey, type MatchableAgent, type OpenConversation } from '../matching/plan-matches';
 import { DEFAULT_LENDING_RULES, type LendingRules } from '../automation/negotiation/lending-rules';
-import { negotiationSetup } from '../automation/negotiation/setup';
+import { negotiatedNeeds, negotiationSetup } from '../automation/negotiation/setup';
 import { evolveNegotiation, initialNegotiationState, type NegotiationState } from '../automation/negotiation/state';
 import { needDecider, type NeedState } from '../need/need';
 
@@ -56,8 +58,14 @@ export class AutomationState {
   /** Borrowers whose conversations completed since the reactor last asked: a held-back acceptance may now go ahead. */
   private endedBorrowers = new Set<number>();
 
-  /** `rules`: the lenders' income multiple, interest cover and LTV pricing (docs/behaviour/negotiation.md; from the configuration). */
-  constructor(private readonly rules: LendingRules = DEFAULT_LENDING_RULES) {}
+  /**
+   * `rules`: the lenders' income multiple and interest cover; `bankRatePercent`: Bank Rate for trackers (both from the
+   * configuration), with which each negotiation's case is sourced and priced (docs/behaviour/negotiation.md).
+   */
+  constructor(
+    private readonly rules: LendingRules = DEFAULT_LENDING_RULES,
+    private readonly bankRatePercent: number = DEFAULT_BANK_RATE_PERCENT,
+  ) {}
 
   observe(recorded: RecordedEvent): void {
     const event = { type: recorded.type, data: recorded.data } as DomainEvent;
@@ -161,18 +169,35 @@ export class AutomationState {
     const borrower = participants.find((p) => p.type === 'borrower');
     const lender = participants.find((p) => p.type === 'lender');
     const broker = participants.find((p) => p.type === 'broker');
-    const party = (p: Participant) => {
-      const agent = this.agents.get(p.agentId);
-      return {
-        agentId: p.agentId,
-        criteria: agent?.criteria ?? null,
-        rules: this.rules,
-        ...(agent?.strategy ? { strategy: agent.strategy } : {}),
-        ...(agent ? { procurationFeePercent: productRangeOf(agent)?.procurationFeePercent ?? 0 } : {}),
-      };
-    };
-    return borrower && lender
-      ? initialNegotiationState(conversation.id, negotiationSetup(party(borrower), party(lender), broker?.agentId ?? null))
-      : null;
+    if (!borrower || !lender) return null;
+    const borrowerAgent = this.agents.get(borrower.agentId);
+    const lenderAgent = this.agents.get(lender.agentId);
+    // The borrower's alternatives: every other active lender it may meet, with a range (its reservation is the best).
+    const alternatives = borrowerAgent
+      ? [...this.agents.values()].flatMap((agent) => {
+          if (agent.type !== 'lender' || agent.agentId === lender.agentId || !agent.isActive || agent.isDeleted) return [];
+          const range = mayMeet(borrowerAgent, agent) ? productRangeOf(agent) : null;
+          return range ? [{ agentId: agent.agentId, name: agent.name, range, criteria: readCriteria(agent.criteria) }] : [];
+        })
+      : [];
+    const setup = negotiationSetup(
+      {
+        agentId: borrower.agentId,
+        needs: borrowerAgent ? negotiatedNeeds(borrowerAgent, lenderAgent?.criteria ?? null) : null,
+        criteria: borrowerAgent?.criteria ?? null,
+        alternatives,
+        ...(borrowerAgent?.strategy ? { strategy: borrowerAgent.strategy } : {}),
+      },
+      {
+        agentId: lender.agentId,
+        name: lender.name,
+        range: lenderAgent ? productRangeOf(lenderAgent) : null,
+        criteria: lenderAgent?.criteria ?? null,
+        ...(lenderAgent?.strategy ? { strategy: lenderAgent.strategy } : {}),
+      },
+      broker?.agentId ?? null,
+      { bankRatePercent: this.bankRatePercent, rules: this.rules },
+    );
+    return initialNegotiationState(conversation.id, setup);
   }
 }

@@ -52,7 +52,7 @@ export function startAutomation(context: ServiceContext, options: AutomationOpti
         interestCover: config.LENDING_INTEREST_COVER,
         stressedRate: config.LENDING_STRESSED_RATE,
       };
-      const state = restoreAutomationState(restored, rules);
+      const state = restoreAutomationState(restored, rules, config.BANK_RATE_PERCENT);
       negotiator?.close();
       const current = new Negotiator(context, state, {
         settings: { deadlineRounds: config.NEGOTIATION_DEADLINE_ROUNDS, opener: 'borrower' },

@@ -425,7 +425,7 @@ export class Negotiator {
     // What this side holds in its other conversations (a borrower accepts only the best offer it holds).
     const others = [...this.state.conversations.values()].flatMap((c) => (c.negotiation ? [c.negotiation] : []));
     const options = outsideOptions(negotiation, side, others);
-    const move = nextMove(negotiation, side, settings, rng, { ...options, agreedElsewhere: false });
+    const move = nextMove(negotiation, side, settings, { ...options, agreedElsewhere: false });
     if (move.kind === 'wait') return null;
     const me = negotiation.setup[side].agentId;
     if (isAgentSilenced(conversation, me)) return null;

@@ -1,12 +1,23 @@
 /**
- * After Seed Demo Data (docs/behaviour/negotiation.md, "Within the lending rules"), on the whole single node (real PostgreSQL, HTTP, the automated
- * agents), no agreed deal lends less than the borrower's stated need or more than any of the lender's limits;
- * conversations carry the match explanation for their header; a borrower talking to two lenders agrees with one
- * and withdraws politely from the other. The limits are restated here from the criteria text.
+ * After Seed Demo Data (docs/behaviour/negotiation.md, "Bespoke pricing"), on the whole single node (real PostgreSQL,
+ * HTTP, the automated agents), every agreed deal is the borrower's loan over the borrower's term, on a product of the
+ * lender's range, priced no lower than its list rate less the discretion and no higher than list, within the fee cap,
+ * and inside the lender's limits; conversations carry the match explanation for their header; a borrower talking to
+ * two lenders agrees with one and withdraws politely from the other. The limits are restated here from the agents'
+ * needs, ranges and criteria as recorded.
  */
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { readCriteria, type AgentView, type ConversationView, type MessageView } from '@pf/events';
+import {
+  feeFor,
+  initialRateFor,
+  ltvPercentOf,
+  readCriteria,
+  type AgentView,
+  type ConversationView,
+  type MessageView,
+  type OfferedProduct,
+} from '@pf/events';
 import { ApiClient } from './testing/api-client';
 import { testSingleNode } from './testing/single-node';
 
@@ -17,6 +28,9 @@ interface Deal {
   propertyValue: number;
   loanAmount: number;
   interestRate: number;
+  termYears: number;
+  arrangementFee: number;
+  product?: OfferedProduct;
 }
 
 describe('deals the agents agree after Seed Demo Data', () => {
@@ -45,16 +59,28 @@ describe('deals the agents agree after Seed Demo Data', () => {
     for (const deal of deals) {
       const borrower = criteriaOf(deal.borrowerAgentId);
       const lender = criteriaOf(deal.lenderAgentId);
-      const deposit = borrower.deposit && 'pounds' in borrower.deposit ? borrower.deposit.pounds : 0;
-      const need = borrower.loanAmount.min ?? deal.propertyValue - deposit;
-      expect(deal.loanAmount, `deal in conversation ${deal.conversationId}`).toBeGreaterThanOrEqual(need);
+      const needs = agents.find((agent) => agent.id === deal.borrowerAgentId)?.needs;
+      const range = agents.find((agent) => agent.id === deal.lenderAgentId)?.products;
+      if (!needs || !range) throw new Error(`the demo agents of conversation ${deal.conversationId} have needs and a range`);
+      // The loan and the term are the borrower's, never traded.
+      expect(deal.loanAmount, `deal in conversation ${deal.conversationId}`).toBe(needs.loanAmount);
+      expect(deal.termYears).toBe(needs.termYears);
       expect(deal.loanAmount).toBeLessThanOrEqual((lender.maxLtv ?? 0.8) * deal.propertyValue);
       if (borrower.annualIncome !== null) expect(deal.loanAmount).toBeLessThanOrEqual(4.5 * borrower.annualIncome);
       if (borrower.expectedRentMonthly !== null) {
         expect(borrower.expectedRentMonthly * 12).toBeGreaterThanOrEqual(1.25 * deal.loanAmount * 0.055);
       }
-      expect(deal.interestRate).toBeGreaterThanOrEqual(lender.interestRate.min ?? 0);
-      expect(deal.interestRate).toBeLessThanOrEqual(Math.min(lender.interestRate.max ?? 100, borrower.interestRate.max ?? 100));
+      // A product of the lender's range, between its list price and its list price less the discretion.
+      const product = range.products.find((p) => p.id === deal.product?.productId);
+      if (!product || !deal.product) throw new Error(`deal in conversation ${deal.conversationId} names a product of the lender's range`);
+      const list = initialRateFor(product, ltvPercentOf(needs), 4, deal.product.feeFree) ?? 0;
+      expect(deal.interestRate).toBeLessThanOrEqual(list);
+      expect(deal.interestRate).toBeGreaterThanOrEqual(list - product.discretion.rateReductionPercent - 1e-9);
+      const listFee = deal.product.feeFree ? 0 : feeFor(product, needs.loanAmount);
+      expect(deal.arrangementFee).toBeLessThanOrEqual(listFee);
+      expect(deal.arrangementFee).toBeGreaterThanOrEqual(listFee - product.discretion.feeReductionPounds);
+      expect(deal.product.cashbackPounds).toBeLessThanOrEqual(product.discretion.cashbackPounds);
+      if (needs.maxFeePounds !== undefined) expect(deal.arrangementFee).toBeLessThanOrEqual(needs.maxFeePounds);
     }
 
     const list = await conversations();

@@ -1,44 +1,49 @@
 /**
- * A tournament over generated borrower–lender pairs: how often the agents agree, how fast, and how good their
- * deals are against the Pareto frontier and the Nash point. `measureNegotiationsPerSecond` is the entry point
- * for the benchmark suite (bench/README.md).
+ * A tournament over generated pairs (borrower needs × lender range, testing/generate-pair.ts): how often the agents
+ * agree where a zone of agreement exists, that no agreement lies outside the lender's discretion or the borrower's
+ * fee cap or trades the loan or the term, how fast they agree, and how good their deals are against the Pareto
+ * frontier and the Nash point of the bespoke-pricing space (yardsticks.ts). `measureNegotiationsPerSecond` is the
+ * entry point for the benchmark suite (bench/README.md).
  */
 import { DEFAULT_NEGOTIATION_SETTINGS, type NegotiationSettings } from '../negotiation/next-move';
-import { distance, distanceToFrontier, nashPoint, paretoFrontier } from '../negotiation/pareto';
+import { worth } from '../negotiation/offer-strategy';
+import { outsideLimits } from '../negotiation/pricing';
 import { runNegotiation, type NegotiationResult } from '../negotiation/run-negotiation';
-import { withinLimits } from '../negotiation/terms-space';
-import { utility } from '../negotiation/utility';
 import { createRng } from '../rng';
 import { generatePair } from '../testing/generate-pair';
+import { distance, distanceToFrontier, yardsticks } from './yardsticks';
 
 export interface TournamentOptions {
   pairs: number;
   seed: number;
   settings?: NegotiationSettings;
-  /** False: pairs with the spec's six criteria only, as the first tournament generated them. */
-  lendingCriteria?: boolean;
   /** Milliseconds; injected so the measuring can be tested and the core stays clock-free. */
   now?: () => number;
 }
 
 export interface PairingFigures {
   pairs: number;
+  /** Pairs with a case to price (a line of the lender's that can be offered for these needs). */
+  pairsPriced: number;
   pairsWithZone: number;
   agreements: number;
   agreementRate: number;
   agreementRateWithZone: number;
   /** Agreements reached without a zone of agreement: must be 0. */
   agreementsWithoutZone: number;
-  /** Agreements breaking a party's limits (loan need, lender caps, ranges): must be 0. */
+  /** Agreements outside the discretion, over the fee cap, or with another loan or term: must be 0. */
   agreementsOutsideLimits: number;
-  /** Offers per negotiation, over all pairs. */
-  medianRounds: number;
-  /** Offers per negotiation, over the pairs that have a zone of agreement (the headline: see bench/README). */
+  /** Lender offers outside the discretion, and offers by either side above the fee cap or with another loan or term: must be 0. */
+  offersOutsideLimits: number;
+  /** Borrower offers asking the lender to match a cheaper line, below its discretion (only where no zone exists or elsewhere is cheaper). */
+  asksBeyondDiscretion: number;
+  /** Offers per negotiation, over the pairs that have a zone of agreement. */
   medianRoundsWithZone: number;
-  /** Offers per negotiation that ended in agreement. */
   medianRoundsToAgreement: number;
   meanDistanceToPareto: number;
   meanDistanceToNash: number;
+  /** Mean share of the lender's discretion given away in agreements (0 list price, 1 all of it). */
+  meanDiscretionGiven: number;
 }
 
 export interface TournamentReport extends PairingFigures {
@@ -53,15 +58,12 @@ export function runTournament(options: TournamentOptions): TournamentReport {
   const now = options.now ?? (() => performance.now());
   const settings = options.settings ?? DEFAULT_NEGOTIATION_SETTINGS;
   const rng = createRng(options.seed);
-  const pairs = Array.from({ length: options.pairs }, () => generatePair(rng, 1, { lendingCriteria: options.lendingCriteria ?? true }));
+  const pairs = Array.from({ length: options.pairs }, () => generatePair(rng, 1));
   const started = now();
-  const results = pairs.map((pair, index) => runNegotiation(pair.borrower, pair.lender, settings, options.seed + index));
+  const results = pairs.map((pair) => runNegotiation(pair.borrower, pair.lender, settings));
   const elapsedMs = now() - started;
-
   const byPairing: Record<string, NegotiationResult[]> = {};
-  for (const result of results) {
-    (byPairing[`${result.setup.borrower.strategy} × ${result.setup.lender.strategy}`] ??= []).push(result);
-  }
+  for (const result of results) (byPairing[`${result.setup.borrower.strategy} × ${result.setup.lender.strategy}`] ??= []).push(result);
   return {
     ...figures(results),
     byPairing: Object.fromEntries(
@@ -75,52 +77,69 @@ export function runTournament(options: TournamentOptions): TournamentReport {
 }
 
 function figures(results: readonly NegotiationResult[]): PairingFigures {
+  let pairsPriced = 0;
   let pairsWithZone = 0;
   let agreementsWithZone = 0;
   let agreementsWithoutZone = 0;
   let agreementsOutsideLimits = 0;
-  const paretoDistances: number[] = [];
-  const nashDistances: number[] = [];
+  let offersOutsideLimits = 0;
+  let asksBeyondDiscretion = 0;
+  const pareto: number[] = [];
+  const nash: number[] = [];
+  const given: number[] = [];
   const roundsToAgreement: number[] = [];
   const roundsWithZone: number[] = [];
   for (const result of results) {
-    const nash = nashPoint(result.setup);
-    if (nash) {
+    const { priced } = result.setup;
+    if (priced) pairsPriced += 1;
+    for (const event of result.events) {
+      if (event.type !== 'OfferMade') continue;
+      const outside = priced ? outsideLimits(priced, event.data.terms, event.data.product ?? null) : 'no case';
+      const byBorrower = event.data.fromAgentId === result.setup.borrower.agentId;
+      if (byBorrower && outside === "the rate is below the lender's discretion") asksBeyondDiscretion += 1;
+      else if (outside !== null) offersOutsideLimits += 1;
+    }
+    const sticks = yardsticks(result.setup);
+    if (sticks) {
       pairsWithZone += 1;
       roundsWithZone.push(result.rounds);
     }
     if (!result.terms) continue;
     roundsToAgreement.push(result.rounds);
-    const { borrower, lender } = result.setup;
-    if (!withinLimits(borrower.limits, result.terms) || !withinLimits(lender.limits, result.terms)) agreementsOutsideLimits += 1;
-    if (!nash) {
+    if (!priced || outsideLimits(priced, result.terms, result.product) !== null) agreementsOutsideLimits += 1;
+    if (!sticks || !priced) {
       agreementsWithoutZone += 1;
       continue;
     }
     agreementsWithZone += 1;
-    const outcome = { borrower: utility(borrower, result.terms), lender: utility(lender, result.terms) };
-    paretoDistances.push(distanceToFrontier(paretoFrontier(result.setup) ?? [nash], outcome));
-    nashDistances.push(distance(nash, outcome));
+    const value = worth(priced, { terms: result.terms, product: result.product });
+    const outcome = sticks.utilityOf(value.trueCost, value.given);
+    pareto.push(distanceToFrontier(sticks.frontier, outcome));
+    nash.push(distance(sticks.nash, outcome));
+    given.push(1 - outcome.lender);
   }
   const agreements = agreementsWithZone + agreementsWithoutZone;
   return {
     pairs: results.length,
+    pairsPriced,
     pairsWithZone,
     agreements,
     agreementRate: ratio(agreements, results.length),
     agreementRateWithZone: ratio(agreementsWithZone, pairsWithZone),
     agreementsWithoutZone,
     agreementsOutsideLimits,
-    medianRounds: median(results.map((result) => result.rounds)),
+    offersOutsideLimits,
+    asksBeyondDiscretion,
     medianRoundsWithZone: median(roundsWithZone),
     medianRoundsToAgreement: median(roundsToAgreement),
-    meanDistanceToPareto: mean(paretoDistances),
-    meanDistanceToNash: mean(nashDistances),
+    meanDistanceToPareto: mean(pareto),
+    meanDistanceToNash: mean(nash),
+    meanDiscretionGiven: mean(given),
   };
 }
 
-/** negotiations_per_s for the benchmark suite: whole negotiations (setup, offers, decisions) per second. */
-export function measureNegotiationsPerSecond(pairs = 2000, seed = 1, now?: () => number): number {
+/** negotiations_per_s for the benchmark suite: whole negotiations (setup, sourcing, offers, decisions) per second. */
+export function measureNegotiationsPerSecond(pairs = 500, seed = 1, now?: () => number): number {
   return runTournament({ pairs, seed, ...(now ? { now } : {}) }).negotiationsPerSecond;
 }
 

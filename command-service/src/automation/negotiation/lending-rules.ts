@@ -1,13 +1,20 @@
 /**
- * The hard rules of UK mortgage lending the agents negotiate within (docs/behaviour/negotiation.md), as pure functions of both
+ * The hard rules of UK mortgage lending the matcher explains a match by (docs/behaviour/matching.md), as pure functions of both
  * parties' criteria and the property value: the borrower's loan need (price minus deposit, or the amount it
  * names) is a floor unless it names a range; a lender caps the loan by its maximum loan-to-value, by an income
  * multiple (residential), and by interest cover on the expected rent at a stressed rate (buy-to-let); it lends
  * only on the property types and in the regions it names; and it prices by LTV band (a lower rate at a lower
- * LTV). The negotiation's limits are built from these, so no offer outside them can be made or accepted.
+ * LTV). Sourcing and the negotiation use its income multiple and interest cover as the lenders' affordability rules.
  */
 import type { PropertyType, ReadCriteria, Region } from '@pf/events';
-import { STEP, type Interval } from './terms-space';
+
+interface Interval {
+  lo: number;
+  hi: number;
+}
+
+/** Loans are needed in whole thousands of pounds. */
+const LOAN_STEP = 1000;
 
 export interface LendingRules {
   /** Residential: the loan is at most this many times the borrower's stated annual income. */
@@ -70,8 +77,8 @@ function loanNeed(borrower: ReadCriteria, propertyValue: number): Interval | nul
   }
   if (!need) return null;
   // Offers are in whole thousands: round the floor up, so the borrower never receives less than it needs.
-  const lo = Math.max(0, Math.ceil(need.lo / STEP.loanAmount - 1e-9) * STEP.loanAmount);
-  return { lo, hi: Math.max(lo, Math.floor(need.hi / STEP.loanAmount + 1e-9) * STEP.loanAmount) };
+  const lo = Math.max(0, Math.ceil(need.lo / LOAN_STEP - 1e-9) * LOAN_STEP);
+  return { lo, hi: Math.max(lo, Math.floor(need.hi / LOAN_STEP + 1e-9) * LOAN_STEP) };
 }
 
 export interface LoanCap {

@@ -1,8 +1,9 @@
+import { productRangeOf, readCriteria, type Criteria } from '@pf/events';
 import { describe, expect, it } from 'vitest';
 import { scoreMatch } from '../../matching/score-match';
-import { DEFAULT_LENDING_RULES } from './lending-rules';
+import { application, DEFAULT_LENDING_RULES, lenderLoanCap, ltvPremium } from './lending-rules';
 import { runNegotiation } from './run-negotiation';
-import { agreementSpace, negotiationSetup } from './setup';
+import { negotiatedNeeds } from './setup';
 
 /** A typical first-time purchase: £236,000 asked on a £295,000 purchase (80% LTV). */
 const buyer = {
@@ -14,59 +15,68 @@ const lender = {
   criteria: { propertyValueMin: '£100k', propertyValueMax: '£1m', interestRateMin: '3.9%', interestRateMax: '6%', maxLtv: '85%' },
 };
 
+/** Agents made before products negotiate through the one upgrade of their criteria (docs/behaviour/products.md). */
+function negotiate(borrower: { agentId: number; criteria: Criteria }, lenderAgent: { agentId: number; criteria: Criteria }) {
+  return runNegotiation(
+    { agentId: borrower.agentId, needs: negotiatedNeeds(borrower, lenderAgent.criteria), criteria: borrower.criteria },
+    {
+      agentId: lenderAgent.agentId,
+      range: productRangeOf({ type: 'lender', criteria: lenderAgent.criteria }),
+      criteria: lenderAgent.criteria,
+    },
+  );
+}
+
+const capOf = (borrowerCriteria: Criteria, lenderCriteria: Criteria, rules = DEFAULT_LENDING_RULES) => {
+  const value = 295_000;
+  return lenderLoanCap(readCriteria(lenderCriteria), application(readCriteria(borrowerCriteria), value), value, 0.8, rules);
+};
+
 describe('lending rules as hard limits', () => {
-  it('prices the deal from loan plus deposit and never lends less than the borrower needs', () => {
-    const setup = negotiationSetup(buyer, lender);
-    expect(setup.propertyValue).toBe(295_000);
-    expect(setup.borrower.limits.loanAmount).toEqual({ lo: 236_000, hi: 236_000 });
-    for (const seed of [1, 2, 3, 4, 5]) {
-      const result = runNegotiation(buyer, lender, undefined, seed);
-      expect(result.outcome).toBe('agreed');
-      expect(result.terms?.loanAmount).toBe(236_000);
-    }
+  it('reads the need from loan plus deposit, and the negotiation never lends other than the borrower needs', () => {
+    expect(application(readCriteria(buyer.criteria), 295_000).need).toEqual({ lo: 236_000, hi: 236_000 });
+    expect(negotiatedNeeds(buyer, lender.criteria)).toMatchObject({ propertyValue: 295_000, loanAmount: 236_000 });
+    const result = negotiate(buyer, lender);
+    expect(result.outcome).toBe('agreed');
+    expect(result.terms?.loanAmount).toBe(236_000);
   });
 
   it('treats a named range as room to move, and rounds a need up to a whole thousand', () => {
-    const ranged = negotiationSetup({ ...buyer, criteria: { ...buyer.criteria, loanAmount: '£200k to £236k' } }, lender);
-    expect(ranged.borrower.limits.loanAmount).toEqual({ lo: 200_000, hi: 236_000 });
-    const odd = negotiationSetup(
-      { ...buyer, criteria: { deposit: '£59,500', propertyValueMin: '£295,000', propertyValueMax: '£295,000' } },
-      lender,
-    );
-    expect(odd.borrower.limits.loanAmount.lo).toBe(236_000);
+    expect(application(readCriteria({ ...buyer.criteria, loanAmount: '£200k to £236k' }), 295_000).need).toEqual({
+      lo: 200_000,
+      hi: 236_000,
+    });
+    expect(application(readCriteria({ deposit: '£59,500' }), 295_000).need?.lo).toBe(236_000);
   });
 
   it('caps the loan by the lender’s max LTV, the income multiple (configurable) and buy-to-let rental cover', () => {
     const strict = { ...lender, criteria: { ...lender.criteria, maxLtv: '75%' } };
-    expect(negotiationSetup(buyer, strict).lender.limits.loanAmount.hi).toBeCloseTo(221_250, 6);
-    expect(agreementSpace(negotiationSetup(buyer, strict))).toBeNull();
-    expect(runNegotiation(buyer, strict).outcome).toBe('no_agreement');
+    expect(capOf(buyer.criteria, strict.criteria).max).toBeCloseTo(221_250, 6);
+    expect(negotiate(buyer, strict).outcome).toBe('no_agreement');
     const lowIncome = { ...buyer, criteria: { ...buyer.criteria, annualIncome: '£50,000' } };
-    expect(negotiationSetup(lowIncome, lender).lender.limits.loanAmount.hi).toBe(225_000);
-    const generous = { ...lender, rules: { ...DEFAULT_LENDING_RULES, incomeMultiple: 5 } };
-    expect(negotiationSetup(lowIncome, generous).lender.limits.loanAmount.hi).toBe(250_000);
+    expect(capOf(lowIncome.criteria, lender.criteria).max).toBe(225_000);
+    expect(capOf(lowIncome.criteria, lender.criteria, { ...DEFAULT_LENDING_RULES, incomeMultiple: 5 }).max).toBe(250_000);
+    expect(negotiate(lowIncome, lender).outcome).toBe('no_agreement');
     const landlord = {
       agentId: 1,
       criteria: { propertyType: 'BTL', loanAmount: '£200,000', deposit: '£100,000', expectedRent: '£1,100 pcm' },
     };
     // £13,200 a year over 125% of 5.5% interest lends at most £192,000.
-    expect(negotiationSetup(landlord, lender).lender.limits.loanAmount.hi).toBeCloseTo(192_000, 6);
-    expect(runNegotiation(landlord, lender).outcome).toBe('no_agreement');
+    expect(capOf(landlord.criteria, lender.criteria).max).toBeCloseTo(192_000, 6);
+    expect(negotiate(landlord, lender).outcome).toBe('no_agreement');
   });
 
-  it('prices by LTV band: the same lender asks a lower rate floor for a lower LTV', () => {
-    const high = negotiationSetup(buyer, lender).lender.limits.interestRate.lo;
-    const low = negotiationSetup({ ...buyer, criteria: { ...buyer.criteria, loanAmount: '£150,000', deposit: '£145,000' } }, lender).lender
-      .limits.interestRate.lo;
-    expect(high).toBeCloseTo(3.9 + 0.3, 9);
-    expect(low).toBeCloseTo(3.9, 9);
+  it('prices by LTV band: a lower premium for a lower LTV', () => {
+    expect(ltvPremium(0.8, DEFAULT_LENDING_RULES)).toBeCloseTo(0.3, 9);
+    expect(ltvPremium(150_000 / 295_000, DEFAULT_LENDING_RULES)).toBe(0);
   });
 
   it('refuses property types and regions the lender does not lend on', () => {
     const londonOnly = { ...lender, criteria: { ...lender.criteria, region: 'London' } };
-    expect(agreementSpace(negotiationSetup(buyer, londonOnly))).toBeNull();
+    expect(capOf(buyer.criteria, londonOnly.criteria).regionRefused).toBe(true);
+    expect(negotiate(buyer, londonOnly).outcome).toBe('no_agreement');
     const commercialOnly = { ...lender, criteria: { ...lender.criteria, propertyType: 'commercial' } };
-    expect(agreementSpace(negotiationSetup(buyer, commercialOnly))).toBeNull();
+    expect(capOf(buyer.criteria, commercialOnly.criteria).typeRefused).toBe(true);
   });
 });
 

@@ -1,11 +1,14 @@
 /**
  * The domain events a process manager appends for a negotiator's move (besides the MessageSent with its words).
- * Ids are passed in, so the same move under the same causation id yields the same events.
+ * Every automated offer carries its product and why it was made; an agreement carries the product on to the deal
+ * with the procuration fee the lender pays an introducing broker (docs/behaviour/offers.md, products.md). Ids are
+ * passed in, so the same move under the same causation id yields the same events.
  */
-import type { DomainEvent, EventOf, LoanTerms } from '@pf/events';
+import type { DomainEvent, EventOf, LoanTerms, OfferedProduct } from '@pf/events';
 import type { Move } from './next-move';
+import { pointOf, productAt } from './pricing';
+import { otherSide, type Side } from './setup';
 import type { NegotiationState } from './state';
-import { otherSide, type Side } from './terms-space';
 
 export interface MoveIds {
   /** For the offer a move makes (offer, counter). */
@@ -18,38 +21,31 @@ export function moveEvents(state: NegotiationState, side: Side, move: Move, ids:
   const conversationId = state.conversationId;
   const me = state.setup[side].agentId;
   const them = state.setup[otherSide(side)].agentId;
-  const offer = (round: number, terms: LoanTerms): DomainEvent => ({
-    type: 'OfferMade',
-    data: { conversationId, offerId: ids.offerId, round, fromAgentId: me, toAgentId: them, terms },
-  });
-  const reject = (offerId: string): DomainEvent => ({
-    type: 'OfferRejected',
-    data: { conversationId, offerId, byAgentId: me },
-  });
+  const reject = (offerId: string): DomainEvent => ({ type: 'OfferRejected', data: { conversationId, offerId, byAgentId: me } });
   switch (move.kind) {
     case 'wait':
       return [];
     case 'offer':
-      return [offer(move.round, move.terms)];
-    case 'counter':
-      return [reject(move.rejectOfferId), offer(move.round, move.terms)];
-    case 'accept':
+    case 'counter': {
+      const { round, terms, product, reason } = move;
+      const made: DomainEvent = {
+        type: 'OfferMade',
+        data: { conversationId, offerId: ids.offerId, round, fromAgentId: me, toAgentId: them, terms, product, reason },
+      };
+      return move.kind === 'counter' ? [reject(move.rejectOfferId), made] : [made];
+    }
+    case 'accept': {
+      const product = agreedProduct(state, move.terms, move.product);
       return [
-        { type: 'OfferAccepted', data: { conversationId, offerId: move.offerId, byAgentId: me, terms: move.terms } },
-        { type: 'DealAgreed', data: dealAgreed(state, ids.dealId, move.terms) },
+        { type: 'OfferAccepted', data: { conversationId, offerId: move.offerId, byAgentId: me, terms: move.terms, reason: move.reason } },
+        { type: 'DealAgreed', data: dealAgreed(state, ids.dealId, move.terms, product) },
         { type: 'ConversationCompleted', data: { conversationId, outcome: 'agreed', reason: 'Terms agreed' } },
       ];
+    }
     case 'walk-away':
       return [
         ...(move.rejectOfferId ? [reject(move.rejectOfferId)] : []),
-        {
-          type: 'ConversationCompleted',
-          data: {
-            conversationId,
-            outcome: 'no_agreement',
-            reason: move.reason === 'deadline' ? 'No agreement by the deadline' : `No terms both can agree on: ${apartWords(move.apart)}`,
-          },
-        },
+        { type: 'ConversationCompleted', data: { conversationId, outcome: 'no_agreement', reason: walkAwayReason(move) } },
       ];
     default: {
       const unknown: never = move;
@@ -58,23 +54,32 @@ export function moveEvents(state: NegotiationState, side: Side, move: Move, ids:
   }
 }
 
-const APART_WORDS: Record<string, string> = {
-  propertyValue: 'property value',
-  interestRate: 'interest rate',
-  termYears: 'loan term',
-  loanAmount: 'loan amount',
-  arrangementFee: 'arrangement fee',
-};
-
-export function apartWords(apart: readonly string[]): string {
-  const words = apart.map((issue) => APART_WORDS[issue] ?? issue);
-  return words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words.at(-1)}` : (words[0] ?? '');
+function walkAwayReason(move: Extract<Move, { kind: 'walk-away' }>): string {
+  switch (move.reason) {
+    case 'deadline':
+      return 'No agreement by the deadline';
+    case 'no-product':
+      return `No product to price: ${move.detail}`;
+  }
 }
 
-function dealAgreed(state: NegotiationState, dealId: string, terms: LoanTerms): EventOf<'DealAgreed'>['data'] {
-  const { propertyValue, borrower, lender, brokerAgentId, procurationFeePercent } = state.setup;
+/** The accepted offer's product; a person's offer (recorded without one) is terms of the case's product, no cashback. */
+function agreedProduct(state: NegotiationState, terms: LoanTerms, product: OfferedProduct | null): OfferedProduct | undefined {
+  if (product) return product;
+  const priced = state.setup.priced;
+  return priced ? productAt(priced, pointOf(priced, terms, null)) : undefined;
+}
+
+function dealAgreed(
+  state: NegotiationState,
+  dealId: string,
+  terms: LoanTerms,
+  product: OfferedProduct | undefined,
+): EventOf<'DealAgreed'>['data'] {
+  const { borrower, lender, brokerAgentId, procurationFeePercent, priced } = state.setup;
+  const propertyValue = priced?.needs.propertyValue ?? terms.loanAmount;
   // A broker introduced it: the lender's procuration fee is the broker's commission (docs/behaviour/products.md).
-  const commission = brokerAgentId !== null ? { procurationFee: Math.round((terms.loanAmount * (procurationFeePercent ?? 0)) / 100) } : {};
+  const commission = brokerAgentId !== null ? { procurationFee: Math.round((terms.loanAmount * procurationFeePercent) / 100) } : {};
   return {
     dealId,
     conversationId: state.conversationId,
@@ -88,5 +93,6 @@ function dealAgreed(state: NegotiationState, dealId: string, terms: LoanTerms): 
     termYears: terms.termYears,
     arrangementFee: terms.arrangementFee,
     ...commission,
+    ...(product ? { product } : {}),
   };
 }

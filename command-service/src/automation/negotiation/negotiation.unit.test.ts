@@ -1,179 +1,426 @@
-import type { DomainEvent } from '@pf/events';
+import {
+  initialRateFor,
+  ltvPercentOf,
+  readCriteria,
+  source,
+  DEFAULT_BANK_RATE_PERCENT,
+  type BorrowerNeeds,
+  type DomainEvent,
+  type EventOf,
+  type ProductRange,
+} from '@pf/events';
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../rng';
+import { DEMO_NEEDS, DEMO_RANGES } from '../../seed-demo/demo-products';
 import { brokerMove } from './broker-move';
 import { conceded } from './concession';
+import { DEFAULT_LENDING_RULES } from './lending-rules';
 import { moveEvents } from './move-events';
 import { DEFAULT_NEGOTIATION_SETTINGS, nextMove, whoseTurn } from './next-move';
+import { worth } from './offer-strategy';
 import { offerFromOperatorMessage, readOfferFromText } from './operator-offer';
-import { distanceToFrontier, nashPoint, paretoFrontier } from './pareto';
-import { runNegotiation } from './run-negotiation';
-import { agreementSpace, negotiationSetup } from './setup';
+import { ladder, marginGiven, outsideLimits, trueCostAt } from './pricing';
+import { runFrom, runNegotiation } from './run-negotiation';
+import { negotiationSetup, type BorrowerInput, type LenderInput } from './setup';
 import { evolveNegotiation, initialNegotiationState, type NegotiationState } from './state';
-import { utility } from './utility';
 
-const borrower = {
-  agentId: 1,
-  criteria: {
-    propertyValueMin: '£200k',
-    propertyValueMax: '£300k',
-    interestRateMin: '3%',
-    interestRateMax: '5%',
-    loanTermMin: '20',
-    loanTermMax: '30 years',
-  },
-};
-const lender = {
-  agentId: 2,
-  criteria: {
-    propertyValueMin: '£150,000',
-    propertyValueMax: '£1m',
-    interestRateMin: '4%',
-    interestRateMax: '6.5%',
-    loanTermMin: '15 years',
-    loanTermMax: '25',
-  },
-};
+/*
+ * The cases are Seed Demo Data's (docs/behaviour/products.md, "The demo ranges"): Amelia's first purchase (£236,000
+ * of £295,000 over 30 years, a fee cap of £1,000) against Northgate's range (NatWest's 2 year fix of 2 June 2023),
+ * with Pennine Mutual's (Furness BS's 5 year fix) as her alternative.
+ */
+const northgate = DEMO_RANGES.northgate!;
+const pennine = DEMO_RANGES.pennine!;
+const amelia = DEMO_NEEDS.amelia!;
 const settings = DEFAULT_NEGOTIATION_SETTINGS;
+const market = { bankRatePercent: DEFAULT_BANK_RATE_PERCENT, rules: DEFAULT_LENDING_RULES };
+
+const borrowerOf = (needs: BorrowerNeeds | null, alternatives: Array<[number, ProductRange]> = []): BorrowerInput => ({
+  agentId: 1,
+  needs,
+  criteria: null,
+  alternatives: alternatives.map(([agentId, range]) => ({ agentId, name: `Lender ${agentId}`, range, criteria: readCriteria(null) })),
+});
+const lenderOf = (range: ProductRange | null, strategy: LenderInput['strategy'] = 'boulware'): LenderInput => ({
+  agentId: 2,
+  name: 'Northgate',
+  range,
+  criteria: null,
+  strategy,
+});
 
 function play(state: NegotiationState, events: DomainEvent[]): NegotiationState {
   return events.reduce(evolveNegotiation, state);
 }
 
-describe('the negotiation engine', () => {
+const offersIn = (events: DomainEvent[]) => events.filter((event): event is EventOf<'OfferMade'> => event.type === 'OfferMade');
+
+describe('bespoke pricing of one product', () => {
   it('concedes slowly as Boulware and quickly as Conceder', () => {
     expect(conceded('boulware', 0.5)).toBeLessThan(conceded('linear', 0.5));
     expect(conceded('linear', 0.5)).toBeLessThan(conceded('conceder', 0.5));
     for (const strategy of ['boulware', 'linear', 'conceder'] as const) expect(conceded(strategy, 1)).toBe(1);
   });
 
-  it('reaches a deal inside both ranges for a compatible pair', () => {
-    const result = runNegotiation(borrower, lender, settings, 3);
+  it('negotiates the lender’s best line for the borrower from sourcing, at the borrower’s loan and term', () => {
+    const setup = negotiationSetup(borrowerOf(amelia, [[3, pennine]]), lenderOf(northgate), null, market);
+    const best = source(
+      amelia,
+      readCriteria(null),
+      [{ agentId: 2, name: 'Northgate', range: northgate, criteria: readCriteria(null) }],
+      4,
+      DEFAULT_LENDING_RULES,
+    ).find((line) => line.quote !== null);
+    expect(setup.priced?.product).toMatchObject({ productId: best?.productId, feeFree: best?.feeFree });
+    expect(setup.priced?.needs).toMatchObject({ loanAmount: 236_000, termYears: 30, maxFeePounds: 1_000 });
+    // Pennine's only product is a 5-year fix: no alternative price for a 2-year one, so her reservation is list price.
+    expect(setup.priced?.product.initialPeriodMonths).toBe(24);
+    expect(setup.borrower.alternative).toBeNull();
+    expect(setup.borrower.reservation).toBe(setup.listTrueCost);
+    // With Capital & Counties' 2-year lines beside it, her reservation is the cheapest of them at list price, when below.
+    const capital = DEMO_RANGES.capital!;
+    const withCapital = negotiationSetup(
+      borrowerOf(amelia, [
+        [3, pennine],
+        [4, capital],
+      ]),
+      lenderOf(northgate),
+      null,
+      market,
+    );
+    const other = source(
+      amelia,
+      readCriteria(null),
+      [{ agentId: 4, name: 'Lender 4', range: capital, criteria: readCriteria(null) }],
+      4,
+      DEFAULT_LENDING_RULES,
+    ).find((line) => line.quote !== null && line.initialPeriodMonths === 24);
+    expect(withCapital.borrower.alternative?.trueCost).toBe(other?.quote?.trueCostOverInitialPeriod);
+    expect(withCapital.borrower.reservation).toBe(Math.min(withCapital.listTrueCost!, other!.quote!.trueCostOverInitialPeriod));
+  });
+
+  it('opens at list price, concedes only within the discretion, and never trades the loan or the term', () => {
+    const result = runNegotiation(borrowerOf(amelia), lenderOf(northgate), settings, { market });
+    const priced = result.setup.priced!;
+    const offers = offersIn(result.events);
+    // The borrower asks first; the lender's first offer is its list price.
+    expect(offers[0]?.data.fromAgentId).toBe(1);
+    const opening = offers[1]!;
+    expect(opening.data.fromAgentId).toBe(2);
+    expect(opening.data.terms.interestRate).toBe(
+      initialRateFor(
+        northgate.products.find((p) => p.id === priced.product.productId)!,
+        ltvPercentOf(amelia),
+        4,
+        priced.product.feeFree,
+      ),
+    );
+    expect(opening.data.terms.arrangementFee).toBe(priced.listFee);
+    expect(opening.data.reason?.rule).toBe('lender opens at list price');
+    for (const offer of offers) {
+      expect(offer.data.terms).toMatchObject({ loanAmount: 236_000, termYears: 30 });
+      expect(offer.data.product?.productId).toBe(priced.product.productId);
+      expect(outsideLimits(priced, offer.data.terms, offer.data.product ?? null)).toBeNull();
+      expect(offer.data.reason?.figures.trueCost).toBeGreaterThan(0);
+    }
+    // The lender never moves back: the margin it gives only grows.
+    const given = offers
+      .filter((o) => o.data.fromAgentId === 2)
+      .map((o) => worth(priced, { terms: o.data.terms, product: o.data.product ?? null }).given);
+    expect(given).toEqual([...given].sort((a, b) => a - b));
     expect(result.outcome).toBe('agreed');
-    expect(result.terms?.interestRate).toBeGreaterThanOrEqual(4);
-    expect(result.terms?.interestRate).toBeLessThanOrEqual(5);
-    expect(result.terms?.termYears).toBeGreaterThanOrEqual(20);
-    expect(result.terms?.termYears).toBeLessThanOrEqual(25);
-    expect(result.events.map((event) => event.type).slice(-3)).toEqual(['OfferAccepted', 'DealAgreed', 'ConversationCompleted']);
-    const deal = result.events.find((event) => event.type === 'DealAgreed');
-    expect(deal?.data).toMatchObject({ propertyValue: 250_000, borrowerAgentId: 1, lenderAgentId: 2 });
   });
 
-  it('says at once, and why, when the stated rates leave nothing in common', () => {
-    const result = runNegotiation(borrower, { ...lender, criteria: { ...lender.criteria, interestRateMin: '5.5%' } }, settings, 3);
-    expect(result.outcome).toBe('no_agreement');
-    expect(result.rounds).toBe(0);
-    expect(result.events.at(-1)).toMatchObject({
-      type: 'ConversationCompleted',
-      data: { outcome: 'no_agreement', reason: 'No terms both can agree on: interest rate' },
-    });
+  it('concedes in broker-sized steps: the fee in £100s or waived, cashback in £250s, the rate in 0.05% steps', () => {
+    const priced = negotiationSetup(borrowerOf(amelia), lenderOf(northgate), null, market).priced!;
+    const points = ladder(priced);
+    expect(points[0]).toEqual({ rateReduction: 0, feeReduction: 0, cashback: 0 });
+    for (const point of points) {
+      const fee = priced.listFee - point.feeReduction;
+      expect(fee === priced.listFee || fee % 100 === 0 || point.feeReduction === priced.max.feeReduction).toBe(true);
+      expect(point.cashback % 250 === 0 || point.cashback === priced.max.cashback).toBe(true);
+      expect(Math.round(point.rateReduction * 100) % 5 === 0 || point.rateReduction === priced.max.rateReduction).toBe(true);
+    }
+    expect(points.at(-1)).toEqual(priced.max);
+    const costs = points.map((point) => trueCostAt(priced, point));
+    expect(costs).toEqual([...costs].sort((a, b) => b - a));
+    expect(points.map((point) => marginGiven(priced, point))).toEqual(
+      points.map((point) => marginGiven(priced, point)).sort((a, b) => a - b),
+    );
   });
 
-  it('walks away at the deadline when only their private reservations keep them apart', () => {
-    const result = runNegotiation({ ...borrower, reservation: 0.95 }, { ...lender, reservation: 0.95 }, settings, 3);
+  it('holds a stated fee cap: the opening reduces the fee to it, and without the discretion to, there is no deal', () => {
+    // Pennine's £999 fee may be reduced by £500 (the platform's demo discretion): a £500 cap is met at £500.
+    const capped = { ...amelia, maxFeePounds: 500, preferredInitialPeriodMonths: 60 };
+    const result = runNegotiation(borrowerOf(capped), lenderOf(pennine), settings, { market });
+    const offers = offersIn(result.events);
+    expect(offers[1]?.data.terms.arrangementFee).toBe(500);
+    expect(offers[1]?.data.reason?.rule).toBe("lender opens at list price, the fee reduced to the borrower's cap");
+    for (const offer of offers) expect(offer.data.terms.arrangementFee).toBeLessThanOrEqual(500);
+    const tooLow = runNegotiation(borrowerOf({ ...capped, maxFeePounds: 400 }), lenderOf(pennine), settings, { market });
+    expect(tooLow.rounds).toBe(0);
+    expect(tooLow.events.at(-1)).toMatchObject({ type: 'ConversationCompleted', data: { outcome: 'no_agreement' } });
+    const ended = tooLow.events.at(-1);
+    expect(ended?.type === 'ConversationCompleted' && ended.data.reason).toMatch(
+      /^No product to price: the fee of £999 is above the borrower's cap of £400/,
+    );
+  });
+
+  it('says at once, and why, when there is nothing to price', () => {
+    const noNeeds = runNegotiation(borrowerOf(null), lenderOf(northgate), settings, { market });
+    expect(noNeeds.rounds).toBe(0);
+    expect(noNeeds.events.at(-1)?.data).toMatchObject({ reason: "No product to price: the borrower's needs are not recorded" });
+    const noRange = runNegotiation(borrowerOf(amelia), lenderOf(null), settings, { market });
+    expect(noRange.events.at(-1)?.data).toMatchObject({ reason: 'No product to price: the lender has no product range' });
+  });
+
+  it('asks the lender to match its next-best line when even the floor costs more, and walks away at the deadline', () => {
+    // The alternative: the same range with every rate a point lower, so its list price is below this lender's floor.
+    const cheaper: ProductRange = {
+      ...northgate,
+      products: northgate.products.map((p) => ({ ...p, rates: p.rates.map((band) => ({ ...band, ratePercent: band.ratePercent - 1 })) })),
+    };
+    const result = runNegotiation(borrowerOf(amelia, [[3, cheaper]]), lenderOf(northgate), settings, { market });
     expect(result.outcome).toBe('no_agreement');
     expect(result.rounds).toBe(settings.deadlineRounds);
-    expect(result.events.at(-1)).toMatchObject({ type: 'ConversationCompleted', data: { reason: 'No agreement by the deadline' } });
+    expect(result.events.at(-1)?.data).toMatchObject({ reason: 'No agreement by the deadline' });
+    const priced = result.setup.priced!;
+    for (const offer of offersIn(result.events)) {
+      if (offer.data.fromAgentId === 1) {
+        // Beyond the discretion (the lender never takes it), and no dearer than its alternative.
+        expect(offer.data.reason?.rule).toBe('borrower asks the lender to match its next-best product');
+        expect(outsideLimits(priced, offer.data.terms, offer.data.product ?? null)).toBe("the rate is below the lender's discretion");
+        expect(worth(priced, { terms: offer.data.terms, product: offer.data.product ?? null }).trueCost).toBeLessThanOrEqual(
+          result.setup.borrower.reservation,
+        );
+      } else expect(outsideLimits(priced, offer.data.terms, offer.data.product ?? null)).toBeNull();
+    }
   });
 
-  it('takes turns, waits in manual mode and after the end', () => {
-    const state = initialNegotiationState(7, negotiationSetup(borrower, lender));
+  it('takes turns (the borrower asks first, or the lender prices first), waits in manual mode and after the end', () => {
+    const state = initialNegotiationState(7, negotiationSetup(borrowerOf(amelia), lenderOf(northgate), null, market));
     expect(whoseTurn(state, settings)).toBe('borrower');
-    expect(nextMove(state, 'lender', settings, createRng(1))).toEqual({ kind: 'wait', reason: 'not-your-turn' });
+    const lenderFirst = { ...settings, opener: 'lender' as const };
+    expect(whoseTurn(state, lenderFirst)).toBe('lender');
+    expect(nextMove(state, 'borrower', lenderFirst)).toEqual({ kind: 'wait', reason: 'not-your-turn' });
     const manual = play(state, [{ type: 'ManualModeChanged', data: { conversationId: 7, isManualMode: true } }]);
-    expect(nextMove(manual, 'borrower', settings, createRng(1))).toEqual({ kind: 'wait', reason: 'manual-mode' });
-    const open = nextMove(state, 'borrower', settings, createRng(1));
-    expect(open.kind).toBe('offer');
-    const after = play(state, moveEvents(state, 'borrower', open, { offerId: 'o1', dealId: 'd1' }));
-    expect(whoseTurn(after, settings)).toBe('lender');
+    expect(nextMove(manual, 'lender', lenderFirst)).toEqual({ kind: 'wait', reason: 'manual-mode' });
+    const open = nextMove(state, 'lender', lenderFirst);
+    expect(open).toMatchObject({ kind: 'offer', reason: { rule: 'lender opens at list price' } });
+    const after = play(state, moveEvents(state, 'lender', open, { offerId: 'o1', dealId: 'd1' }));
+    expect(whoseTurn(after, lenderFirst)).toBe('borrower');
     const ended = play(after, [{ type: 'ConversationCompleted', data: { conversationId: 7, outcome: 'stopped', reason: 'paused' } }]);
-    expect(nextMove(ended, 'lender', settings, createRng(1))).toEqual({ kind: 'wait', reason: 'finished' });
+    expect(nextMove(ended, 'borrower', lenderFirst)).toEqual({ kind: 'wait', reason: 'finished' });
   });
 
-  it('accepts an offer at least as good as its own next offer (AC-next)', () => {
-    const setup = negotiationSetup(borrower, lender);
-    const space = agreementSpace(setup);
-    if (!space) throw new Error('expected an agreement space');
-    const generous = {
-      interestRate: space.interestRate.hi,
-      termYears: space.termYears.lo,
-      loanAmount: space.loanAmount.lo,
-      arrangementFee: space.arrangementFee.hi,
-    };
+  it('accepts an offer at least as good as its own next offer (AC-next), with the rule and figures it used', () => {
+    const setup = negotiationSetup(borrowerOf(amelia), lenderOf(northgate), null, market);
+    const priced = setup.priced!;
+    const listTerms = { interestRate: priced.listRate, termYears: 30, loanAmount: 236_000, arrangementFee: priced.listFee };
+    // The borrower's person asks for list price: the lender's agent takes it.
     const state = play(initialNegotiationState(7, setup), [
-      { type: 'OfferMade', data: { conversationId: 7, offerId: 'o1', round: 0, fromAgentId: 1, toAgentId: 2, terms: generous } },
+      {
+        type: 'OfferMade',
+        data: { conversationId: 7, offerId: 'o1', round: 0, fromAgentId: 1, toAgentId: 2, terms: listTerms, byPerson: true },
+      },
     ]);
-    expect(nextMove(state, 'lender', settings, createRng(1))).toEqual({ kind: 'accept', offerId: 'o1', terms: generous });
+    const move = nextMove(state, 'lender', settings);
+    expect(move).toMatchObject({
+      kind: 'accept',
+      offerId: 'o1',
+      terms: listTerms,
+      reason: { rule: 'lender accepts: within its discretion and no more than it would give next' },
+    });
+    const agreed = moveEvents(state, 'lender', move, { offerId: 'o2', dealId: 'd1' });
+    expect(agreed.find((event) => event.type === 'DealAgreed')?.data).toMatchObject({ product: { ...priced.product, cashbackPounds: 0 } });
+  });
+
+  it('never accepts beyond the discretion or the fee cap, even when offered', () => {
+    const setup = negotiationSetup(borrowerOf(amelia), lenderOf(northgate), null, market);
+    const priced = setup.priced!;
+    const beyond = { interestRate: priced.listRate - 1, termYears: 30, loanAmount: 236_000, arrangementFee: 0 };
+    const lenderAsked = play(initialNegotiationState(7, setup), [
+      {
+        type: 'OfferMade',
+        data: { conversationId: 7, offerId: 'o1', round: 0, fromAgentId: 1, toAgentId: 2, terms: beyond, byPerson: true },
+      },
+    ]);
+    expect(nextMove(lenderAsked, 'lender', settings).kind).toBe('counter');
+    const overCap = { interestRate: priced.listRate - 0.5, termYears: 30, loanAmount: 236_000, arrangementFee: 1_500 };
+    const borrowerAsked = play(initialNegotiationState(7, setup), [
+      {
+        type: 'OfferMade',
+        data: { conversationId: 7, offerId: 'o1', round: 0, fromAgentId: 2, toAgentId: 1, terms: overCap, byPerson: true },
+      },
+    ]);
+    expect(nextMove(borrowerAsked, 'borrower', settings).kind).toBe('counter');
+    // A loan or a term other than the borrower's is never accepted either.
+    const shorter = { ...beyond, interestRate: priced.listRate, arrangementFee: priced.listFee, termYears: 16 };
+    const traded = play(initialNegotiationState(7, setup), [
+      {
+        type: 'OfferMade',
+        data: { conversationId: 7, offerId: 'o1', round: 0, fromAgentId: 2, toAgentId: 1, terms: shorter, byPerson: true },
+      },
+    ]);
+    expect(nextMove(traded, 'borrower', settings).kind).toBe('counter');
   });
 
   it('records the lender’s procuration fee on a deal a broker introduced, and none on a direct one', () => {
-    const terms = { interestRate: 4.5, termYears: 25, loanAmount: 200_000, arrangementFee: 999 };
-    const accept = { kind: 'accept', offerId: 'o1', terms } as const;
     const deal = (brokerAgentId: number | null) => {
-      const setup = negotiationSetup(borrower, { ...lender, procurationFeePercent: 0.35 }, brokerAgentId);
-      const agreed = moveEvents(initialNegotiationState(7, setup), 'lender', accept, { offerId: 'o2', dealId: 'd1' });
-      return agreed.find((event) => event.type === 'DealAgreed')?.data;
+      const result = runNegotiation(borrowerOf(amelia), lenderOf(northgate), settings, { market, brokerAgentId });
+      return result.events.find((event) => event.type === 'DealAgreed')?.data;
     };
-    // 0.35% of £200,000 (procuration fees are commonly 0.3 to 0.5% of the loan: docs/behaviour/products.md).
-    expect(deal(3)).toMatchObject({ brokerAgentId: 3, procurationFee: 700 });
+    // Northgate pays 0.35% of the loan (docs/behaviour/products.md): £826 on £236,000.
+    expect(deal(9)).toMatchObject({ brokerAgentId: 9, procurationFee: 826, loanAmount: 236_000, termYears: 30 });
+    expect(deal(9)).toHaveProperty('product.productId');
     expect(deal(null)).not.toHaveProperty('procurationFee');
   });
 
   it('after a hand-back, continues from its person’s standing offer: never offers or accepts its side less', () => {
-    const setup = negotiationSetup(borrower, lender);
-    const space = agreementSpace(setup);
-    if (!space) throw new Error('expected an agreement space');
-    // The borrower's operator offered the terms best for the borrower, then handed the side back.
-    const held = {
-      interestRate: space.interestRate.lo,
-      termYears: space.termYears.hi,
-      loanAmount: space.loanAmount.hi,
-      arrangementFee: space.arrangementFee.lo,
+    const setup = negotiationSetup(borrowerOf(amelia, [[3, pennine]]), lenderOf(northgate), null, market);
+    const priced = setup.priced!;
+    const floor = ladder(priced).at(-1)!;
+    const floorTerms = {
+      interestRate: priced.listRate - floor.rateReduction,
+      termYears: 30,
+      loanAmount: 236_000,
+      arrangementFee: priced.listFee - floor.feeReduction,
     };
-    const lenderCounter = { ...held, interestRate: space.interestRate.hi, arrangementFee: space.arrangementFee.hi };
-    const byPerson = true as const;
-    let state = play(initialNegotiationState(7, setup), [
-      { type: 'OfferMade', data: { conversationId: 7, offerId: 'o1', round: 0, fromAgentId: 1, toAgentId: 2, terms: held, byPerson } },
-      { type: 'OfferMade', data: { conversationId: 7, offerId: 'o2', round: 1, fromAgentId: 2, toAgentId: 1, terms: lenderCounter } },
+    const product = { ...priced.product, cashbackPounds: floor.cashback };
+    const listTerms = { ...floorTerms, interestRate: priced.listRate, arrangementFee: priced.listFee };
+    const listProduct = { ...priced.product, cashbackPounds: 0 };
+    const made = (
+      offerId: string,
+      round: number,
+      fromAgentId: number,
+      terms: typeof floorTerms,
+      p: typeof product,
+      byPerson?: true,
+    ): DomainEvent => ({
+      type: 'OfferMade',
+      data: {
+        conversationId: 7,
+        offerId,
+        round,
+        fromAgentId,
+        toAgentId: 3 - fromAgentId,
+        terms,
+        product: p,
+        ...(byPerson ? { byPerson } : {}),
+      },
+    });
+    // The lender opened at list; the borrower's operator asked for the floor, then handed the side back.
+    const state = play(initialNegotiationState(7, setup), [
+      made('o1', 0, 2, listTerms, listProduct),
+      made('o2', 1, 1, floorTerms, product, true),
+      made('o3', 2, 2, listTerms, listProduct),
     ]);
-    const move = nextMove(state, 'borrower', settings, createRng(1));
-    expect(move).toEqual({ kind: 'counter', rejectOfferId: 'o2', round: 2, terms: held });
-    // Without a person's offer standing, the same Conceder at the same round gives ground.
-    const { byPerson: _, ...agentsOwn } = state.offers[0]!;
-    state = { ...state, offers: [agentsOwn, state.offers[1]!] };
-    const own = nextMove(state, 'borrower', settings, createRng(1));
-    expect(own.kind === 'counter' && utility(setup.borrower, own.terms)).toBeLessThan(utility(setup.borrower, held));
+    const move = nextMove(state, 'borrower', settings);
+    expect(move).toMatchObject({ kind: 'counter', terms: floorTerms, reason: { rule: "borrower repeats its person's standing offer" } });
+    // Without a person's offer standing, the same Conceder at the same round asks for less.
+    const own = play(initialNegotiationState(7, setup), [
+      made('o1', 0, 2, listTerms, listProduct),
+      made('o2', 1, 1, floorTerms, product),
+      made('o3', 2, 2, listTerms, listProduct),
+    ]);
+    const conceded = nextMove(own, 'borrower', settings);
+    expect(conceded.kind === 'counter' && worth(priced, { terms: conceded.terms, product: conceded.product }).trueCost).toBeGreaterThan(
+      worth(priced, { terms: floorTerms, product }).trueCost,
+    );
+  });
+
+  it('never agrees while an offer open elsewhere costs less: it asks this lender to match it', () => {
+    const setup = negotiationSetup(borrowerOf(amelia), lenderOf(northgate), null, market);
+    const priced = setup.priced!;
+    const elsewhere = (setup.floorTrueCost ?? 0) - 100;
+    let state = initialNegotiationState(7, setup);
+    for (let turn = 0; turn < 12 && state.status === 'negotiating'; turn += 1) {
+      const side = whoseTurn(state, settings)!;
+      const move = nextMove(state, side, settings, { bestElsewhere: elsewhere, agreedElsewhere: false });
+      expect(move.kind).not.toBe('accept');
+      if (side === 'borrower' && (move.kind === 'offer' || move.kind === 'counter')) {
+        expect(move.reason.rule).toBe('borrower asks the lender to match its offer elsewhere');
+        expect(worth(priced, move).trueCost).toBeLessThanOrEqual(elsewhere);
+      }
+      state = play(state, moveEvents(state, side, move, { offerId: `o${turn}`, dealId: 'd' }));
+    }
+    expect(state.status).toBe('ended');
+  });
+
+  it('walks away at the deadline when the lender’s person holds list price above the borrower’s reservation', () => {
+    // The alternative: the same range 0.05 points cheaper, so the reservation lies between floor and list.
+    const cheaper: ProductRange = {
+      ...northgate,
+      products: northgate.products.map((p) => ({
+        ...p,
+        rates: p.rates.map((band) => ({ ...band, ratePercent: band.ratePercent - 0.05 })),
+      })),
+    };
+    const setup = negotiationSetup(borrowerOf(amelia, [[3, cheaper]]), lenderOf(northgate), null, market);
+    expect(setup.borrower.reservation).toBeLessThan(setup.listTrueCost!);
+    expect(setup.borrower.reservation).toBeGreaterThan(setup.floorTrueCost!);
+    const priced = setup.priced!;
+    const list = { interestRate: priced.listRate, termYears: 30, loanAmount: 236_000, arrangementFee: priced.listFee };
+    let state = play(initialNegotiationState(7, setup), [
+      {
+        type: 'OfferMade',
+        data: {
+          conversationId: 7,
+          offerId: 'p0',
+          round: 0,
+          fromAgentId: 2,
+          toAgentId: 1,
+          terms: list,
+          product: { ...priced.product, cashbackPounds: 0 },
+          byPerson: true,
+        },
+      },
+    ]);
+    for (let turn = 1; turn < 12 && state.status === 'negotiating'; turn += 1) {
+      const side = whoseTurn(state, settings)!;
+      state = play(state, moveEvents(state, side, nextMove(state, side, settings), { offerId: `o${turn}`, dealId: 'd' }));
+    }
+    expect(state.status).toBe('ended');
+    expect(state.book.offers).toHaveLength(settings.deadlineRounds);
+    for (const offer of state.book.offers) if (offer.fromAgentId === 2) expect(offer.terms).toEqual(list);
   });
 
   it('reads an operator’s message as that side’s offer, completed from its last one', () => {
     expect(readOfferFromText('we can do 4.1% over 25 years')).toEqual({ interestRate: 4.1, termYears: 25 });
     expect(readOfferFromText('Lend £180k with a fee of £995?')).toEqual({ loanAmount: 180_000, arrangementFee: 995 });
     expect(readOfferFromText('Hello, how are you?')).toEqual({});
-    const terms = { interestRate: 5.5, termYears: 18, loanAmount: 150_000, arrangementFee: 2000 };
-    const state = play(initialNegotiationState(7, negotiationSetup(borrower, lender)), [
-      { type: 'OfferMade', data: { conversationId: 7, offerId: 'o1', round: 0, fromAgentId: 2, toAgentId: 1, terms } },
-    ]);
+    const setup = negotiationSetup(borrowerOf(amelia), lenderOf(northgate), null, market);
     const message = {
       conversationId: 7,
       messageId: 3,
       fromAgentId: 2,
       toAgentId: 1,
-      content: 'We can do 4.9% over 20 years',
+      content: 'We can do 4.9% with a fee of £500',
       isAutomated: false,
     };
-    expect(offerFromOperatorMessage(state, message)).toEqual({
+    const list = setup.priced!;
+    // Before any offer, the figures not typed are the case's at list price.
+    expect(offerFromOperatorMessage(initialNegotiationState(7, setup), message)).toEqual({
       conversationId: 7,
-      round: 1,
+      round: 0,
       fromAgentId: 2,
       toAgentId: 1,
       rejectOfferId: null,
-      terms: { ...terms, interestRate: 4.9, termYears: 20 },
+      terms: { interestRate: 4.9, termYears: 30, loanAmount: 236_000, arrangementFee: 500 },
+    });
+    const terms = { interestRate: list.listRate, termYears: 30, loanAmount: 236_000, arrangementFee: list.listFee };
+    const state = play(initialNegotiationState(7, setup), [
+      { type: 'OfferMade', data: { conversationId: 7, offerId: 'o1', round: 0, fromAgentId: 1, toAgentId: 2, terms } },
+    ]);
+    expect(offerFromOperatorMessage(state, message)).toMatchObject({
+      round: 1,
+      rejectOfferId: 'o1',
+      terms: { ...terms, interestRate: 4.9, arrangementFee: 500 },
     });
     expect(offerFromOperatorMessage(state, { ...message, isAutomated: true })).toBeNull();
   });
 
-  it('has the broker introduce first and suggest a middle ground inside both limits once', () => {
-    const setup = negotiationSetup(borrower, lender, 9);
+  it('has the broker introduce first and suggest a middle ground on the lender’s ladder once', () => {
+    const setup = negotiationSetup(borrowerOf(amelia, [[3, pennine]]), lenderOf(northgate), 9, market);
     let state = initialNegotiationState(7, setup);
     expect(brokerMove(state, settings)).toEqual({ kind: 'introduce' });
     state = play(state, [
@@ -182,50 +429,18 @@ describe('the negotiation engine', () => {
         data: { conversationId: 7, messageId: 1, fromAgentId: 9, toAgentId: null, content: 'Hello', isAutomated: true },
       },
     ]);
-    const rng = createRng(2);
-    for (let round = 0; round < 5; round += 1) {
-      const side = whoseTurn(state, settings) ?? 'borrower';
-      state = play(state, moveEvents(state, side, nextMove(state, side, settings, rng), { offerId: `o${round}`, dealId: 'd' }));
+    for (let round = 0; round < 5 && state.status === 'negotiating'; round += 1) {
+      const side = whoseTurn(state, settings)!;
+      state = play(state, moveEvents(state, side, nextMove(state, side, settings), { offerId: `o${round}`, dealId: 'd' }));
     }
     const suggestion = brokerMove(state, settings);
+    if (state.status !== 'negotiating') return expect(suggestion).toBeNull();
     expect(suggestion?.kind).toBe('suggest');
-    if (suggestion?.kind === 'suggest') {
-      expect(suggestion.terms.interestRate).toBeGreaterThanOrEqual(4);
-      expect(suggestion.terms.interestRate).toBeLessThanOrEqual(5);
-    }
+    if (suggestion?.kind === 'suggest') expect(outsideLimits(setup.priced!, suggestion.terms, suggestion.product)).toBeNull();
   });
-});
 
-describe('Pareto frontier and Nash point', () => {
-  it('are never dominated by sampled agreements', () => {
-    const setup = negotiationSetup(
-      { ...borrower, weights: { interestRate: 0.6, termYears: 0.1, loanAmount: 0.2, arrangementFee: 0.1 } },
-      lender,
-    );
-    const frontier = paretoFrontier(setup);
-    const space = agreementSpace(setup);
-    const nash = nashPoint(setup);
-    if (!frontier || !space || !nash) throw new Error('expected a zone of agreement');
-    const rng = createRng(4);
-    const pick = (lo: number, hi: number) => lo + rng() * (hi - lo);
-    for (let i = 0; i < 2000; i += 1) {
-      const terms = {
-        interestRate: pick(space.interestRate.lo, space.interestRate.hi),
-        termYears: pick(space.termYears.lo, space.termYears.hi),
-        loanAmount: pick(space.loanAmount.lo, space.loanAmount.hi),
-        arrangementFee: pick(space.arrangementFee.lo, space.arrangementFee.hi),
-      };
-      const point = { borrower: utility(setup.borrower, terms), lender: utility(setup.lender, terms) };
-      // A point strictly above the frontier would be a better trade than the frontier claims possible.
-      const dominates = frontier.some((vertex, index) => {
-        const next = frontier[index + 1];
-        if (!next || point.borrower > vertex.borrower + 1e-9 || point.borrower < next.borrower - 1e-9) return false;
-        const share = vertex.borrower === next.borrower ? 0 : (vertex.borrower - point.borrower) / (vertex.borrower - next.borrower);
-        return point.lender > vertex.lender + share * (next.lender - vertex.lender) + 1e-9;
-      });
-      expect(dominates).toBe(false);
-      expect(point.borrower * point.lender).toBeLessThanOrEqual(nash.borrower * nash.lender + 1e-9);
-    }
-    expect(distanceToFrontier(frontier, nash)).toBeLessThan(1e-9);
+  it('replays to the same negotiation from the same setup', () => {
+    const setup = negotiationSetup(borrowerOf(amelia, [[3, pennine]]), lenderOf(northgate, 'linear'), null, market);
+    expect(runFrom(initialNegotiationState(1, setup)).events).toEqual(runFrom(initialNegotiationState(1, setup)).events);
   });
 });

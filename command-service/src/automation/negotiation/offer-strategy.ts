@@ -1,130 +1,190 @@
 /**
- * What a side offers next: terms worth its target utility for this round, found by starting from the other
- * side's last offer and winning back ground on the issues where a step gains it most for the least the other
- * side is estimated to lose (a trade-off move in the spirit of Faratin, Sierra and Jennings 2002). The other
- * side's weights are guessed from its own offers: an issue it hardly moves on matters to it.
- *
- * The target (concession.ts) falls from the side's best towards its aspiration, the utility it would get at
- * the Nash point as it estimates it (its own utility against the other side's public limits and guessed
- * weights), so both sides head for the same fair point whatever their concession strategy, and only below it
- * near the deadline.
+ * What each side offers next, on the case's price ladder (pricing.ts). The lender's agent concedes margin by its
+ * strategy, from list price to its full discretion by its last offer; the borrower's agent asks for the least
+ * concession that meets its aspiration, a true cost over the initial period that starts at the lender's floor and
+ * rises by its strategy to its reservation by its last offer (docs/behaviour/negotiation.md, "Bespoke pricing").
+ * After a hand-back an agent never offers its side less than its person's standing offer; the lender's agent never
+ * retreats from its side's latest offer.
  */
-import type { LoanTerms } from '@pf/events';
-import type { Rng } from '../rng';
-import { targetUtility } from './concession';
-import { nashPoint } from './pareto';
-import { agreementSpace, type NegotiationSetup, type NegotiatorProfile } from './setup';
+import type { BookedOffer, LoanTerms, MoveReason, OfferedProduct } from '@pf/events';
+import { conceded, sideTime } from './concession';
 import {
-  clamp,
-  DIRECTION,
-  isEmpty,
-  ISSUES,
-  mapIssues,
-  onStep,
-  otherSide,
-  snapFavouring,
-  snapInward,
-  STEP,
-  type Issue,
-  type Limits,
-  type PerIssue,
-  type Side,
-} from './terms-space';
-import { bestTerms, utility, utilityBounds } from './utility';
+  ladder,
+  marginGiven,
+  outsideLimits,
+  pointOf,
+  productAt,
+  STEPS,
+  termsAt,
+  trueCostAt,
+  trueCostOf,
+  type PricedCase,
+  type PricePoint,
+} from './pricing';
+import type { NegotiationSetup } from './setup';
 
-/** Upward jitter on the target, as a share of the side's concession range, so offers are not mechanical. */
-const JITTER = 0.02;
+export interface Proposal {
+  terms: LoanTerms;
+  product: OfferedProduct;
+  reason: MoveReason;
+}
 
-export function proposeOffer(
-  setup: NegotiationSetup,
-  side: Side,
-  round: number,
-  deadlineRounds: number,
-  opponentOffers: readonly LoanTerms[],
-  rng: Rng,
-  /** Utility this offer must at least give its side (the best offer it holds elsewhere). */
-  atLeast = Number.NEGATIVE_INFINITY,
-): LoanTerms {
-  const me = setup[side];
-  const opponent = setup[otherSide(side)];
-  const common = agreementSpace(setup);
-  // A side never proposes terms worth less to it than its reservation: if the common space holds none, it
-  // states its own best terms, which the other side cannot accept.
-  const space = common && utilityBounds(me, common).best >= me.reservation - 1e-9 ? common : ownSpace(me);
-  const bounds = utilityBounds(me, space);
-  const aspiration = space === common ? estimatedNashUtility(setup, side, opponentOffers, space) : bounds.floor;
-  const target = Math.min(
-    bounds.best,
-    Math.max(
-      atLeast,
-      targetUtility(me.strategy, { ...bounds, aspiration }, round, deadlineRounds) + rng() * JITTER * (bounds.best - bounds.floor),
-    ),
+export interface Timing {
+  round: number;
+  firstRound: number;
+  deadlineRounds: number;
+}
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+/** The margin the lender's agent is prepared to have given by now, pounds. */
+export function lenderTarget(setup: NegotiationSetup, priced: PricedCase, timing: Timing): number {
+  const most = marginGiven(priced, ladder(priced).at(-1)!);
+  return most * conceded(setup.lender.strategy, sideTime(timing.round, timing.firstRound, timing.deadlineRounds));
+}
+
+/** The true cost the borrower's agent aims for by now, pounds. */
+export function borrowerAspiration(setup: NegotiationSetup, timing: Timing): number {
+  const floor = setup.floorTrueCost ?? 0;
+  const reservation = Math.max(floor, setup.borrower.reservation);
+  return (
+    floor + (reservation - floor) * conceded(setup.borrower.strategy, sideTime(timing.round, timing.firstRound, timing.deadlineRounds))
   );
-  const last = opponentOffers.at(-1);
-  const offer: LoanTerms = last ? mapIssues((issue) => clamp(last[issue], space[issue])) : bestTerms(side, space);
-  let current = utility(me, offer);
-  const estimated = estimateWeights(opponentOffers, space);
-  const order = [...ISSUES].sort((a, b) => tradeRatio(b, me, opponent, estimated, space) - tradeRatio(a, me, opponent, estimated, space));
-  for (const issue of order) {
-    if (current >= target) break;
-    const best = DIRECTION[side][issue] > 0 ? space[issue].hi : space[issue].lo;
-    const perUnit = me.weights[issue] / span(me.limits, issue);
-    const gainAvailable = perUnit * Math.abs(best - offer[issue]);
-    if (gainAvailable <= 0) continue;
-    const share = Math.min(1, (target - current) / gainAvailable);
-    offer[issue] += (best - offer[issue]) * share;
-    current += gainAvailable * share;
+}
+
+/** An offer's margin given and true cost on this case, read from its terms and product. */
+export function worth(priced: PricedCase, offer: Pick<BookedOffer, 'terms' | 'product'>): { given: number; trueCost: number } {
+  const point = pointOf(priced, offer.terms, offer.product);
+  return { given: marginGiven(priced, point), trueCost: trueCostOf(offer.terms, offer.product ?? productAt(priced, point)) };
+}
+
+export function lenderProposal(
+  setup: NegotiationSetup,
+  priced: PricedCase,
+  timing: Timing,
+  previous: BookedOffer | null,
+  held: BookedOffer | undefined,
+): Proposal {
+  const points = ladder(priced);
+  const target = lenderTarget(setup, priced, timing);
+  // The step nearest its target (a step is given once the target is at least halfway to it).
+  let index = 0;
+  while (index + 1 < points.length) {
+    const here = marginGiven(priced, points[index]!);
+    const next = marginGiven(priced, points[index + 1]!);
+    if (target + 1e-6 < (here + next) / 2) break;
+    index += 1;
   }
-  return mapIssues((issue) => snapFavouring(issue, offer[issue], side, space[issue]));
+  let point = points[index]!;
+  const inside = (offer: BookedOffer | null | undefined): offer is BookedOffer =>
+    !!offer && outsideLimits(priced, offer.terms, offer.product) === null;
+  // Never back from its side's latest offer; never past its person's.
+  if (inside(previous) && marginGiven(priced, point) < worth(priced, previous).given - 1e-6)
+    point = pointOf(priced, previous.terms, previous.product);
+  let rule = previous ? movedRule(priced, previous, point, setup.lender.strategy) : openingRule(priced);
+  if (held && inside(held) && marginGiven(priced, point) > worth(priced, held).given + 1e-6) {
+    point = pointOf(priced, held.terms, held.product);
+    rule = "lender repeats its person's standing offer";
+  }
+  const trueCost = trueCostAt(priced, point);
+  return {
+    terms: termsAt(priced, point),
+    product: productAt(priced, point),
+    reason: {
+      rule,
+      figures: {
+        round: timing.round,
+        marginGiven: round2(marginGiven(priced, point)),
+        targetMarginGiven: round2(target),
+        maxMarginGiven: round2(marginGiven(priced, points.at(-1)!)),
+        trueCost,
+      },
+    },
+  };
+}
+
+export function borrowerProposal(
+  setup: NegotiationSetup,
+  priced: PricedCase,
+  timing: Timing,
+  bestElsewhere: number | null,
+  held: BookedOffer | undefined,
+): Proposal {
+  const points = ladder(priced);
+  const aspiration = borrowerAspiration(setup, timing);
+  const aim = Math.min(aspiration, setup.borrower.reservation, bestElsewhere ?? Number.POSITIVE_INFINITY);
+  let point = leastConcessionWithin(priced, points, aim);
+  const floorCost = setup.floorTrueCost ?? 0;
+  let rule =
+    aim + 1e-6 < floorCost
+      ? `borrower asks the lender to match its ${bestElsewhere !== null && bestElsewhere < aspiration ? 'offer elsewhere' : 'next-best product'}`
+      : `borrower asks for the least that meets its aspiration (${setup.borrower.strategy})`;
+  if (held && outsideLimits(priced, held.terms, held.product) === null) {
+    const heldCost = worth(priced, held).trueCost;
+    if (trueCostAt(priced, point) > heldCost + 1e-6) {
+      point = pointOf(priced, held.terms, held.product);
+      rule = "borrower repeats its person's standing offer";
+    }
+  }
+  return {
+    terms: termsAt(priced, point),
+    product: productAt(priced, point),
+    reason: {
+      rule,
+      figures: {
+        round: timing.round,
+        trueCost: trueCostAt(priced, point),
+        aspiration: round2(aspiration),
+        reservation: setup.borrower.reservation,
+        ...(bestElsewhere !== null ? { bestElsewhere } : {}),
+      },
+    },
+  };
 }
 
 /**
- * This side's utility at the Nash point of its own utility and its model of the other side's: the other side's
- * limits are public (its criteria), its weights are guessed from its offers and its reservation taken as 0.
+ * The first point of the ladder (the least the lender gives) whose true cost is at most `aim`. When even the floor
+ * costs more (no zone of agreement, or a cheaper offer open elsewhere), the borrower asks the lender to match: the
+ * floor's fee and cashback at the rate, in 0.05% steps below the floor's, that would bring the true cost to its aim.
+ * That is beyond the lender's discretion, so the lender refuses it and the borrower never agrees above its aim.
  */
-function estimatedNashUtility(setup: NegotiationSetup, side: Side, opponentOffers: readonly LoanTerms[], space: Limits): number {
-  const other = otherSide(side);
-  const guessed = estimateWeights(opponentOffers, space);
-  const total = ISSUES.reduce((sum, issue) => sum + guessed[issue], 0);
-  const model: NegotiatorProfile = {
-    ...setup[other],
-    weights: mapIssues((issue) => guessed[issue] / total),
-    reservation: 0,
-  };
-  const nash = nashPoint({ ...setup, [other]: model });
-  return nash ? nash[side] : utilityBounds(setup[side], space).floor;
+function leastConcessionWithin(priced: PricedCase, points: readonly PricePoint[], aim: number): PricePoint {
+  // True cost falls along the ladder, so a binary search finds it with a few illustrations.
+  let lo = 0;
+  let hi = points.length - 1;
+  if (trueCostAt(priced, points[hi]!) > aim + 1e-6) return matchingAsk(priced, points[hi]!, aim);
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (trueCostAt(priced, points[mid]!) <= aim + 1e-6) hi = mid;
+    else lo = mid + 1;
+  }
+  return points[lo]!;
 }
 
-/** Own limits in offer steps; if a range is narrower than one step, the nearest stated value to its middle. */
-function ownSpace(profile: NegotiatorProfile): Limits {
-  return mapIssues((issue) => {
-    const snapped = snapInward(issue, profile.limits[issue]);
-    if (!isEmpty(snapped)) return snapped;
-    const middle = onStep(issue, Math.round((profile.limits[issue].lo + profile.limits[issue].hi) / 2 / STEP[issue]));
-    return { lo: middle, hi: middle };
-  });
+function matchingAsk(priced: PricedCase, floor: PricePoint, aim: number): PricePoint {
+  const at = (steps: number): PricePoint => ({ ...floor, rateReduction: round2(floor.rateReduction + steps * STEPS.ratePercent) });
+  // At most down to 0.05%: a rate is never asked at or below nothing.
+  let lo = 1;
+  let hi = Math.max(1, Math.floor((priced.listRate - floor.rateReduction - STEPS.ratePercent) / STEPS.ratePercent + 1e-9));
+  if (trueCostAt(priced, at(hi)) > aim + 1e-6) return at(hi);
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (trueCostAt(priced, at(mid)) <= aim + 1e-6) hi = mid;
+    else lo = mid + 1;
+  }
+  return at(lo);
 }
 
-/** Utility won per unit of utility the other side is estimated to lose, moving this issue across the space. */
-function tradeRatio(issue: Issue, me: NegotiatorProfile, opponent: NegotiatorProfile, estimated: PerIssue<number>, space: Limits): number {
-  const width = space[issue].hi - space[issue].lo;
-  const gain = (me.weights[issue] * width) / span(me.limits, issue);
-  const loss = (estimated[issue] * width) / span(opponent.limits, issue);
-  return loss > 0 ? gain / loss : Number.POSITIVE_INFINITY;
+function openingRule(priced: PricedCase): string {
+  return priced.capReduction > 0 ? "lender opens at list price, the fee reduced to the borrower's cap" : 'lender opens at list price';
 }
 
-/** Guessed weights of the other side: how little it has moved on each issue since its first offer. */
-function estimateWeights(offers: readonly LoanTerms[], space: Limits): PerIssue<number> {
-  const first = offers[0];
-  const last = offers.at(-1);
-  return mapIssues((issue) => {
-    if (!first || !last) return 1;
-    const width = space[issue].hi - space[issue].lo;
-    const moved = width > 0 ? Math.abs(last[issue] - first[issue]) / width : 0;
-    return Math.max(0.05, 1 - moved);
-  });
-}
-
-function span(limits: Limits, issue: Issue): number {
-  return Math.max(limits[issue].hi - limits[issue].lo, STEP[issue]);
+function movedRule(priced: PricedCase, previous: BookedOffer, point: PricePoint, strategy: string): string {
+  const before = pointOf(priced, previous.terms, previous.product);
+  const moved = [
+    point.feeReduction > before.feeReduction + 1e-6 ? (point.feeReduction >= priced.listFee - 1e-6 ? 'fee waived' : 'fee reduced') : null,
+    point.cashback > before.cashback + 1e-6 ? 'cashback added' : null,
+    point.rateReduction > before.rateReduction + 1e-6 ? 'rate reduced' : null,
+  ].filter((what): what is string => what !== null);
+  return moved.length > 0 ? `lender concedes by ${strategy}: ${moved.join(', ')}` : `lender holds its offer (${strategy})`;
 }

@@ -1,13 +1,13 @@
 /**
- * An operator's manual message read as their side's offer ("we can do 4.1% over 25 years"): the figures it
- * states (read-offer.ts), completed from that side's last offer (else the other side's, else the middle of the
- * agreement space). The figures typed are recorded exactly; only those not typed are completed.
+ * An operator's manual message read as their side's offer ("we can do 4.1% with a £500 fee"): the figures it
+ * states (read-offer.ts), completed from that side's last offer (else the other side's, else the case at list
+ * price). The figures typed are recorded exactly; only those not typed are completed.
  */
-import type { EventOf, LoanTerms } from '@pf/events';
+import { offerOnTheTable, type EventOf, type LoanTerms } from '@pf/events';
 import { readOffer, type OfferReading } from './read-offer';
-import { agreementSpace } from './setup';
-import { offersBy, sideOf, type NegotiationState } from './state';
-import { mapIssues, otherSide, snapInward } from './terms-space';
+import { ladder, termsAt } from './pricing';
+import { otherSide } from './setup';
+import { latestOf, sideOf, type NegotiationState } from './state';
 
 export { describeOffer } from './read-offer';
 
@@ -29,18 +29,20 @@ export function readOperatorMessage(state: NegotiationState, message: EventOf<'M
   const reading = readOffer(message.content);
   if (reading.kind !== 'offer') return reading;
   const stated = reading.terms;
-  const base = offersBy(state, side).at(-1) ?? offersBy(state, otherSide(side)).at(-1) ?? middle(state);
-  const pending = state.offers.at(-1);
+  const base = latestOf(state, side)?.terms ?? latestOf(state, otherSide(side))?.terms ?? listTerms(state);
+  if (!base && Object.keys(stated).length < 4)
+    return { kind: 'unclear', reason: 'it does not state the loan, the rate, the term and the fee' };
+  const pending = offerOnTheTable(state.book);
   return {
     kind: 'offer',
     stated,
     offer: {
       conversationId: state.conversationId,
-      round: state.offers.length,
+      round: state.book.offers.length,
       fromAgentId: message.fromAgentId,
       toAgentId: state.setup[otherSide(side)].agentId,
-      terms: { ...base, ...stated },
-      rejectOfferId: pending && pending.status === 'open' && pending.side !== side ? pending.offerId : null,
+      terms: { ...base, ...stated } as LoanTerms,
+      rejectOfferId: pending && pending.fromAgentId !== message.fromAgentId ? pending.offerId : null,
     },
   };
 }
@@ -54,10 +56,8 @@ export function offerFromOperatorMessage(state: NegotiationState, message: Event
   return reading?.kind === 'offer' ? reading.offer : null;
 }
 
-function middle(state: NegotiationState): LoanTerms {
-  const space = agreementSpace(state.setup) ?? state.setup.borrower.limits;
-  return mapIssues((issue) => {
-    const { lo, hi } = snapInward(issue, space[issue]);
-    return snapInward(issue, { lo: (lo + hi) / 2, hi: Number.POSITIVE_INFINITY }).lo;
-  });
+function listTerms(state: NegotiationState): LoanTerms | null {
+  const priced = state.setup.priced;
+  const opening = priced ? ladder(priced)[0] : undefined;
+  return priced && opening ? termsAt(priced, opening) : null;
 }

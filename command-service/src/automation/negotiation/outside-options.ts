@@ -1,15 +1,16 @@
 /**
  * A borrower negotiating with several lenders at once (as in ANL 2025's concurrent negotiations): what it has on
- * the table elsewhere. It accepts an offer only if none open elsewhere is better for it, so the deal it agrees
- * is the best it holds; once it has agreed anywhere it says nothing more in its other conversations, which the
- * process manager then closes with a polite withdrawal.
+ * the table elsewhere, in the currency offers for the same initial period share, the true cost over that period. It
+ * accepts an offer only if none open elsewhere costs it less, so the deal it agrees is the best it holds; once it
+ * has agreed anywhere it says nothing more in its other conversations, which the process manager then closes with a
+ * polite withdrawal.
  */
-import { lastOffer, type NegotiationState } from './state';
-import { otherSide, type Side } from './terms-space';
-import { utility } from './utility';
+import { worth } from './offer-strategy';
+import type { Side } from './setup';
+import { offerToAnswer, type NegotiationState } from './state';
 
 export interface OutsideOptions {
-  /** This side's utility, in this conversation's terms, of the best offer open to it in another conversation. */
+  /** The least true cost of an offer open to this borrower in another conversation for a product of the same initial period; null for none or a lender. */
   bestElsewhere: number | null;
   /**
    * The borrower of this conversation has already agreed terms in another: neither side may agree here (a
@@ -21,18 +22,20 @@ export interface OutsideOptions {
 export const NO_OUTSIDE_OPTIONS: OutsideOptions = { bestElsewhere: null, agreedElsewhere: false };
 
 export function outsideOptions(here: NegotiationState, side: Side, others: readonly NegotiationState[]): OutsideOptions {
-  const me = here.setup[side];
   let bestElsewhere: number | null = null;
   let agreedElsewhere = false;
   const borrowerId = here.setup.borrower.agentId;
   for (const other of others) {
-    if (other.conversationId === here.conversationId) continue;
-    if (other.status === 'agreed' && other.setup.borrower.agentId === borrowerId) agreedElsewhere = true;
-    if (other.setup[side].agentId !== me.agentId || other.status !== 'negotiating' || other.isManualMode) continue;
-    const offer = lastOffer(other);
-    if (!offer || offer.status !== 'open' || offer.side !== otherSide(side)) continue;
-    const worth = utility(me, offer.terms);
-    if (bestElsewhere === null || worth > bestElsewhere) bestElsewhere = worth;
+    if (other.conversationId === here.conversationId || other.setup.borrower.agentId !== borrowerId) continue;
+    if (other.status === 'agreed') agreedElsewhere = true;
+    const [mine, theirs] = [here.setup.priced, other.setup.priced];
+    if (side !== 'borrower' || !mine || !theirs || other.status !== 'negotiating' || other.isManualMode) continue;
+    // Only a product of the same initial period is priced in the same currency (setup.ts, nextBest).
+    if (theirs.product.initialPeriodMonths !== mine.product.initialPeriodMonths) continue;
+    const offer = offerToAnswer(other, 'borrower');
+    if (!offer) continue;
+    const cost = worth(theirs, offer).trueCost;
+    if (bestElsewhere === null || cost < bestElsewhere) bestElsewhere = cost;
   }
   return { bestElsewhere, agreedElsewhere };
 }

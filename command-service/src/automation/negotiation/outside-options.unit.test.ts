@@ -1,33 +1,47 @@
+import { readCriteria, type ProductRange } from '@pf/events';
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../rng';
+import { DEMO_NEEDS, DEMO_RANGES } from '../../seed-demo/demo-products';
 import { moveEvents } from './move-events';
 import { DEFAULT_NEGOTIATION_SETTINGS, nextMove, whoseTurn } from './next-move';
+import { worth } from './offer-strategy';
 import { outsideOptions } from './outside-options';
-import { negotiationSetup } from './setup';
-import { evolveNegotiation, initialNegotiationState, type NegotiationState } from './state';
-import { utility } from './utility';
+import { negotiationSetup, type BorrowerInput } from './setup';
+import { evolveNegotiation, initialNegotiationState, offerToAnswer, type NegotiationState } from './state';
 
-const borrower = {
-  agentId: 1,
-  strategy: 'linear' as const,
-  criteria: { loanAmount: '£240,000', deposit: '£60,000', interestRateMax: '6%', loanTermMin: '20', loanTermMax: '30' },
+/** Northgate's range (NatWest's 2 year fix of 2 June 2023, docs/behaviour/products.md) with every rate moved by `shift` points. */
+const shifted = (shift: number): ProductRange => {
+  const northgate = DEMO_RANGES.northgate!;
+  return {
+    ...northgate,
+    products: northgate.products.map((p) => ({ ...p, rates: p.rates.map((band) => ({ ...band, ratePercent: band.ratePercent + shift })) })),
+  };
 };
-const lender = (agentId: number, rateMin: string) => ({
-  agentId,
-  strategy: 'linear' as const,
-  criteria: { interestRateMin: rateMin, interestRateMax: '6.5%', loanTermMin: '10', loanTermMax: '30', maxLtv: '85%' },
-});
+const lenders: Array<[number, ProductRange]> = [
+  [2, shifted(0.1)],
+  [3, shifted(-0.1)],
+  [4, shifted(0)],
+];
+const priya = DEMO_NEEDS.priya!;
+const borrower: BorrowerInput = {
+  agentId: 1,
+  needs: priya,
+  criteria: null,
+  strategy: 'linear',
+  alternatives: lenders.map(([agentId, range]) => ({ agentId, name: `Lender ${agentId}`, range, criteria: readCriteria(null) })),
+};
 
 /** One borrower against several lenders, each conversation taking its turn in order, as the process manager would. */
-function negotiateWithAll(lenders: ReturnType<typeof lender>[]): NegotiationState[] {
-  let states = lenders.map((l, index) => initialNegotiationState(index + 1, negotiationSetup(borrower, l)));
+function negotiateWithAll(): NegotiationState[] {
+  let states = lenders.map(([agentId, range], index) =>
+    initialNegotiationState(index + 1, negotiationSetup(borrower, { agentId, range, criteria: null, strategy: 'linear' })),
+  );
   const settings = DEFAULT_NEGOTIATION_SETTINGS;
   for (let step = 0; step < 100; step += 1) {
     let moved = false;
     states.forEach((state, index) => {
       const side = whoseTurn(state, settings);
       if (!side) return;
-      const move = nextMove(state, side, settings, createRng(step * 10 + index), outsideOptions(state, side, states));
+      const move = nextMove(state, side, settings, outsideOptions(state, side, states));
       if (move.kind === 'wait') return;
       moved = true;
       const events = moveEvents(state, side, move, { offerId: `o-${index}-${step}`, dealId: `d-${index}` });
@@ -39,49 +53,51 @@ function negotiateWithAll(lenders: ReturnType<typeof lender>[]): NegotiationStat
 }
 
 describe('a borrower negotiating with several lenders at once', () => {
-  it('agrees with one lender only, the one whose offer is best for it, and falls silent elsewhere', () => {
-    const states = negotiateWithAll([lender(2, '4.6%'), lender(3, '3.9%'), lender(4, '4.3%')]);
+  it('agrees with one lender only, at a true cost no worse than any offer open elsewhere, and falls silent elsewhere', () => {
+    const states = negotiateWithAll();
     const agreed = states.filter((state) => state.status === 'agreed');
     expect(agreed).toHaveLength(1);
-    expect(agreed[0]?.setup.lender.agentId).toBe(3);
     const others = states.filter((state) => state.status === 'negotiating');
-    expect(others).toHaveLength(2);
     for (const other of others) {
       const side = whoseTurn(other, DEFAULT_NEGOTIATION_SETTINGS)!;
-      expect(nextMove(other, side, DEFAULT_NEGOTIATION_SETTINGS, createRng(1), outsideOptions(other, side, states))).toEqual({
+      expect(nextMove(other, side, DEFAULT_NEGOTIATION_SETTINGS, outsideOptions(other, side, states))).toEqual({
         kind: 'wait',
         reason: 'finished',
       });
     }
-    // What it agreed is at least as good for it as the last offer each other lender made.
-    const winner = agreed[0] as NegotiationState;
-    const worth = utility(winner.setup.borrower, winner.agreed!.terms);
+    const winner = agreed[0]!;
+    const cost = worth(winner.setup.priced!, { terms: winner.agreed!.terms, product: winner.agreed!.product }).trueCost;
     for (const other of others) {
-      const last = other.offers.filter((offer) => offer.side === 'lender').at(-1);
-      if (last) expect(worth).toBeGreaterThanOrEqual(utility(winner.setup.borrower, last.terms) - 1e-9);
+      const open = offerToAnswer(other, 'borrower');
+      if (open) expect(cost).toBeLessThanOrEqual(worth(other.setup.priced!, open).trueCost + 1e-6);
     }
   });
 
-  it('does not accept an offer when a better one is open elsewhere', () => {
-    const here = initialNegotiationState(1, negotiationSetup(borrower, lender(2, '4.6%')));
-    const withOffer = evolveNegotiation(here, {
+  it('does not accept an offer when a cheaper one is open elsewhere', () => {
+    // Alone (no alternative line), list price is within its reservation.
+    const setup = negotiationSetup({ ...borrower, alternatives: [] }, { agentId: 4, range: shifted(0), criteria: null });
+    const priced = setup.priced!;
+    const list = {
+      interestRate: priced.listRate,
+      termYears: priya.termYears,
+      loanAmount: priya.loanAmount,
+      arrangementFee: priced.listFee,
+    };
+    const withOffer = evolveNegotiation(initialNegotiationState(1, setup), {
       type: 'OfferMade',
       data: {
         conversationId: 1,
         offerId: 'a',
         round: 0,
-        fromAgentId: 2,
+        fromAgentId: 4,
         toAgentId: 1,
-        terms: { interestRate: 5.9, termYears: 20, loanAmount: 240_000, arrangementFee: 3000 },
+        terms: list,
+        product: { ...priced.product, cashbackPounds: 0 },
       },
     });
-    const generous = { interestRate: 4, termYears: 30, loanAmount: 240_000, arrangementFee: 0 };
-    const alone = nextMove(withOffer, 'borrower', { ...DEFAULT_NEGOTIATION_SETTINGS, deadlineRounds: 1 }, createRng(1));
-    expect(alone.kind).toBe('accept');
-    const better = nextMove(withOffer, 'borrower', { ...DEFAULT_NEGOTIATION_SETTINGS, deadlineRounds: 1 }, createRng(1), {
-      bestElsewhere: utility(withOffer.setup.borrower, generous),
-      agreedElsewhere: false,
-    });
-    expect(better.kind).toBe('walk-away');
+    const lastRound = { ...DEFAULT_NEGOTIATION_SETTINGS, deadlineRounds: 1 };
+    expect(nextMove(withOffer, 'borrower', lastRound).kind).toBe('accept');
+    const cheaper = nextMove(withOffer, 'borrower', lastRound, { bestElsewhere: setup.listTrueCost! - 50, agreedElsewhere: false });
+    expect(cheaper.kind).toBe('walk-away');
   });
 });

@@ -1,190 +1,208 @@
 /**
- * Who negotiates what: each side's limits (from its criteria and a lending policy), weights, reservation value
- * and concession strategy, plus the property value the deal is about. Pure and deterministic, so a process
- * manager can rebuild the same setup from the agents' events at any time.
+ * What a negotiation is about and who negotiates it (docs/behaviour/negotiation.md, "Bespoke pricing"): the lender's
+ * best line for the borrower's needs from sourcing (its cheapest line that can be offered, by true cost over the
+ * initial period; a fee-free alternative is a line), the borrower's reservation (the true cost of its next-best
+ * line with another lender, else list price) and each side's concession strategy. Pure and deterministic, so a
+ * process manager rebuilds the same setup from the agents' events at any time.
+ *
+ * Agents made before products are read through the one upgrade (products.md, "Older agents"): needs and a range
+ * from their criteria; a borrower whose criteria name no loan borrows as the engine assumed before products
+ * (negotiatedNeeds). When there is still no range or no line that can be offered, there is nothing to price: the
+ * setup says why, and the negotiation ends at its first move with that reason.
  */
-import { readCriteria, type ConcessionStrategy, type Criteria, type CriteriaKey, type Range, type ReadCriteria } from '@pf/events';
-import { application, DEFAULT_LENDING_RULES, lenderLoanCap, ltvPremium, type LendingRules } from './lending-rules';
 import {
-  intersect,
-  intersectLimits,
-  isEmpty,
-  ISSUES,
-  MARKET,
-  mapIssues,
-  snapInward,
-  type Interval,
-  type Limits,
-  type PerIssue,
-  type Side,
-} from './terms-space';
+  DEFAULT_BANK_RATE_PERCENT,
+  needsOf,
+  readCriteria,
+  source,
+  type AffordabilityRules,
+  type BorrowerNeeds,
+  type ConcessionStrategy,
+  type Criteria,
+  type ProductRange,
+  type SourcedProduct,
+  type SourcingLender,
+} from '@pf/events';
+import { DEFAULT_LENDING_RULES } from './lending-rules';
+import { dealPropertyValue } from './property-value';
+import { ladder, pricedCase, trueCostAt, type PricedCase } from './pricing';
 
-/** Loan-to-value and arrangement fee as shares of the property value; not part of the criteria form. */
-export interface LendingPolicy {
-  ltv: Interval;
-  feeShare: Interval;
+export type Side = 'borrower' | 'lender';
+
+export function otherSide(side: Side): Side {
+  return side === 'borrower' ? 'lender' : 'borrower';
 }
 
-export const DEFAULT_POLICY: Record<Side, LendingPolicy> = {
-  borrower: { ltv: { lo: 0.6, hi: 0.85 }, feeShare: { lo: 0, hi: 0.01 } },
-  lender: { ltv: { lo: 0.5, hi: 0.8 }, feeShare: { lo: 0.002, hi: 0.015 } },
-};
-
-/** How much each issue matters to each side (sums to 1); private to that side in the negotiation. */
-const DEFAULT_WEIGHTS: Record<Side, PerIssue<number>> = {
-  borrower: { interestRate: 0.45, termYears: 0.15, loanAmount: 0.25, arrangementFee: 0.15 },
-  lender: { interestRate: 0.35, termYears: 0.1, loanAmount: 0.35, arrangementFee: 0.2 },
-};
-
-/** Boulware for lenders (hold firm until late), Conceder for borrowers (give ground early), per the issue. */
-const DEFAULT_STRATEGY: Record<Side, ConcessionStrategy> = { borrower: 'conceder', lender: 'boulware' };
-
-export interface PartyInput {
+export interface BorrowerInput {
   agentId: number;
+  /** As recorded, or upgraded from criteria (needsOf); null: none. */
+  needs: BorrowerNeeds | null;
   criteria: Criteria | null;
   strategy?: ConcessionStrategy;
-  weights?: PerIssue<number>;
-  /** Utility (0..1 over its own limits) below which this side never agrees; default 0: anything in its limits. */
-  reservation?: number;
-  policy?: LendingPolicy;
-  /** A lender's rules (income multiple, interest cover, LTV pricing); DEFAULT_LENDING_RULES when absent. */
-  rules?: LendingRules;
-  /** A lender's procuration fee for an introducing broker, percent of the loan (its product range's); absent: none. */
-  procurationFeePercent?: number;
+  /** The other lenders it may meet (with their ranges): its next-best line among them is its reservation. */
+  alternatives?: readonly SourcingLender[];
 }
 
-export interface NegotiatorProfile {
+export interface LenderInput {
   agentId: number;
-  side: Side;
-  /** The property values this side deals in; the deal's property value must lie inside. */
-  propertyValue: Interval;
-  limits: Limits;
-  weights: PerIssue<number>;
-  reservation: number;
+  name?: string;
+  /** As recorded, or upgraded from criteria (productRangeOf); null: none. */
+  range: ProductRange | null;
+  criteria: Criteria | null;
+  strategy?: ConcessionStrategy;
+}
+
+export interface Market {
+  bankRatePercent: number;
+  rules: AffordabilityRules;
+}
+
+export const DEFAULT_MARKET: Market = { bankRatePercent: DEFAULT_BANK_RATE_PERCENT, rules: DEFAULT_LENDING_RULES };
+
+/** Boulware for lenders (hold firm until late), Conceder for borrowers (give ground early). */
+const DEFAULT_STRATEGY: Record<Side, ConcessionStrategy> = { borrower: 'conceder', lender: 'boulware' };
+
+interface BorrowerProfile {
+  agentId: number;
+  side: 'borrower';
   strategy: ConcessionStrategy;
-  /** Criteria it could not read (treated as no limit); its first message says so. */
-  unreadable: CriteriaKey[];
+  /** The most true cost over the initial period it will agree (pounds): its alternative's, or list price. */
+  reservation: number;
+  /** Its next-best line with another lender for the same initial period, if any. */
+  alternative: { lenderAgentId: number; productName: string; trueCost: number } | null;
+}
+
+interface LenderProfile {
+  agentId: number;
+  side: 'lender';
+  strategy: ConcessionStrategy;
 }
 
 export interface NegotiationSetup {
-  propertyValue: number;
-  borrower: NegotiatorProfile;
-  lender: NegotiatorProfile;
+  borrower: BorrowerProfile;
+  lender: LenderProfile;
   brokerAgentId: number | null;
   /** What the lender pays the introducing broker, percent of the loan (docs/behaviour/products.md); 0 when none. */
   procurationFeePercent: number;
+  /** The case priced; null when there is nothing to price (`noProduct` says why). */
+  priced: PricedCase | null;
+  noProduct: string | null;
+  /** The true cost at list price (the opening) and at the lender's full discretion (its floor), pounds. */
+  listTrueCost: number | null;
+  floorTrueCost: number | null;
 }
 
-export function negotiationSetup(borrower: PartyInput, lender: PartyInput, brokerAgentId: number | null = null): NegotiationSetup {
-  const borrowerRead = readCriteria(borrower.criteria);
-  const lenderRead = readCriteria(lender.criteria);
-  const propertyValue = dealPropertyValue(borrowerRead, lenderRead);
-  const loans = loanLimits(borrower, borrowerRead, lender, lenderRead, propertyValue);
-  // Priced at the band of the largest loan still in play, so any agreed loan pays at least its own band's rate.
-  const largest = Math.min(loans.borrower.hi, loans.lender.hi);
-  const premium = ltvPremium((largest > 0 ? largest : loans.lender.hi) / propertyValue, lender.rules ?? DEFAULT_LENDING_RULES);
+export function negotiationSetup(
+  borrower: BorrowerInput,
+  lender: LenderInput,
+  brokerAgentId: number | null = null,
+  market: Market = DEFAULT_MARKET,
+): NegotiationSetup {
+  const line = bestLine(borrower, lender, market);
+  const priced = line.priced;
+  const points = priced ? ladder(priced) : [];
+  const list = priced && points[0] ? trueCostAt(priced, points[0]) : null;
+  const floor = priced && points.at(-1) ? trueCostAt(priced, points.at(-1)!) : null;
+  const alternative = priced && borrower.needs ? nextBest(borrower, borrower.needs, lender.agentId, priced, market) : null;
+  return {
+    borrower: {
+      agentId: borrower.agentId,
+      side: 'borrower',
+      strategy: borrower.strategy ?? DEFAULT_STRATEGY.borrower,
+      reservation: list === null ? 0 : Math.min(list, alternative?.trueCost ?? list),
+      alternative,
+    },
+    lender: { agentId: lender.agentId, side: 'lender', strategy: lender.strategy ?? DEFAULT_STRATEGY.lender },
+    brokerAgentId,
+    procurationFeePercent: lender.range?.procurationFeePercent ?? 0,
+    priced,
+    noProduct: line.reason,
+    listTrueCost: list,
+    floorTrueCost: floor,
+  };
+}
+
+/** The share of the property value a borrower whose criteria name no loan is taken to borrow (the middle of 60–85%). */
+const ASSUMED_LTV = 0.75;
+
+/**
+ * The borrower's needs as the negotiation prices them: as recorded, else upgraded from its criteria (needsOf), else,
+ * when its criteria name no loan, 75% of the property value both parties' criteria point to (the middle of the
+ * 60–85% loan-to-value the engine bargained over before products), in whole thousands, over the longest term its
+ * criteria allow (else 25 years), repayment, the fee paid.
+ */
+export function negotiatedNeeds(
+  borrower: { criteria: Criteria | null; needs?: BorrowerNeeds | null | undefined },
+  lenderCriteria: Criteria | null,
+): BorrowerNeeds | null {
+  const recorded = needsOf({ type: 'borrower', criteria: borrower.criteria, needs: borrower.needs ?? null });
+  if (recorded) return recorded;
+  const read = readCriteria(borrower.criteria);
+  const propertyValue = dealPropertyValue(read, readCriteria(lenderCriteria));
+  const buyToLet = read.propertyTypes?.[0] === 'buy-to-let';
+  if (buyToLet && read.expectedRentMonthly === null) return null;
+  const term = Math.round(read.termYears.max ?? read.termYears.min ?? 25);
   return {
     propertyValue,
-    borrower: profile('borrower', borrower, borrowerRead, propertyValue, loans.borrower, 0),
-    lender: profile('lender', lender, lenderRead, propertyValue, loans.lender, premium),
-    brokerAgentId,
-    procurationFeePercent: lender.procurationFeePercent ?? 0,
+    loanAmount: Math.round((propertyValue * ASSUMED_LTV) / 1000) * 1000,
+    termYears: Math.min(40, Math.max(5, term)),
+    purpose: buyToLet ? 'buy-to-let' : 'purchase',
+    repaymentType: 'repayment',
+    fee: 'paid',
+    monthlyCommitments: 0,
+    ...(read.annualIncome !== null ? { annualIncome: read.annualIncome } : {}),
+    ...(read.expectedRentMonthly !== null ? { expectedMonthlyRent: read.expectedRentMonthly } : {}),
   };
+}
+
+/** The lender's cheapest line for these needs that can be offered (pass or warn), as a priced case. */
+export function bestLine(
+  borrower: BorrowerInput,
+  lender: LenderInput,
+  market: Market = DEFAULT_MARKET,
+): { priced: PricedCase | null; reason: string | null } {
+  if (!borrower.needs) return { priced: null, reason: "the borrower's needs are not recorded" };
+  if (!lender.range) return { priced: null, reason: 'the lender has no product range' };
+  const lines = source(
+    borrower.needs,
+    readCriteria(borrower.criteria),
+    [{ agentId: lender.agentId, name: lender.name ?? '', range: lender.range, criteria: readCriteria(lender.criteria) }],
+    market.bankRatePercent,
+    market.rules,
+  );
+  for (const line of lines) {
+    if (!line.quote) continue;
+    const product = lender.range.products.find((p) => p.id === line.productId);
+    const priced = product ? pricedCase(borrower.needs, product, line.feeFree, market.bankRatePercent) : null;
+    if (priced) return { priced, reason: null };
+  }
+  return { priced: null, reason: failureOf(lines) };
+}
+
+/** Why no line can be offered, in the sourcing's words (the first failing reason of the first line). */
+function failureOf(lines: readonly SourcedProduct[]): string {
+  const reason = lines.flatMap((line) => line.reasons).find((r) => r.verdict === 'fail');
+  return reason ? reason.detail.charAt(0).toLowerCase() + reason.detail.slice(1) : 'no product fits the needs';
 }
 
 /**
- * Each side's acceptable loan: the borrower's need (a floor, and its ceiling unless it names a range), else its
- * policy's LTV range; the lender's cap from its rules on this application (max LTV, income multiple, rental
- * cover, type and region), down to the least it lends (its stated minimum, else its policy's, or less if asked).
+ * The borrower's next-best line with another lender it may meet: the cheapest that can be offered for the same initial
+ * period, as sourcing systems compare like with like (a 5-year fix's five years of payments are no alternative
+ * price for a 2-year fix's two).
  */
-function loanLimits(
-  borrower: PartyInput,
-  borrowerRead: ReadCriteria,
-  lender: PartyInput,
-  lenderRead: ReadCriteria,
-  propertyValue: number,
-): Record<Side, Interval> {
-  const borrowerPolicy = borrower.policy ?? DEFAULT_POLICY.borrower;
-  const lenderPolicy = lender.policy ?? DEFAULT_POLICY.lender;
-  const applied = application(borrowerRead, propertyValue);
-  const wanted = applied.need ?? { lo: propertyValue * borrowerPolicy.ltv.lo, hi: propertyValue * borrowerPolicy.ltv.hi };
-  const ownCap = borrowerRead.maxLtv !== null ? borrowerRead.maxLtv * propertyValue : Infinity;
-  const cap = lenderLoanCap(lenderRead, applied, propertyValue, lenderPolicy.ltv.hi, lender.rules ?? DEFAULT_LENDING_RULES);
-  const least = lenderRead.loanAmount.min ?? Math.min(propertyValue * lenderPolicy.ltv.lo, applied.need?.lo ?? Infinity);
-  return {
-    borrower: { lo: wanted.lo, hi: Math.min(wanted.hi, ownCap) },
-    lender: { lo: Math.min(least, cap.max), hi: cap.max },
-  };
-}
-
-/**
- * The property the deal is about: the price the borrower's loan and deposit add up to, else the middle of what
- * the borrower named (or the lender, or £250,000), moved into the overlap of both ranges when there is one, in
- * whole thousands.
- */
-export function dealPropertyValue(borrower: ReadCriteria, lender: ReadCriteria): number {
-  const { loanAmount, loanAmountIsRange, deposit } = borrower;
-  const price = deposit && 'pounds' in deposit && loanAmount.min !== null && !loanAmountIsRange ? loanAmount.min + deposit.pounds : null;
-  // A price the borrower's own figures fix is the price, whatever range either side named.
-  if (price !== null) return price;
-  const wanted = preferred(borrower.propertyValue) ?? preferred(lender.propertyValue) ?? 250_000;
-  const own = toInterval(borrower.propertyValue, MARKET.propertyValue);
-  const both = intersect(own, toInterval(lender.propertyValue, MARKET.propertyValue));
-  const within = isEmpty(both) ? own : both;
-  const inside = Math.min(Math.max(wanted, within.lo), within.hi);
-  const thousands = Math.round(inside / 1000) * 1000;
-  return thousands >= within.lo && thousands <= within.hi ? thousands : Math.round(inside);
-}
-
-/** The space both sides can agree in, in offer steps; null when some issue has no common value. */
-export function agreementSpace(setup: NegotiationSetup): Limits | null {
-  if (!canDeal(setup.borrower, setup.propertyValue) || !canDeal(setup.lender, setup.propertyValue)) return null;
-  const space = intersectLimits(setup.borrower.limits, setup.lender.limits);
-  const snapped = mapIssues((issue) => snapInward(issue, space[issue]));
-  return ISSUES.some((issue) => isEmpty(snapped[issue])) ? null : snapped;
-}
-
-export function canDeal(profile: NegotiatorProfile, propertyValue: number): boolean {
-  return propertyValue >= profile.propertyValue.lo && propertyValue <= profile.propertyValue.hi;
-}
-
-function profile(
-  side: Side,
-  input: PartyInput,
-  read: ReadCriteria,
-  propertyValue: number,
-  loanAmount: Interval,
-  ratePremium: number,
-): NegotiatorProfile {
-  const policy = input.policy ?? DEFAULT_POLICY[side];
-  const rate = toInterval(read.interestRate, MARKET.interestRate);
-  return {
-    agentId: input.agentId,
-    side,
-    propertyValue: toInterval(read.propertyValue, MARKET.propertyValue),
-    limits: {
-      interestRate: { lo: rate.lo + ratePremium, hi: rate.hi },
-      termYears: toInterval(read.termYears, MARKET.termYears),
-      loanAmount,
-      arrangementFee: { lo: propertyValue * policy.feeShare.lo, hi: propertyValue * policy.feeShare.hi },
-    },
-    weights: normalised(input.weights ?? DEFAULT_WEIGHTS[side]),
-    reservation: input.reservation ?? 0,
-    strategy: input.strategy ?? DEFAULT_STRATEGY[side],
-    unreadable: read.unreadable,
-  };
-}
-
-function toInterval(range: Range, market: Interval): Interval {
-  return { lo: range.min ?? market.lo, hi: range.max ?? market.hi };
-}
-
-function preferred(range: Range): number | null {
-  if (range.min !== null && range.max !== null) return (range.min + range.max) / 2;
-  return range.min ?? range.max;
-}
-
-function normalised(weights: PerIssue<number>): PerIssue<number> {
-  const total = ISSUES.reduce((sum, issue) => sum + Math.max(0, weights[issue]), 0);
-  return mapIssues((issue) => (total > 0 ? Math.max(0, weights[issue]) / total : 1 / ISSUES.length));
+function nextBest(
+  borrower: BorrowerInput,
+  needs: BorrowerNeeds,
+  lenderAgentId: number,
+  priced: PricedCase,
+  market: Market,
+): BorrowerProfile['alternative'] {
+  const others = (borrower.alternatives ?? []).filter((other) => other.agentId !== lenderAgentId);
+  if (others.length === 0) return null;
+  const line = source(needs, readCriteria(borrower.criteria), others, market.bankRatePercent, market.rules).find(
+    (l) => l.quote !== null && l.initialPeriodMonths === priced.product.initialPeriodMonths,
+  );
+  return line?.quote
+    ? { lenderAgentId: line.lenderAgentId, productName: line.productName, trueCost: line.quote.trueCostOverInitialPeriod }
+    : null;
 }

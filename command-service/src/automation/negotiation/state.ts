@@ -1,44 +1,36 @@
 /**
  * The state of one negotiation, evolved from the conversation's domain events (OfferMade, OfferAccepted,
  * OfferRejected, MessageSent, ManualModeChanged, ConversationCompleted), so a process manager can rebuild it by
- * replaying the stream and an auditor can replay exactly what was offered.
+ * replaying the stream and an auditor can replay exactly what was offered. Which offer stands is the offer book's
+ * rule (events/src/offers, docs/behaviour/offers.md), not this module's.
  */
-import { switchesWholeConversation, type DomainEvent, type LoanTerms } from '@pf/events';
-import type { NegotiationSetup } from './setup';
-import type { Side } from './terms-space';
-
-export interface OfferRecord {
-  offerId: string;
-  round: number;
-  side: Side;
-  fromAgentId: number;
-  terms: LoanTerms;
-  status: 'open' | 'rejected' | 'accepted' | 'superseded';
-  /** Made by the person holding the side, not its agent. */
-  byPerson?: true;
-}
+import {
+  emptyOfferBook,
+  evolveOfferBook,
+  latestOfferOf,
+  offerOnTheTable,
+  switchesWholeConversation,
+  type BookedOffer,
+  type DomainEvent,
+  type LoanTerms,
+  type OfferBook,
+  type OfferedProduct,
+} from '@pf/events';
+import type { NegotiationSetup, Side } from './setup';
 
 export interface NegotiationState {
   conversationId: number;
   setup: NegotiationSetup;
-  offers: OfferRecord[];
+  book: OfferBook;
   status: 'negotiating' | 'agreed' | 'ended';
-  agreed: { offerId: string; terms: LoanTerms; byAgentId: number } | null;
+  agreed: { offerId: string; terms: LoanTerms; product: OfferedProduct | null; byAgentId: number } | null;
   isManualMode: boolean;
-  /** Messages sent per agent id, so an agent mentions unreadable criteria once and the broker speaks in turn. */
+  /** Messages sent per agent id, so an agent greets once and the broker speaks in turn. */
   messagesSent: Record<number, number>;
 }
 
 export function initialNegotiationState(conversationId: number, setup: NegotiationSetup): NegotiationState {
-  return {
-    conversationId,
-    setup,
-    offers: [],
-    status: 'negotiating',
-    agreed: null,
-    isManualMode: false,
-    messagesSent: {},
-  };
+  return { conversationId, setup, book: emptyOfferBook, status: 'negotiating', agreed: null, isManualMode: false, messagesSent: {} };
 }
 
 export function sideOf(state: NegotiationState, agentId: number): Side | null {
@@ -50,24 +42,15 @@ export function sideOf(state: NegotiationState, agentId: number): Side | null {
 export function evolveNegotiation(state: NegotiationState, event: DomainEvent): NegotiationState {
   if (!('conversationId' in event.data) || event.data.conversationId !== state.conversationId) return state;
   switch (event.type) {
-    case 'OfferMade': {
-      const side = sideOf(state, event.data.fromAgentId);
-      if (!side) return state;
-      const earlier = state.offers.map((offer) => (offer.status === 'open' ? { ...offer, status: 'superseded' as const } : offer));
-      const { offerId, round, fromAgentId, terms, byPerson } = event.data;
-      const made: OfferRecord = { offerId, round, side, fromAgentId, terms, status: 'open', ...(byPerson ? { byPerson } : {}) };
-      return { ...state, offers: [...earlier, made] };
-    }
+    case 'OfferMade':
+      return sideOf(state, event.data.fromAgentId) ? { ...state, book: evolveOfferBook(state.book, event) } : state;
     case 'OfferRejected':
-      return { ...state, offers: withStatus(state.offers, event.data.offerId, 'rejected') };
+      return { ...state, book: evolveOfferBook(state.book, event) };
     case 'OfferAccepted': {
+      const book = evolveOfferBook(state.book, event);
       const { offerId, terms, byAgentId } = event.data;
-      return {
-        ...state,
-        offers: withStatus(state.offers, offerId, 'accepted'),
-        status: 'agreed',
-        agreed: { offerId, terms, byAgentId },
-      };
+      const product = book.offers.find((offer) => offer.offerId === offerId)?.product ?? null;
+      return { ...state, book, status: 'agreed', agreed: { offerId, terms, product, byAgentId } };
     }
     case 'MessageSent': {
       if (event.data.reading) return state;
@@ -85,26 +68,38 @@ export function evolveNegotiation(state: NegotiationState, event: DomainEvent): 
   }
 }
 
-export function lastOffer(state: NegotiationState): OfferRecord | undefined {
-  return state.offers.at(-1);
+/** Offers made so far (the round of the next one). */
+export function offersMade(state: NegotiationState): number {
+  return state.book.offers.length;
 }
 
-export function offersBy(state: NegotiationState, side: Side): LoanTerms[] {
-  return state.offers.filter((offer) => offer.side === side).map((offer) => offer.terms);
+/** The latest offer made, whatever became of it. */
+export function lastOffer(state: NegotiationState): BookedOffer | undefined {
+  return state.book.offers.at(-1);
+}
+
+/** The offer on the table (open, made by the other side of `side`), which `side` answers. */
+export function offerToAnswer(state: NegotiationState, side: Side): BookedOffer | null {
+  const onTable = offerOnTheTable(state.book);
+  return onTable && onTable.fromAgentId !== state.setup[side].agentId ? onTable : null;
+}
+
+/** A side's latest offer whatever became of it (its "own previous offer" for the words and for never retreating). */
+export function latestOf(state: NegotiationState, side: Side): BookedOffer | null {
+  return latestOfferOf(state.book, state.setup[side].agentId);
+}
+
+/** A side's offers, in order. */
+function offersOf(state: NegotiationState, side: Side): BookedOffer[] {
+  return state.book.offers.filter((offer) => offer.fromAgentId === state.setup[side].agentId);
 }
 
 /**
  * The side's last offer made by the person who held it, if any: after a hand-back its agent continues from there and
  * never offers its side less (docs/behaviour/negotiation.md, "After a hand-back").
  */
-export function personsStandingOffer(state: NegotiationState, side: Side): OfferRecord | undefined {
-  return state.offers.filter((offer) => offer.side === side && offer.byPerson).at(-1);
-}
-
-export function hasSpoken(state: NegotiationState, agentId: number): boolean {
-  return (state.messagesSent[agentId] ?? 0) > 0;
-}
-
-function withStatus(offers: OfferRecord[], offerId: string, status: OfferRecord['status']): OfferRecord[] {
-  return offers.map((offer) => (offer.offerId === offerId ? { ...offer, status } : offer));
+export function personsStandingOffer(state: NegotiationState, side: Side): BookedOffer | undefined {
+  return offersOf(state, side)
+    .filter((offer) => offer.byPerson)
+    .at(-1);
 }

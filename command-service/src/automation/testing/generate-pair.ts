@@ -1,130 +1,110 @@
 /**
- * Generated borrower–lender pairs for the property tests and the tournament: criteria written the way people
- * write them (mixed formats, some left blank), private weights, reservation values and strategies. Lenders
- * name wider ranges than borrowers, as they do; a bit under half of the pairs have a zone of agreement.
- *
- * The richer criteria (docs/behaviour/matching.md) were added without narrowing any earlier range: most borrowers state their need (a loan amount, a range,
- * or a deposit) at 50–90% of the price it has in mind, an income of 2.5–5 times it, a property type (a fifth
- * buy-to-let, with a rent covering 100–200% of the stressed interest) and often a region; most lenders state a
- * maximum LTV (60–95%), some the property types and regions they lend in. These draw from the pair's random
- * stream after the earlier criteria, so those are generated exactly as before.
+ * Generated borrower–lender pairs for the property tests and the tournament: a borrower's needs as a broker records
+ * them, the lender's product range, and (most of the time) another lender's range as the borrower's alternative.
+ * Ranges are modelled on UK lenders' published rate sheets of late 2025 (docs/behaviour/products.md): 2- and 5-year
+ * fixes and 2-year trackers over Bank Rate, rates rising by LTV band, a reversion rate of 6.5–8.2%, fees of £0 to
+ * £1,999 (or 0.5% for large loans) with a fee-free alternative priced 0.2–0.4% above, and discretion up to 0.3% off
+ * the rate, the fee reduced or waived, and up to £1,000 cashback. Needs span £150,000–£1.2m properties at 50–90% LTV
+ * over 15–35 years, some with a fee cap, some adding the fee to the loan.
  */
-import type { Criteria } from '@pf/events';
-import { CONCESSION_STRATEGIES, readCriteria, REGIONS } from '@pf/events';
-import type { PartyInput } from '../negotiation/setup';
+import { CONCESSION_STRATEGIES, readCriteria, type BorrowerNeeds, type Product, type ProductRange, type SourcingLender } from '@pf/events';
+import type { BorrowerInput, LenderInput } from '../negotiation/setup';
 import { pick, type Rng } from '../rng';
 
 export interface GeneratedPair {
-  borrower: PartyInput;
-  lender: PartyInput;
+  borrower: BorrowerInput;
+  lender: LenderInput;
 }
 
-/** Where a pair's ranges start: both parties start near it, so the pair is plausibly matched. */
-interface Market {
-  value: number;
-  rate: number;
-  term: number;
-}
-
-/** `lendingCriteria: false` gives the original generator's pairs exactly (the six original criteria only). */
-export function generatePair(rng: Rng, firstAgentId = 1, options: { lendingCriteria?: boolean } = {}): GeneratedPair {
-  const market = { value: between(rng, 100, 1500) * 1000, rate: between(rng, 250, 650) / 100, term: between(rng, 8, 28) };
-  const borrower = party(rng, firstAgentId, market, 1);
-  const lender = party(rng, firstAgentId + 1, market, 2);
-  if (options.lendingCriteria === false) return { borrower, lender };
-  Object.assign(borrower.criteria as Criteria, borrowerExtras(rng, priceOf(borrower.criteria, market.value)));
-  Object.assign(lender.criteria as Criteria, lenderExtras(rng));
-  return { borrower, lender };
-}
-
-/** The price a borrower has in mind: the middle of the values it named, as the deal's property value starts. */
-function priceOf(criteria: Criteria | null, fallback: number): number {
-  const read = readCriteria(criteria);
-  const { min, max } = read.propertyValue;
-  return min !== null && max !== null ? (min + max) / 2 : (min ?? max ?? fallback);
-}
-
-function borrowerExtras(rng: Rng, price: number): Criteria {
-  const extras: Criteria = {};
-  const market = { value: Math.round(price / 1000) * 1000 };
-  const need = Math.round((market.value * between(rng, 50, 90)) / 100 / 500) * 500;
-  const way = rng();
-  if (way < 0.4) extras.loanAmount = money(rng, need);
-  else if (way < 0.55) extras.loanAmount = `${money(rng, need - between(rng, 5, 40) * 1000)} to ${money(rng, need)}`;
-  else if (way < 0.8) extras.deposit = rng() < 0.5 ? money(rng, market.value - need) : `${Math.round((1 - need / market.value) * 100)}%`;
-  const buyToLet = rng() < 0.2;
-  if (rng() < 0.8)
-    extras.propertyType = buyToLet ? pick(rng, ['buy-to-let', 'BTL', 'Buy to let']) : pick(rng, ['residential', 'Residential', 'home']);
-  if (buyToLet) {
-    const cover = between(rng, 100, 200) / 100;
-    const monthly = Math.round((need * 0.055 * cover) / 12 / 25) * 25;
-    if (rng() < 0.85)
-      extras.expectedRent = pick(rng, [
-        `£${monthly.toLocaleString('en-GB')} a month`,
-        `£${monthly} pcm`,
-        `£${(monthly * 12).toLocaleString('en-GB')} a year`,
-      ]);
-  } else if (rng() < 0.75) {
-    extras.annualIncome = money(rng, Math.round(need / (between(rng, 25, 50) / 10) / 1000) * 1000);
-  }
-  if (rng() < 0.6) extras.region = pick(rng, REGIONS);
-  return extras;
-}
-
-function lenderExtras(rng: Rng): Criteria {
-  const extras: Criteria = {};
-  if (rng() < 0.7) extras.maxLtv = pick(rng, ['60%', '75%', '80%', '85%', '90%', '95%', '80% LTV', '0.85']);
-  if (rng() < 0.4) extras.propertyType = pick(rng, ['residential', 'residential, buy-to-let', 'buy-to-let', 'residential, BTL, bridging']);
-  if (rng() < 0.3)
-    extras.region = pick(rng, ['london', 'leeds, manchester', 'bristol and birmingham', 'nationwide', 'London, Bristol, Leeds']);
-  return extras;
-}
-
-/** `breadth` widens the ranges a party names (lenders 2, borrowers 1). */
-function party(rng: Rng, agentId: number, market: Market, breadth: number): PartyInput {
-  const valueMin = Math.max(50_000, market.value + between(rng, -250, 250) * 1000);
-  const valueMax = valueMin + between(rng, 50, 300 * breadth) * 1000;
-  const rateMin = Math.max(50, Math.round(market.rate * 100) + between(rng, -100, 100)) / 100;
-  const rateMax = (Math.round(rateMin * 100) + between(rng, 25, 100 * breadth)) / 100;
-  const termMin = Math.max(1, market.term + between(rng, -5, 5));
-  const termMax = termMin + between(rng, 2, 6 * breadth);
-  const criteria: Criteria = {};
-  maybe(rng, () => (criteria.propertyValueMin = money(rng, valueMin)));
-  maybe(rng, () => (criteria.propertyValueMax = money(rng, valueMax)));
-  maybe(rng, () => (criteria.interestRateMin = rate(rng, rateMin)));
-  maybe(rng, () => (criteria.interestRateMax = rate(rng, rateMax)));
-  maybe(rng, () => (criteria.loanTermMin = term(rng, termMin)));
-  maybe(rng, () => (criteria.loanTermMax = term(rng, termMax)));
-  return {
-    agentId,
-    criteria,
+export function generatePair(rng: Rng, firstAgentId = 1): GeneratedPair {
+  const needs = generateNeeds(rng);
+  const market = 3.6 + rng() * 1.2;
+  const lender: LenderInput = {
+    agentId: firstAgentId + 1,
+    name: 'Lender',
+    range: generateRange(rng, market),
+    criteria: null,
     strategy: pick(rng, CONCESSION_STRATEGIES),
-    weights: { interestRate: rng(), termYears: rng(), loanAmount: rng(), arrangementFee: rng() },
-    reservation: rng() * 0.3,
+  };
+  const alternatives: SourcingLender[] =
+    rng() < 0.8
+      ? [
+          {
+            agentId: firstAgentId + 2,
+            name: 'Other lender',
+            range: generateRange(rng, market + (rng() - 0.5) * 0.6),
+            criteria: readCriteria(null),
+          },
+        ]
+      : [];
+  return {
+    borrower: { agentId: firstAgentId, needs, criteria: null, strategy: pick(rng, CONCESSION_STRATEGIES), alternatives },
+    lender,
   };
 }
 
-/** Most criteria are filled in; one in ten is left blank (no limit). */
-function maybe(rng: Rng, fill: () => void): void {
-  if (rng() < 0.9) fill();
+function generateNeeds(rng: Rng): BorrowerNeeds {
+  const propertyValue = between(rng, 150, 1200) * 1000;
+  const loanAmount = Math.round((propertyValue * between(rng, 50, 90)) / 100 / 1000) * 1000;
+  const buyToLet = rng() < 0.1;
+  const cap = rng() < 0.3 ? pick(rng, [0, 500, 999, 1000, 1500]) : undefined;
+  return {
+    propertyValue,
+    loanAmount,
+    termYears: between(rng, 15, 35),
+    ageYears: between(rng, 25, 45),
+    purpose: buyToLet ? 'buy-to-let' : pick(rng, ['purchase', 'remortgage'] as const),
+    repaymentType: rng() < 0.9 ? 'repayment' : 'interest-only',
+    ...(rng() < 0.4 ? { preferredInitialPeriodMonths: pick(rng, [24, 60]) } : {}),
+    fee: rng() < 0.3 ? 'added' : 'paid',
+    ...(cap !== undefined ? { maxFeePounds: cap } : {}),
+    annualIncome: Math.round(loanAmount / (2.8 + rng() * 1.6) / 1000) * 1000,
+    monthlyCommitments: pick(rng, [0, 0, 150, 300]),
+    ...(buyToLet ? { expectedMonthlyRent: Math.round((loanAmount * 0.055 * (1.3 + rng() * 0.6)) / 12 / 25) * 25 } : {}),
+  };
 }
 
-function money(rng: Rng, pounds: number): string {
-  const formats = [
-    () => `£${pounds.toLocaleString('en-GB')}`,
-    () => String(pounds),
-    () => (pounds % 1000 === 0 ? `${pounds / 1000}k` : String(pounds)),
-    () => (pounds >= 1_000_000 ? `£${pounds / 1_000_000}m` : `£${pounds / 1000}k`),
-  ];
-  return pick(rng, formats)();
+function generateRange(rng: Rng, market: number): ProductRange {
+  const count = between(rng, 1, 3);
+  return {
+    procurationFeePercent: pick(rng, [0.3, 0.35, 0.4, 0.5]),
+    maxAgeAtTermEnd: pick(rng, [75, 80, 85]),
+    products: Array.from({ length: count }, (_, index) => generateProduct(rng, market, index)),
+  };
 }
 
-function rate(rng: Rng, percent: number): string {
-  return pick(rng, [`${percent}%`, String(percent), `${percent} %`]);
-}
-
-function term(rng: Rng, years: number): string {
-  return pick(rng, [`${years} years`, String(years), `${years} yrs`]);
+function generateProduct(rng: Rng, market: number, index: number): Product {
+  const type = rng() < 0.75 ? 'fixed' : 'tracker';
+  const years = type === 'tracker' ? 2 : pick(rng, [2, 5]);
+  const base = Math.round((type === 'tracker' ? market - 4 + 0.1 : market + (years === 5 ? 0.1 : 0)) * 100) / 100;
+  const fee: Product['fee'] =
+    rng() < 0.15 ? { kind: 'percent', percent: 0.5, minimumPounds: 999 } : { kind: 'pounds', pounds: pick(rng, [0, 499, 999, 1499, 1999]) };
+  const feePounds = fee.kind === 'pounds' ? fee.pounds : 999;
+  const bands = [60, 75, 85, 90, 95].slice(0, between(rng, 3, 5));
+  return {
+    id: `p${index + 1}`,
+    name: `${years}-Year ${type === 'fixed' ? 'Fix' : 'Tracker'}${feePounds === 0 ? ' No Fee' : ''}`,
+    type,
+    purposes: rng() < 0.2 ? ['buy-to-let'] : ['purchase', 'remortgage', ...(rng() < 0.5 ? (['buy-to-let'] as const) : [])],
+    initialPeriodMonths: years * 12,
+    rates: bands.map((maxLtvPercent, band) => ({
+      maxLtvPercent,
+      ratePercent: Math.max(0.1, Math.round((base + [0, 0.2, 0.45, 0.7, 1][band]!) * 100) / 100),
+    })),
+    reversionRatePercent: Math.round((6.5 + rng() * 1.7) * 100) / 100,
+    fee,
+    ...(feePounds > 0 && rng() < 0.5 ? { feeFreePremiumPercent: pick(rng, [0.2, 0.3, 0.4]) } : {}),
+    ercPercentByYear: years === 2 ? [2, 1] : [5, 4, 3, 2, 1],
+    minLoanPounds: 25_000,
+    maxLoanPounds: pick(rng, [1_000_000, 1_500_000, 2_000_000]),
+    discretion: {
+      rateReductionPercent: pick(rng, [0, 0.1, 0.15, 0.2, 0.25, 0.3]),
+      ...(rng() < 0.4 ? { lowLtvPercent: pick(rng, [60, 75]) } : {}),
+      ...(rng() < 0.3 ? { largeLoanPounds: 500_000 } : {}),
+      feeReductionPounds: fee.kind === 'pounds' ? pick(rng, [0, Math.floor(feePounds / 2), feePounds]) : pick(rng, [0, 500, 999]),
+      cashbackPounds: pick(rng, [0, 0, 250, 500, 1000]),
+    },
+  };
 }
 
 function between(rng: Rng, lo: number, hi: number): number {

@@ -1,11 +1,14 @@
-/** British formatting of the engine's numbers: £ with thousands separators, rates to two places, years. */
-import type { LoanTerms } from '@pf/events';
+/**
+ * British formatting of the engine's numbers (the one money style, events/src/format): £ with thousands separators,
+ * rates to two places, years, and an offer quoted with its product and its regulated figures from `offerFigures`
+ * (docs/behaviour/negotiation.md, "What the agents say").
+ */
+import { offerFigures, pounds, poundsAndPence, type LoanTerms, type OfferedProduct } from '@pf/events';
 
-const pounds = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', maximumFractionDigits: 0 });
 const percent = new Intl.NumberFormat('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 export function formatPounds(value: number): string {
-  return pounds.format(value);
+  return pounds(value);
 }
 
 export function formatRate(value: number): string {
@@ -16,11 +19,21 @@ export function formatYears(value: number): string {
   return value === 1 ? '1 year' : `${value} years`;
 }
 
-/** e.g. "£187,000 at 4.25% over 25 years with a £1,250 arrangement fee". */
-export function describeTerms(terms: LoanTerms): string {
-  return `${formatPounds(terms.loanAmount)} at ${formatRate(terms.interestRate)} over ${formatYears(terms.termYears)} with a ${formatPounds(terms.arrangementFee)} arrangement fee`;
-}
-
-export function formatLtv(loanAmount: number, propertyValue: number): string {
-  return `${Math.round((loanAmount / propertyValue) * 100)}% LTV`;
+/**
+ * "Two Year Fix, a 2-year fixed rate, on £187,000 over 25 years: 4.35%, fee £999, £500 cashback, £1,023.45 a month,
+ * APRC 6.7%": an offer as every message quotes it.
+ */
+export function describeQuote(terms: LoanTerms, product: OfferedProduct): string {
+  const figures = offerFigures(terms, product);
+  const years = product.initialPeriodMonths / 12;
+  const kind = product.type === 'fixed' ? 'fixed rate' : 'tracker';
+  const fee =
+    terms.arrangementFee === 0
+      ? 'no fee'
+      : `fee ${formatPounds(terms.arrangementFee)}${product.feeAddedToLoan ? ' added to the loan' : ''}`;
+  const cashback = product.cashbackPounds > 0 ? `, ${formatPounds(product.cashbackPounds)} cashback` : '';
+  return (
+    `${product.name}, a ${years}-year ${kind}, on ${formatPounds(terms.loanAmount)} over ${formatYears(terms.termYears)}: ` +
+    `${formatRate(terms.interestRate)}, ${fee}${cashback}, ${poundsAndPence(figures.monthlyPayment)} a month, APRC ${figures.aprc.toFixed(1)}%`
+  );
 }

@@ -1,58 +1,88 @@
 /**
  * The words for a negotiator's or broker's move, in the conversation's current state: the bridge from engine
- * decisions (negotiation/) to message text, mentioning unreadable criteria in an agent's first message only.
+ * decisions (negotiation/) to message text. Whether an offer is a concession, the same terms or a move away, and
+ * whether the offer it answers is refused, are judged here from the engine's own values, so the words agree with
+ * the move (docs/behaviour/negotiation.md, "What the agents say").
  */
-import { apartWords } from '../negotiation/move-events';
-import type { Move } from '../negotiation/next-move';
+import type { BookedOffer, LoanTerms, OfferedProduct } from '@pf/events';
 import type { BrokerMove } from '../negotiation/broker-move';
-import type { LoanTerms } from '@pf/events';
-import { hasSpoken, offersBy, type NegotiationState } from '../negotiation/state';
-import { otherSide, type Side } from '../negotiation/terms-space';
-import { utility } from '../negotiation/utility';
+import type { Move } from '../negotiation/next-move';
+import { worth } from '../negotiation/offer-strategy';
+import { outsideLimits, pointOf, productAt, type PricedCase } from '../negotiation/pricing';
+import type { Side } from '../negotiation/setup';
+import { latestOf, offerToAnswer, type NegotiationState } from '../negotiation/state';
 import type { Rng } from '../rng';
-import { composeMessage, type MessageIntent } from './phrases';
+import { describeQuote, formatPounds } from './format';
+import { composeMessage, type MessageIntent, type Movement } from './phrases';
 
 export function messageForMove(state: NegotiationState, side: Side, move: Move, rng: Rng): string | null {
-  const profile = state.setup[side];
-  const propertyValue = state.setup.propertyValue;
-  const intent: MessageIntent | null =
-    move.kind === 'offer'
-      ? {
-          kind: state.offers.length === 0 ? 'offer' : 'counter',
-          side,
-          terms: move.terms,
-          propertyValue,
-          ...movement(state, side, move.terms),
-        }
-      : move.kind === 'counter'
-        ? { kind: 'counter', side, terms: move.terms, propertyValue, ...movement(state, side, move.terms) }
-        : move.kind === 'accept'
-          ? { kind: 'accept', side, terms: move.terms, propertyValue }
-          : move.kind === 'walk-away'
-            ? move.reason === 'no-common-terms'
-              ? { kind: 'walk-away', side, apart: apartWords(move.apart) }
-              : { kind: 'walk-away', side }
-            : null;
-  if (!intent) return null;
-  const firstTime = !hasSpoken(state, profile.agentId);
-  // An agent that has not spoken yet opens with an offer, even when it answers one, and then says hello.
-  const opening = firstTime && intent.kind === 'counter' ? { ...intent, kind: 'offer' as const } : intent;
-  return composeMessage(opening, rng, firstTime ? profile.unreadable : []);
+  const intent = intentFor(state, side, move);
+  return intent ? composeMessage(intent, rng) : null;
 }
 
-/** Whether the other side's last offer came closer (for this side) than their one before, and whether this one concedes. */
-function movement(state: NegotiationState, side: Side, terms: LoanTerms): { theyMovedCloser: boolean; iMoved: boolean } {
-  const me = state.setup[side];
-  const theirs = offersBy(state, otherSide(side));
-  const mine = offersBy(state, side);
-  const theyMovedCloser = theirs.length >= 2 && utility(me, theirs.at(-1)!) > utility(me, theirs.at(-2)!) + 1e-9;
-  const iMoved = mine.length >= 1 && utility(me, terms) < utility(me, mine.at(-1)!) - 1e-9;
-  return { theyMovedCloser, iMoved };
+function intentFor(state: NegotiationState, side: Side, move: Move): MessageIntent | null {
+  const priced = state.setup.priced;
+  switch (move.kind) {
+    case 'wait':
+      return null;
+    case 'walk-away':
+      return move.reason === 'no-product'
+        ? { kind: 'walk-away', side, reason: 'no-product', detail: move.detail }
+        : { kind: 'walk-away', side, reason: move.reason };
+    case 'accept':
+      return { kind: 'accept', side, quote: quoteOf(priced, move.terms, move.product) };
+    case 'offer':
+    case 'counter': {
+      const quote = describeQuote(move.terms, move.product);
+      const previous = latestOf(state, side);
+      if (!previous || !priced) {
+        return { kind: 'open', side, quote, productName: move.product.name, answering: offerToAnswer(state, side) !== null };
+      }
+      const movement = movementOf(priced, side, previous, move);
+      const pending = offerToAnswer(state, side);
+      return { kind: 'counter', side, quote, movement, refusal: pending !== null && refuses(state, priced, side, pending, previous) };
+    }
+    default: {
+      const unknown: never = move;
+      return unknown;
+    }
+  }
+}
+
+/** The new offer against the speaker's own previous one, as the other side values them. */
+function movementOf(
+  priced: PricedCase,
+  side: Side,
+  previous: BookedOffer,
+  next: { terms: LoanTerms; product: OfferedProduct },
+): Exclude<Movement, 'first'> {
+  const before = worth(priced, previous);
+  const after = worth(priced, next);
+  const gain = side === 'lender' ? after.given - before.given : after.trueCost - before.trueCost;
+  return gain > 1e-6 ? 'conceded' : gain < -1e-6 ? 'firmer' : 'held';
+}
+
+/** A refusal answers an offer worse for the speaker than its own latest, and one it will never accept. */
+function refuses(state: NegotiationState, priced: PricedCase, side: Side, pending: BookedOffer, own: BookedOffer): boolean {
+  const theirs = worth(priced, pending);
+  const mine = worth(priced, own);
+  const worse = side === 'lender' ? theirs.given > mine.given + 1e-6 : theirs.trueCost > mine.trueCost + 1e-6;
+  const never =
+    outsideLimits(priced, pending.terms, pending.product) !== null ||
+    (side === 'borrower' && theirs.trueCost > state.setup.borrower.reservation + 1e-6);
+  return worse && never;
+}
+
+/** An accepted offer quoted with its product; a person's offer (recorded without one) is terms of the case's product. */
+function quoteOf(priced: PricedCase | null, terms: LoanTerms, product: OfferedProduct | null): string {
+  const quoted = product ?? (priced ? productAt(priced, pointOf(priced, terms, null)) : null);
+  return quoted
+    ? describeQuote(terms, quoted)
+    : `${formatPounds(terms.loanAmount)} at ${terms.interestRate}% over ${terms.termYears} years`;
 }
 
 export function messageForBroker(state: NegotiationState, move: BrokerMove, names: { borrower: string; lender: string }, rng: Rng): string {
-  const propertyValue = state.setup.propertyValue;
-  return move.kind === 'introduce'
-    ? composeMessage({ kind: 'introduce', borrowerName: names.borrower, lenderName: names.lender, propertyValue }, rng)
-    : composeMessage({ kind: 'suggest', terms: move.terms, propertyValue }, rng);
+  if (move.kind === 'suggest') return composeMessage({ kind: 'suggest', quote: describeQuote(move.terms, move.product) }, rng);
+  const value = state.setup.priced ? formatPounds(state.setup.priced.needs.propertyValue) : null;
+  return composeMessage({ kind: 'introduce', borrowerName: names.borrower, lenderName: names.lender, propertyValue: value }, rng);
 }

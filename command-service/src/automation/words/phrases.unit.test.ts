@@ -1,13 +1,41 @@
+import { offerFigures, poundsAndPence, readCriteria, type DomainEvent, type LoanTerms, type OfferedProduct } from '@pf/events';
 import { describe, expect, it } from 'vitest';
+import { DEMO_NEEDS, DEMO_RANGES } from '../../seed-demo/demo-products';
+import { worth } from '../negotiation/offer-strategy';
 import { runNegotiation } from '../negotiation/run-negotiation';
+import { nextMove } from '../negotiation/next-move';
+import { moveEvents } from '../negotiation/move-events';
 import { negotiationSetup } from '../negotiation/setup';
-import { evolveNegotiation, initialNegotiationState } from '../negotiation/state';
+import { evolveNegotiation, initialNegotiationState, latestOf, offerToAnswer, type NegotiationState } from '../negotiation/state';
 import { createRng } from '../rng';
-import { formatPounds, formatRate, formatYears } from './format';
+import { generatePair } from '../testing/generate-pair';
+import { describeQuote, formatPounds, formatRate, formatYears } from './format';
 import { messageForBroker, messageForMove } from './move-message';
-import { composeMessage } from './phrases';
 
-const terms = { interestRate: 4.1, termYears: 25, loanAmount: 187_000, arrangementFee: 1250 };
+const northgate = DEMO_RANGES.northgate!;
+const amelia = DEMO_NEEDS.amelia!;
+const setup = negotiationSetup(
+  { agentId: 1, needs: amelia, criteria: null },
+  { agentId: 2, name: 'Northgate', range: northgate, criteria: null },
+  3,
+);
+const priced = setup.priced!;
+const list: LoanTerms = {
+  interestRate: priced.listRate,
+  termYears: amelia.termYears,
+  loanAmount: amelia.loanAmount,
+  arrangementFee: priced.listFee,
+};
+const listProduct: OfferedProduct = { ...priced.product, cashbackPounds: 0 };
+
+const CONCESSION = /We can move to|I can move to/;
+const SAME = /stays at|I'd still need/;
+const AWAY = /I now need|Our offer is now/;
+const REFUSAL = /We can't do that|more than I can manage/;
+
+function play(state: NegotiationState, events: DomainEvent[]): NegotiationState {
+  return events.reduce(evolveNegotiation, state);
+}
 
 describe('wording', () => {
   it('formats pounds, rates and years the British way', () => {
@@ -16,83 +44,169 @@ describe('wording', () => {
     expect(formatYears(1)).toBe('1 year');
   });
 
-  it('states the engine’s numbers, varies with the seed and repeats for the same seed', () => {
-    const texts = Array.from({ length: 12 }, (_, seed) =>
-      composeMessage({ kind: 'counter', side: 'lender', terms, propertyValue: 250_000, iMoved: true }, createRng(seed)),
+  it('quotes an offer with its product, initial period, rate, fee, monthly payment and APRC from offerFigures', () => {
+    const figures = offerFigures(list, listProduct);
+    const quote = describeQuote(list, listProduct);
+    expect(quote).toBe(
+      `${listProduct.name}, a 2-year fixed rate, on £236,000 over 30 years: ${formatRate(list.interestRate)}, ` +
+        `${list.arrangementFee === 0 ? 'no fee' : `fee ${formatPounds(list.arrangementFee)}`}, ${poundsAndPence(figures.monthlyPayment)} a month, APRC ${figures.aprc.toFixed(1)}%`,
     );
-    for (const text of texts) {
-      expect(text).toContain('£187,000');
-      expect(text).toContain('4.10%');
-      expect(text).toContain('25 years');
-      expect(text).toContain('£1,250');
-    }
-    expect(new Set(texts).size).toBeGreaterThan(1);
-    expect(composeMessage({ kind: 'accept', side: 'borrower', terms, propertyValue: 250_000 }, createRng(3))).toBe(
-      composeMessage({ kind: 'accept', side: 'borrower', terms, propertyValue: 250_000 }, createRng(3)),
+    const added = describeQuote(
+      { ...list, arrangementFee: 995 },
+      { ...listProduct, feeAddedToLoan: true, cashbackPounds: 350, type: 'tracker' },
     );
+    expect(added).toContain('a 2-year tracker');
+    expect(added).toContain('fee £995 added to the loan, £350 cashback,');
   });
 
-  it('mentions unreadable criteria in an agent’s first message only', () => {
-    const setup = negotiationSetup(
-      { agentId: 1, criteria: { interestRateMax: 'cheap', loanTermMax: 'long' } },
-      { agentId: 2, criteria: null },
+  it('gives the broker an introduction naming both parties and the property', () => {
+    const text = messageForBroker(
+      initialNegotiationState(5, setup),
+      { kind: 'introduce' },
+      { borrower: 'Amelia', lender: 'Northgate' },
+      createRng(1),
     );
+    expect(text).toMatch(/Amelia/);
+    expect(text).toMatch(/Northgate/);
+    expect(text).toContain('£295,000');
+  });
+
+  it('says the same words for the same seed', () => {
     const state = initialNegotiationState(5, setup);
-    const move = { kind: 'offer' as const, round: 0, terms };
-    const first = messageForMove(state, 'borrower', move, createRng(1));
-    expect(first).toContain("I couldn't read my maximum interest rate and maximum loan term, so I'm treating them as no limit.");
-    const spoken = evolveNegotiation(state, {
-      type: 'MessageSent',
-      data: { conversationId: 5, messageId: 1, fromAgentId: 1, toAgentId: 2, content: first ?? '', isAutomated: true },
-    });
-    expect(messageForMove(spoken, 'borrower', move, createRng(1))).not.toContain("couldn't read");
-    expect(messageForMove(state, 'borrower', { kind: 'wait', reason: 'not-your-turn' }, createRng(1))).toBeNull();
-  });
-
-  it('gives the broker an introduction naming both parties', () => {
-    const state = initialNegotiationState(5, negotiationSetup({ agentId: 1, criteria: null }, { agentId: 2, criteria: null }, 3));
-    const text = messageForBroker(state, { kind: 'introduce' }, { borrower: 'Alice', lender: 'Northern Bank' }, createRng(1));
-    expect(text).toMatch(/Alice/);
-    expect(text).toMatch(/Northern Bank/);
-    expect(text).toContain('£250,000');
-  });
-
-  it('words a whole negotiation with every offer’s figures', () => {
-    const result = runNegotiation({ agentId: 1, criteria: { interestRateMax: '5%' } }, { agentId: 2, criteria: { interestRateMin: '4%' } });
-    for (const event of result.events) {
-      if (event.type !== 'OfferMade') continue;
-      const text = composeMessage(
-        { kind: 'counter', side: 'borrower', terms: event.data.terms, propertyValue: 250_000 },
-        createRng(event.data.round),
-      );
-      expect(text).toContain(formatRate(event.data.terms.interestRate));
-    }
+    const move = nextMove(state, 'borrower', { deadlineRounds: 10, opener: 'borrower' });
+    expect(messageForMove(state, 'borrower', move, createRng(3))).toBe(messageForMove(state, 'borrower', move, createRng(3)));
   });
 });
 
-describe('words true to the move', () => {
-  it('says "closer" only when the other side moved closer, and that it moved only when it did', () => {
-    const terms = { interestRate: 4.5, termYears: 25, loanAmount: 250_000, arrangementFee: 999 };
-    for (let seed = 1; seed <= 60; seed += 1) {
-      const still = composeMessage(
-        { kind: 'counter', side: 'borrower', terms, propertyValue: 350_000, theyMovedCloser: false, iMoved: false },
-        createRng(seed),
-      );
-      expect(still).not.toMatch(/closer/);
-      const lender = composeMessage(
-        { kind: 'counter', side: 'lender', terms, propertyValue: 350_000, theyMovedCloser: true, iMoved: false },
-        createRng(seed),
-      );
-      expect(lender).not.toMatch(/move to|looked again/);
+describe('words agree with moves', () => {
+  it('over generated negotiations: every offer and agreement quotes its figures; concession, same-terms and move-away words only when true', () => {
+    const rng = createRng(17);
+    for (let pairIndex = 0; pairIndex < 150; pairIndex += 1) {
+      const pair = generatePair(rng);
+      const result = runNegotiation(pair.borrower, pair.lender);
+      const case_ = result.setup.priced;
+      result.steps.forEach(({ state, side, move }, index) => {
+        const text = messageForMove(state, side, move, createRng(pairIndex)) ?? '';
+        if (move.kind === 'accept') {
+          expect(text).toContain(describeQuote(move.terms, move.product!));
+          expect(text).toMatch(/^(We're happy to agree|Agreed): /);
+        }
+        if ((move.kind !== 'offer' && move.kind !== 'counter') || !case_) return;
+        expect(text).toContain(describeQuote(move.terms, move.product));
+        const previous = latestOf(state, side);
+        if (!previous) return;
+        const before = worth(case_, previous);
+        const after = worth(case_, move);
+        const gain = side === 'lender' ? after.given - before.given : after.trueCost - before.trueCost;
+        if (CONCESSION.test(text)) expect(gain).toBeGreaterThan(0);
+        if (SAME.test(text)) expect(Math.abs(gain)).toBeLessThan(1e-6);
+        if (AWAY.test(text)) expect(gain).toBeLessThan(0);
+        if (!REFUSAL.test(text)) return;
+        // A refusal answers an offer worse for the speaker than its own latest, whose terms it never accepts later.
+        const refused = offerToAnswer(state, side)!;
+        const theirs = worth(case_, refused);
+        expect(side === 'lender' ? theirs.given > before.given : theirs.trueCost > before.trueCost).toBe(true);
+        for (const later of result.steps.slice(index + 1)) {
+          if (later.side === side && later.move.kind === 'accept') expect(later.move.terms).not.toEqual(refused.terms);
+        }
+      });
     }
-    const said = new Set(
-      Array.from({ length: 60 }, (_, seed) =>
-        composeMessage(
-          { kind: 'counter', side: 'borrower', terms, propertyValue: 350_000, theyMovedCloser: true, iMoved: true },
-          createRng(seed + 1),
-        ),
-      ),
+  });
+
+  it('refuses only an offer worse for it than its own latest that it will never accept, and never accepts it afterwards', () => {
+    // The lender's agent priced list; the borrower's person asks for far beyond its discretion (a point off, no fee).
+    let state = play(initialNegotiationState(7, setup), [
+      {
+        type: 'OfferMade',
+        data: { conversationId: 7, offerId: 'o0', round: 0, fromAgentId: 2, toAgentId: 1, terms: list, product: listProduct },
+      },
+      { type: 'MessageSent', data: { conversationId: 7, messageId: 1, fromAgentId: 2, toAgentId: 1, content: 'Hello', isAutomated: true } },
+      {
+        type: 'OfferMade',
+        data: {
+          conversationId: 7,
+          offerId: 'o1',
+          round: 1,
+          fromAgentId: 1,
+          toAgentId: 2,
+          terms: { ...list, interestRate: list.interestRate - 1, arrangementFee: 0 },
+          byPerson: true,
+        },
+      },
+    ]);
+    const settings = { deadlineRounds: 10, opener: 'lender' as const };
+    const refused = offerToAnswer(state, 'lender')!;
+    const move = nextMove(state, 'lender', settings);
+    const text = messageForMove(state, 'lender', move, createRng(1)) ?? '';
+    expect(text).toMatch(/^We can't do that(\.|, but)/);
+    state = play(state, moveEvents(state, 'lender', move, { offerId: 'o2', dealId: 'd' }));
+    // The person repeats the ask: the agent refuses again and never accepts it.
+    for (let round = 3; round < 10; round += 2) {
+      state = play(state, [
+        {
+          type: 'OfferMade',
+          data: { conversationId: 7, offerId: `p${round}`, round, fromAgentId: 1, toAgentId: 2, terms: refused.terms, byPerson: true },
+        },
+      ]);
+      const next = nextMove(state, 'lender', settings);
+      expect(next.kind).not.toBe('accept');
+      state = play(state, moveEvents(state, 'lender', next, { offerId: `a${round}`, dealId: 'd' }));
+    }
+    // A counter to an offer the lender would still take is no refusal.
+    const fair = play(initialNegotiationState(7, setup), [
+      {
+        type: 'OfferMade',
+        data: { conversationId: 7, offerId: 'o0', round: 0, fromAgentId: 2, toAgentId: 1, terms: list, product: listProduct },
+      },
+      {
+        type: 'OfferMade',
+        data: {
+          conversationId: 7,
+          offerId: 'o1',
+          round: 1,
+          fromAgentId: 1,
+          toAgentId: 2,
+          terms: { ...list, arrangementFee: 0 },
+          byPerson: true,
+        },
+      },
+    ]);
+    const counter = nextMove(fair, 'lender', settings);
+    if (counter.kind === 'counter') expect(messageForMove(fair, 'lender', counter, createRng(1))).not.toMatch(REFUSAL);
+  });
+
+  it('the borrower refuses a fee above its cap, then never accepts those terms', () => {
+    const overCap = { ...list, arrangementFee: 1_500 };
+    const borrowerAlone = negotiationSetup(
+      {
+        agentId: 1,
+        needs: amelia,
+        criteria: null,
+        alternatives: [{ agentId: 4, name: 'Other', range: northgate, criteria: readCriteria(null) }],
+      },
+      { agentId: 2, name: 'Northgate', range: northgate, criteria: null },
     );
-    expect([...said].some((text) => text.startsWith("That's closer"))).toBe(true);
+    let state = play(initialNegotiationState(7, borrowerAlone), [
+      {
+        type: 'OfferMade',
+        data: { conversationId: 7, offerId: 'b0', round: 0, fromAgentId: 1, toAgentId: 2, terms: list, product: listProduct },
+      },
+      { type: 'MessageSent', data: { conversationId: 7, messageId: 1, fromAgentId: 1, toAgentId: 2, content: 'Hello', isAutomated: true } },
+      {
+        type: 'OfferMade',
+        data: { conversationId: 7, offerId: 'l1', round: 1, fromAgentId: 2, toAgentId: 1, terms: overCap, byPerson: true },
+      },
+    ]);
+    const settings = { deadlineRounds: 10, opener: 'borrower' as const };
+    const move = nextMove(state, 'borrower', settings);
+    expect(messageForMove(state, 'borrower', move, createRng(1))).toMatch(/^I'm sorry, that's more than I can manage\. Could you do /);
+    state = play(state, moveEvents(state, 'borrower', move, { offerId: 'b2', dealId: 'd' }));
+    state = play(state, [
+      {
+        type: 'OfferMade',
+        data: { conversationId: 7, offerId: 'l3', round: 3, fromAgentId: 2, toAgentId: 1, terms: overCap, byPerson: true },
+      },
+    ]);
+    expect(nextMove(state, 'borrower', settings).kind).not.toBe('accept');
   });
 });

@@ -1,5 +1,15 @@
-import { agentsSwitched, evolveAgent, type Agent, type DomainEvent, type EventOf, type LoanTerms, type Participant } from '@pf/events';
-import { canDeal, DEFAULT_LENDING_RULES, describeOffer, negotiationSetup, withinLimits } from '@pf/command-service';
+import {
+  agentsSwitched,
+  DEFAULT_BANK_RATE_PERCENT,
+  evolveAgent,
+  productRangeOf,
+  type Agent,
+  type DomainEvent,
+  type EventOf,
+  type LoanTerms,
+  type Participant,
+} from '@pf/events';
+import { bestLine, DEFAULT_LENDING_RULES, describeOffer, negotiatedNeeds, outsideLimits } from '@pf/command-service';
 import type { RecordedEvent } from '@pf/infra';
 import { checkHold } from './control-steps';
 
@@ -19,6 +29,8 @@ export interface SimConversation {
   stalledSinceLastMove: boolean;
   /** The agents' criteria when it started: the limits the agreement must respect. */
   criteria: Map<number, Agent['criteria']>;
+  /** The borrower's needs and the lender's range as recorded when it started (null: none; the criteria are read). */
+  profiles: Map<number, Pick<Agent, 'needs' | 'products'>>;
   events: DomainEvent[];
 }
 
@@ -106,6 +118,15 @@ export class World {
     const id = event.data.conversationId;
     if (event.type === 'ConversationStarted') {
       const criteria = new Map(event.data.participants.map((p) => [p.agentId, this.agents.get(p.agentId)?.criteria ?? null] as const));
+      const profiles = new Map(
+        event.data.participants.map(
+          (p) =>
+            [
+              p.agentId,
+              { needs: this.agents.get(p.agentId)?.needs ?? null, products: this.agents.get(p.agentId)?.products ?? null },
+            ] as const,
+        ),
+      );
       this.conversations.set(id, {
         id,
         participants: event.data.participants,
@@ -114,6 +135,7 @@ export class World {
         lastOfferFrom: null,
         stalledSinceLastMove: false,
         criteria,
+        profiles,
         events: [],
       });
     }
@@ -169,23 +191,35 @@ export class World {
         'agreements inside both parties’ limits',
         `deal ${deal.dealId} names conversation ${deal.conversationId}, never started`,
       );
-    const party = (agentId: number) => ({ agentId, criteria: conversation.criteria.get(agentId) ?? null, rules: DEFAULT_LENDING_RULES });
-    const setup = negotiationSetup(party(deal.borrowerAgentId), party(deal.lenderAgentId), deal.brokerAgentId);
+    // The case as the agents' criteria priced it when the conversation started: the lender's best line for the
+    // borrower's needs (docs/behaviour/negotiation.md); the deal keeps the needs, the product, the discretion and the fee cap.
+    const criteria = (agentId: number) => conversation.criteria.get(agentId) ?? null;
+    const profile = (agentId: number) => conversation.profiles.get(agentId);
+    const borrowerNeeds = negotiatedNeeds(
+      { criteria: criteria(deal.borrowerAgentId), needs: profile(deal.borrowerAgentId)?.needs ?? null },
+      criteria(deal.lenderAgentId),
+    );
+    const lenderRange = productRangeOf({
+      type: 'lender',
+      criteria: criteria(deal.lenderAgentId),
+      products: profile(deal.lenderAgentId)?.products ?? null,
+    });
+    const { priced } = bestLine(
+      { agentId: deal.borrowerAgentId, needs: borrowerNeeds, criteria: criteria(deal.borrowerAgentId) },
+      { agentId: deal.lenderAgentId, range: lenderRange, criteria: criteria(deal.lenderAgentId) },
+      { bankRatePercent: DEFAULT_BANK_RATE_PERCENT, rules: DEFAULT_LENDING_RULES },
+    );
     const terms: LoanTerms = {
       loanAmount: deal.loanAmount,
       interestRate: deal.interestRate,
       termYears: deal.termYears,
       arrangementFee: deal.arrangementFee,
     };
-    const inside =
-      canDeal(setup.borrower, setup.propertyValue) &&
-      canDeal(setup.lender, setup.propertyValue) &&
-      withinLimits(setup.borrower.limits, terms) &&
-      withinLimits(setup.lender.limits, terms);
-    if (!inside)
+    const outside = priced ? outsideLimits(priced, terms, deal.product ?? null) : 'there is no case to price';
+    if (outside)
       this.violate(
         'agreements inside both parties’ limits',
-        `deal ${deal.dealId} (${describeOffer(terms)}) lies outside the limits of borrower ${deal.borrowerAgentId} or lender ${deal.lenderAgentId}`,
+        `deal ${deal.dealId} (${describeOffer(terms)}) lies outside the limits of borrower ${deal.borrowerAgentId} or lender ${deal.lenderAgentId}: ${outside}`,
       );
   }
 
