@@ -40,7 +40,13 @@ function intentFor(state: NegotiationState, side: Side, move: Move): MessageInte
       }
       const movement = movementOf(priced, side, previous, move);
       const pending = offerToAnswer(state, side);
-      return { kind: 'counter', side, quote, movement, refusal: pending !== null && refuses(state, priced, side, pending, previous) };
+      return {
+        kind: 'counter',
+        side,
+        quote,
+        movement,
+        refusal: pending !== null && refuses(state, priced, side, pending, [previous, move]),
+      };
     }
     default: {
       const unknown: never = move;
@@ -62,11 +68,25 @@ function movementOf(
   return gain > 1e-6 ? 'conceded' : gain < -1e-6 ? 'firmer' : 'held';
 }
 
-/** A refusal answers an offer worse for the speaker than its own latest, and one it will never accept. */
-function refuses(state: NegotiationState, priced: PricedCase, side: Side, pending: BookedOffer, own: BookedOffer): boolean {
+/**
+ * A refusal answers an offer worse for the speaker than its own latest and than the offer it makes instead, and one it
+ * will never accept. An offer of another loan or term (a person may type one) is not weighed against the case's: it
+ * is answered without refusing words.
+ */
+function refuses(
+  state: NegotiationState,
+  priced: PricedCase,
+  side: Side,
+  pending: BookedOffer,
+  own: ReadonlyArray<Pick<BookedOffer, 'terms' | 'product'>>,
+): boolean {
+  const { loanAmount, termYears } = priced.needs;
+  if (pending.terms.loanAmount !== loanAmount || pending.terms.termYears !== termYears) return false;
   const theirs = worth(priced, pending);
-  const mine = worth(priced, own);
-  const worse = side === 'lender' ? theirs.given > mine.given + 1e-6 : theirs.trueCost > mine.trueCost + 1e-6;
+  const worse = own.every((offer) => {
+    const mine = worth(priced, offer);
+    return side === 'lender' ? theirs.given > mine.given + 1e-6 : theirs.trueCost > mine.trueCost + 1e-6;
+  });
   const never =
     outsideLimits(priced, pending.terms, pending.product) !== null ||
     (side === 'borrower' && theirs.trueCost > state.setup.borrower.reservation + 1e-6);

@@ -70,10 +70,10 @@ export function composeMessage(intent: MessageIntent, rng: Rng): string {
 }
 
 function lenderCounter({ quote, movement, refusal }: Extract<MessageIntent, { kind: 'counter' }>): string {
-  const offer =
-    movement === 'conceded' ? `we can move to ${quote}` : movement === 'held' ? `Our offer stays at ${quote}` : `Our offer is now ${quote}`;
-  if (!refusal) return movement === 'conceded' ? `Thanks. We can move to ${quote}.` : `${offer}.`;
-  return movement === 'conceded' ? `We can't do that, but ${offer}.` : `We can't do that. ${offer}.`;
+  // A move away (only after its person's offer beyond the discretion) is said plainly, never with a refusal.
+  if (movement === 'firmer') return `Our offer is now ${quote}.`;
+  if (movement === 'conceded') return refusal ? `We can't do that, but we can move to ${quote}.` : `Thanks. We can move to ${quote}.`;
+  return refusal ? `We can't do that. Our offer stays at ${quote}.` : `Our offer stays at ${quote}.`;
 }
 
 function borrowerCounter({ quote, movement, refusal }: Extract<MessageIntent, { kind: 'counter' }>): string {

@@ -28,15 +28,14 @@ export function readTournamentTranscripts(options: { pairs: number; seed: number
   const problems: { pair: number; detail: string }[] = [];
   const settings = DEFAULT_NEGOTIATION_SETTINGS;
   for (let index = 0; index < options.pairs; index += 1) {
-    const pair = generatePair(rng, 1, { lendingCriteria: true });
-    const moves = createRng(options.seed + index);
+    const pair = generatePair(rng, 1);
     const words = createRng(seedFrom('transcript words', options.seed + index));
     let state = initialNegotiationState(1, negotiationSetup(pair.borrower, pair.lender));
     const events: DomainEvent[] = [];
     for (let turn = 0; turn <= settings.deadlineRounds + 1; turn += 1) {
       const side = whoseTurn(state, settings);
       if (!side) break;
-      const move = nextMove(state, side, settings, moves);
+      const move = nextMove(state, side, settings);
       const text = messageForMove(state, side, move, words);
       const said: DomainEvent[] = text
         ? [
@@ -57,7 +56,7 @@ export function readTournamentTranscripts(options: { pairs: number; seed: number
       for (const event of [...said, ...produced]) state = evolveNegotiation(state, event);
       events.push(...said, ...produced);
     }
-    const own = runNegotiation(pair.borrower, pair.lender, settings, options.seed + index).events.filter((e) => e.type === 'OfferMade');
+    const own = runNegotiation(pair.borrower, pair.lender, settings).events.filter((e) => e.type === 'OfferMade');
     const replayed = events.filter((e) => e.type === 'OfferMade');
     if (JSON.stringify(own) !== JSON.stringify(replayed))
       problems.push({ pair: index, detail: 'the replay with words made other offers than the tournament' });

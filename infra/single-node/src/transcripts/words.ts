@@ -80,6 +80,7 @@ const PHRASINGS: Record<'lender' | 'borrower' | 'broker', readonly [Claim, RegEx
     ['opening', new RegExp(`^Hello\\. For this case our price is ${OFFER}\\.$`)],
     ['concession', new RegExp(`^Thanks\\. We can move to ${OFFER}\\.$`)],
     ['same', new RegExp(`^Our offer stays at ${OFFER}\\.$`)],
+    ['away', new RegExp(`^Our offer is now ${OFFER}\\.$`)],
     ['refusal-same', new RegExp(`^We can't do that\\. Our offer stays at ${OFFER}\\.$`)],
     ['refusal-concession', new RegExp(`^We can't do that, but we can move to ${OFFER}\\.$`)],
     ['acceptance', new RegExp(`^We're happy to agree: ${OFFER}\\.$`)],
