@@ -5,7 +5,10 @@ import {
   mayMeet,
   productRangeOf,
   readCriteria,
+  source,
   DEFAULT_BANK_RATE_PERCENT,
+  type BorrowerNeeds,
+  type SourcedProduct,
   type Agent,
   type Conversation,
   type DomainEvent,
@@ -57,6 +60,14 @@ export class AutomationState {
   readonly negotiatedPairs = new Map<string, string>();
   /** Borrowers whose conversations completed since the reactor last asked: a held-back acceptance may now go ahead. */
   private endedBorrowers = new Set<number>();
+  /** Counts agent events, so a borrower's sourced market (below) is known to be current. */
+  private agentsVersion = 0;
+  /**
+   * Per borrower, its market as sourcing ranks it (every lender it may meet), kept while no agent changes: the
+   * matcher opens a borrower's few conversations one after another, and each prices its reservation from it.
+   * Derived (not snapshotted): a new leader sources again.
+   */
+  private readonly sourcedMarkets = new Map<number, { key: string; lines: SourcedProduct[] }>();
 
   /**
    * `rules`: the lenders' income multiple and interest cover; `bankRatePercent`: Bank Rate for trackers (both from the
@@ -77,6 +88,7 @@ export class AutomationState {
       if (need.committed) this.needs.set(borrowerId, need);
       else this.needs.delete(borrowerId);
     } else if (agentId !== null) {
+      this.agentsVersion += 1;
       const before = this.agents.get(agentId) ?? null;
       const after = evolveAgent(before, event, at);
       if (after && after !== before) this.agents.set(agentId, { ...after, agentId });
@@ -164,6 +176,21 @@ export class AutomationState {
     });
   }
 
+  /** The borrower's market: every active lender it may meet with a range, sourced for these needs (its reservation is the best other). */
+  private sourcedMarket(borrower: AgentInfo, needs: BorrowerNeeds): SourcedProduct[] {
+    const key = `${this.agentsVersion}:${JSON.stringify(needs)}`;
+    const known = this.sourcedMarkets.get(borrower.agentId);
+    if (known?.key === key) return known.lines;
+    const lenders = [...this.agents.values()].flatMap((agent) => {
+      if (agent.type !== 'lender' || !agent.isActive || agent.isDeleted || !mayMeet(borrower, agent)) return [];
+      const range = productRangeOf(agent);
+      return range ? [{ agentId: agent.agentId, name: agent.name, range, criteria: readCriteria(agent.criteria) }] : [];
+    });
+    const lines = source(needs, readCriteria(borrower.criteria), lenders, this.bankRatePercent, this.rules);
+    this.sourcedMarkets.set(borrower.agentId, { key, lines });
+    return lines;
+  }
+
   private negotiationOf(conversation: Conversation): NegotiationState | null {
     const { participants } = conversation;
     const borrower = participants.find((p) => p.type === 'borrower');
@@ -172,20 +199,13 @@ export class AutomationState {
     if (!borrower || !lender) return null;
     const borrowerAgent = this.agents.get(borrower.agentId);
     const lenderAgent = this.agents.get(lender.agentId);
-    // The borrower's alternatives: every other active lender it may meet, with a range (its reservation is the best).
-    const alternatives = borrowerAgent
-      ? [...this.agents.values()].flatMap((agent) => {
-          if (agent.type !== 'lender' || agent.agentId === lender.agentId || !agent.isActive || agent.isDeleted) return [];
-          const range = mayMeet(borrowerAgent, agent) ? productRangeOf(agent) : null;
-          return range ? [{ agentId: agent.agentId, name: agent.name, range, criteria: readCriteria(agent.criteria) }] : [];
-        })
-      : [];
+    const needs = borrowerAgent ? negotiatedNeeds(borrowerAgent, lenderAgent?.criteria ?? null) : null;
     const setup = negotiationSetup(
       {
         agentId: borrower.agentId,
-        needs: borrowerAgent ? negotiatedNeeds(borrowerAgent, lenderAgent?.criteria ?? null) : null,
+        needs,
         criteria: borrowerAgent?.criteria ?? null,
-        alternatives,
+        sourced: borrowerAgent && needs ? this.sourcedMarket(borrowerAgent, needs) : [],
         ...(borrowerAgent?.strategy ? { strategy: borrowerAgent.strategy } : {}),
       },
       {

@@ -41,6 +41,11 @@ export interface BorrowerInput {
   strategy?: ConcessionStrategy;
   /** The other lenders it may meet (with their ranges): its next-best line among them is its reservation. */
   alternatives?: readonly SourcingLender[];
+  /**
+   * Or their lines as sourcing ranked them already (any lender's, this one's included: they are passed over), so a
+   * caller pricing several conversations of one borrower sources its market once.
+   */
+  sourced?: readonly SourcedProduct[];
 }
 
 export interface LenderInput {
@@ -198,9 +203,11 @@ function nextBest(
   market: Market,
 ): BorrowerProfile['alternative'] {
   const others = (borrower.alternatives ?? []).filter((other) => other.agentId !== lenderAgentId);
-  if (others.length === 0) return null;
-  const line = source(needs, readCriteria(borrower.criteria), others, market.bankRatePercent, market.rules).find(
-    (l) => l.quote !== null && l.initialPeriodMonths === priced.product.initialPeriodMonths,
+  const lines =
+    borrower.sourced ??
+    (others.length > 0 ? source(needs, readCriteria(borrower.criteria), others, market.bankRatePercent, market.rules) : []);
+  const line = lines.find(
+    (l) => l.lenderAgentId !== lenderAgentId && l.quote !== null && l.initialPeriodMonths === priced.product.initialPeriodMonths,
   );
   return line?.quote
     ? { lenderAgentId: line.lenderAgentId, productName: line.productName, trueCost: line.quote.trueCostOverInitialPeriod }
