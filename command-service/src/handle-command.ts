@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DomainEvent, EventMetadata, Position } from '@pf/events';
-import { ConcurrencyConflict, PreconditionFailed, type AppendResult, type EventStore } from '@pf/infra';
+import { ConcurrencyConflict, DomainError, metrics, PreconditionFailed, type AppendResult, type EventStore } from '@pf/infra';
 import { streamCacheOf, type StoredFact } from './stream-cache';
 
 export type { StoredFact } from './stream-cache';
@@ -69,10 +69,44 @@ export async function handleCommand<Command, State, Event extends DomainEvent>(
   options: CommandOptions | ((index: number) => string) = {},
 ): Promise<Handled<State, Event>> {
   const settled = typeof options === 'function' ? { eventId: options } : options;
+  const type = commandType(command);
+  try {
+    const handled = await decideOnStream(store, stream, decider, command, metadata, settled, type);
+    (handled.position === null ? metrics.commandsUnchanged : metrics.commandsDecided).inc({ command: type });
+    return handled;
+  } catch (error) {
+    if (error instanceof DomainError) metrics.commandsRefused.inc({ command: type, reason: refusalReason(error) });
+    throw error;
+  }
+}
+
+/** The command's type, for its metrics ("unnamed" for one without). */
+function commandType(command: unknown): string {
+  return typeof command === 'object' && command !== null && 'type' in command && typeof command.type === 'string'
+    ? command.type
+    : 'unnamed';
+}
+
+/** NotFound as not_found, PreconditionFailed as precondition_failed, ConcurrencyConflict as conflict. */
+function refusalReason(error: DomainError): string {
+  if (error instanceof ConcurrencyConflict) return 'conflict';
+  return error.name.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase();
+}
+
+async function decideOnStream<Command, State, Event extends DomainEvent>(
+  store: EventStore,
+  stream: string,
+  decider: Decider<Command, State, Event>,
+  command: Command,
+  metadata: EventMetadata,
+  settled: CommandOptions,
+  type: string,
+): Promise<Handled<State, Event>> {
   const cache = streamCacheOf(store);
   const held = cache.held(stream);
   if (held) {
     const handled = await decideAndAppend(store, stream, decider, command, metadata, settled, held, 'held').catch((error: unknown) => {
+      if (error instanceof ConcurrencyConflict) metrics.commandConflicts.inc({ command: type });
       if (error instanceof NotDecidedOnHeld || error instanceof ConcurrencyConflict) return null;
       throw error;
     });
@@ -87,6 +121,7 @@ export async function handleCommand<Command, State, Event extends DomainEvent>(
     try {
       return await decideAndAppend(store, stream, decider, command, metadata, settled, await cache.read(stream), 'read');
     } catch (error) {
+      if (error instanceof ConcurrencyConflict) metrics.commandConflicts.inc({ command: type });
       if (!(error instanceof ConcurrencyConflict) || attempt >= attempts) throw error;
     }
   }

@@ -106,6 +106,31 @@ export const configSchema = z
         }
         return entries;
       }),
+    /**
+     * Who may read GET /metrics (docs/operations/observability.md): addresses, CIDR ranges, loopback, linklocal,
+     * uniquelocal, comma-separated; checked against the connection's own address, never X-Forwarded-For.
+     */
+    METRICS_ALLOW: z
+      .string()
+      .default('loopback')
+      .transform((value, context) => {
+        const entries = value
+          .toLowerCase()
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter(Boolean);
+        const bad = entries.filter((entry) => !['loopback', 'linklocal', 'uniquelocal'].includes(entry) && !isAddressOrRange(entry));
+        if (bad.length > 0 || entries.length === 0) {
+          context.addIssue({
+            code: 'custom',
+            message: `must list addresses, CIDR ranges, loopback, linklocal or uniquelocal; not ${bad.join(', ') || 'empty'}`,
+          });
+          return z.NEVER;
+        }
+        return entries;
+      }),
+    /** Traces go by OTLP over HTTP to this collector (docs/operations/observability.md); unset, none are made. */
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
     SESSION_TTL_HOURS: z.coerce
       .number()
       .positive()

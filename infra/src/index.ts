@@ -40,3 +40,4 @@ export * from './auth/device';
 export * from './supervision';
 export * from './http/health';
 export * from './db/unavailable';
+export * from './observability';

@@ -1,5 +1,5 @@
 import { comparePositions, domainEvent, START, type DomainEvent, type Position } from '@pf/events';
-import { displayName, runOf, type EventStore, type FollowerSpec, type Logger, type RecordedEvent } from '@pf/infra';
+import { displayName, metrics, runOf, type EventStore, type FollowerSpec, type Logger, type RecordedEvent } from '@pf/infra';
 import type { Connection } from './connection';
 import { deliveriesFor } from './deliveries';
 import { applyEvent, emptyIndex, type ViewIndex } from './view-index';
@@ -72,7 +72,11 @@ export class Follower {
         const at = recorded.recordedAt.toISOString();
         try {
           applyEvent(this.index, event, at);
-          this.broadcast(recorded.position, event, at);
+          const pushed = this.broadcast(recorded.position, event, at);
+          if (pushed > 0) {
+            metrics.pushes.inc(pushed);
+            metrics.pushLatency.observe(Math.max(0, Date.now() - recorded.recordedAt.getTime()) / 1000);
+          }
         } catch (error) {
           this.log.error({ err: error, eventId: recorded.id }, 'realtime gateway could not push an event');
         }
@@ -86,7 +90,9 @@ export class Follower {
     });
   }
 
-  private broadcast(position: Position, event: DomainEvent, at: string): void {
+  /** Pushes the event to every socket entitled to it; answers how many were told. */
+  private broadcast(position: Position, event: DomainEvent, at: string): number {
+    let pushed = 0;
     for (const delivery of deliveriesFor(this.index, event, at)) {
       // Each firm's members, and the people named, once each: one body per firm (what it is shown is the firm's).
       const told = new Set<Connection>();
@@ -104,8 +110,10 @@ export class Follower {
         let body = bodies.get(firmId);
         if (!body) bodies.set(firmId, (body = delivery.body({ userId, firmId })));
         connection.push(position, body);
+        pushed += 1;
       }
     }
+    return pushed;
   }
 
   /** Waits (bounded) until the index has applied `position`; true when it has. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { isDatabaseUnavailable, siteRules, UNAVAILABLE_MESSAGE, type CommandClient, type ServiceContext } from '@pf/infra';
+import { isDatabaseUnavailable, metrics, siteRules, UNAVAILABLE_MESSAGE, type CommandClient, type ServiceContext } from '@pf/infra';
 import { Connection } from './connection';
 import { Follower } from './follower';
 import { handleMessage, type HandlerContext } from './handlers';
@@ -123,11 +123,13 @@ export function attachRealtimeGateway(
 
   const onConnection = (socket: WebSocket, connection: Connection) => {
     follower.add(connection);
+    metrics.socketsOpen.inc();
     setTimeout(() => connection.endOpeningHold(), options.resumeWindowMs ?? 250).unref();
     socket.on('pong', () => (connection.alive = true));
     socket.on('message', (data, isBinary) => onMessage(connection, data, isBinary));
     socket.on('error', (error) => log.debug({ err: error }, 'socket error'));
     socket.on('close', () => {
+      metrics.socketsOpen.dec();
       follower.remove(connection);
       presence.closed(connection);
     });

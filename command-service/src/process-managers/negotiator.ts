@@ -1,5 +1,5 @@
 import { backoffDelay, isAgentSilenced, streams, type DomainEvent, type EventMetadata } from '@pf/events';
-import { ConcurrencyConflict, DomainError, notifyTyping, type Logger, type RecordedEvent, type ServiceContext } from '@pf/infra';
+import { ConcurrencyConflict, DomainError, metrics, notifyTyping, type Logger, type RecordedEvent, type ServiceContext } from '@pf/infra';
 import { brokerMove } from '../automation/negotiation/broker-move';
 import { moveEvents } from '../automation/negotiation/move-events';
 import { nextMove, whoseTurn, type NegotiationSettings } from '../automation/negotiation/next-move';
@@ -200,7 +200,8 @@ export class Negotiator {
     this.acting.add(conversationId);
     let retryInMs: number | null = null;
     try {
-      await this.act(conversationId);
+      const stored = await this.act(conversationId);
+      if (stored) countMove(stored);
       this.failures.delete(conversationId);
       this.stalled.delete(conversationId);
     } catch (error) {
@@ -209,7 +210,9 @@ export class Negotiator {
         // borrower's need was committed elsewhere meanwhile: nothing was recorded; the move is decided again
         // when that change reaches the state (the agent then leaves the conversation).
         this.options.log.debug({ conversationId }, 'a move decided on an older state was dropped');
+        metrics.automatedMoves.inc({ outcome: 'superseded' });
       } else {
+        metrics.automatedMoves.inc({ outcome: 'failed' });
         retryInMs = await this.failed(conversationId, error);
       }
     } finally {
@@ -265,14 +268,15 @@ export class Negotiator {
     );
   }
 
-  private async act(conversationId: number): Promise<void> {
+  /** Makes the move due, if any; answers the events stored (null when there was none to make). */
+  private async act(conversationId: number): Promise<readonly DomainEvent[] | null> {
     // The conversation may have moved on while the agent was typing: decide on what stands now.
     const turn = this.turnIn(conversationId);
-    if (!turn || this.closed) return;
+    if (!turn || this.closed) return null;
     const { store, pool } = this.context;
     const messageId = await nextId(pool, 'message_ids');
     const events = await turn.compose(messageId);
-    if (!events || events.length === 0) return;
+    if (!events || events.length === 0) return null;
     const metadata: EventMetadata = {
       actor: { kind: 'agent', agentId: turn.agentId },
       correlationId: `conversation-${conversationId}`,
@@ -284,7 +288,7 @@ export class Negotiator {
       const message = events.find((event) => event.type === 'MessageSent');
       const content = message?.type === 'MessageSent' ? message.data.content : '';
       const need = await readNeed(store, turn.borrowerId);
-      await handleCommand(
+      const ended = await handleCommand(
         store,
         stream,
         conversationDecider,
@@ -292,7 +296,7 @@ export class Negotiator {
         metadata,
         eventId,
       );
-      return;
+      return ended.events;
     }
     let need: NeedState | undefined = turn.borrowerId === null ? undefined : await readNeed(store, turn.borrowerId);
     const agreement = turn.agreement;
@@ -320,7 +324,7 @@ export class Negotiator {
       need = committed.state;
     }
     try {
-      await handleCommand(
+      const moved = await handleCommand(
         store,
         stream,
         conversationDecider,
@@ -331,6 +335,7 @@ export class Negotiator {
           decidedAt: turn.version,
         },
       );
+      return moved.events;
     } catch (error) {
       if (agreement && turn.borrowerId !== null)
         await this.releaseUnlessAgreed(turn.borrowerId, conversationId, agreement.dealId, metadata);
@@ -483,4 +488,10 @@ function message(
   content: string,
 ): ConversationEvent {
   return { type: 'MessageSent', data: { conversationId, messageId, fromAgentId, toAgentId, content, isAutomated: true } };
+}
+
+/** A move stored, and the negotiation it ended, by outcome (docs/operations/observability.md). */
+function countMove(stored: readonly DomainEvent[]): void {
+  metrics.automatedMoves.inc({ outcome: 'made' });
+  for (const event of stored) if (event.type === 'ConversationCompleted') metrics.negotiations.inc({ outcome: event.data.outcome });
 }

@@ -15,6 +15,7 @@ import {
   createHttpServer,
   createLogger,
   healthRoutes,
+  metricsRoute,
   idempotencyPlugin,
   injectCommandClient,
   notFoundHandler,
@@ -132,6 +133,7 @@ export async function startSingleNode(
     : null;
   const backup = backups ? { status: () => backupStatus(context.pool, backups, new Date(), replica?.state() ?? null) } : null;
   await app.register(healthRoutes, { ...context, ...(embedded ? { embedded } : {}), ...(backup ? { backup } : {}) });
+  await app.register(metricsRoute, { ...context, ...(embedded ? { embedded } : {}) });
 
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();

@@ -5,6 +5,7 @@ import type { Migration } from '../db/migrate';
 import { createHttpServer } from '../http/server';
 import { sessionPlugin } from '../auth/plugin';
 import { healthRoutes } from '../http/health';
+import { metricsRoute } from '../observability/metrics-route';
 import { idempotencyPlugin } from '../http/idempotency';
 import { openServiceContext, type OpenedContext } from './service-context';
 import { shutDownInOrder } from './shutdown';
@@ -37,6 +38,7 @@ export async function runStandalone(
   await app.register(idempotencyPlugin, { pool: context.pool, ttlHours: config.IDEMPOTENCY_KEY_TTL_HOURS });
   const mounted = (await mount(app, context)) ?? {};
   await app.register(healthRoutes, { ...context, ...(mounted.ready ? { started: mounted.ready } : {}) });
+  await app.register(metricsRoute, context);
   await app.listen({ port: config.PORT, host: config.HOST });
 
   const stop = async () => {

@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import { EsdbEventStore } from './esdb-event-store';
 import { PostgresEventStore } from './postgres-event-store';
 import type { EventStore } from './port';
+import { measuredStore } from '../observability/measured-store';
 
 export type EventStoreKind = 'eventstoredb' | 'postgresql';
 
@@ -21,7 +22,7 @@ export function createEventStore(
   pool: pg.Pool,
   databaseUrl: string | undefined = pool.options.connectionString,
 ): EventStore {
-  if (config.EVENTSTORE_URL) return new EsdbEventStore(config.EVENTSTORE_URL);
+  if (config.EVENTSTORE_URL) return measuredStore(new EsdbEventStore(config.EVENTSTORE_URL));
   if (!databaseUrl) throw new Error('createEventStore: the pool has no connection string; pass databaseUrl');
-  return new PostgresEventStore(pool, databaseUrl);
+  return measuredStore(new PostgresEventStore(pool, databaseUrl));
 }

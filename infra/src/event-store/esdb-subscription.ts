@@ -1,3 +1,4 @@
+import { handBatch } from '../observability/follower-scope';
 import type { Readable } from 'node:stream';
 import { comparePositions, type Position } from '@pf/events';
 import type { BatchHandler, RecordedEvent, SubscribeOptions, Subscription } from './port';
@@ -78,7 +79,7 @@ export function batchedSubscription<Item>(source: Options<Item>): Subscription {
         continue;
       }
       const batch = queue.splice(0, batchSize);
-      await source.handler(batch);
+      await handBatch(batch, source.handler);
       position = batch[batch.length - 1]!.position;
       if (comparePositions(position, target) >= 0) markCaughtUp();
       if (stream.isPaused() && queue.length < batchSize) stream.resume();

@@ -1,3 +1,4 @@
+import { handBatch } from '../observability/follower-scope';
 import { comparePositions, type Position } from '@pf/events';
 import type { BatchHandler, RecordedEvent, SubscribeOptions, Subscription } from './port';
 
@@ -65,7 +66,7 @@ export function pollingSubscription(source: Source): Subscription {
       if (batch.length > 0) {
         const began = Date.now();
         retries = RETRY_AFTER_WAKE_MS.length;
-        await source.handler(batch);
+        await handBatch(batch, source.handler);
         position = batch[batch.length - 1]!.position;
         if (comparePositions(position, target) >= 0) markCaughtUp();
         // At the head (a batch not cut short by its size), let the next one gather for the rest of the interval.

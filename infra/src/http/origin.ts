@@ -7,8 +7,8 @@ import type { Config } from '../config';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Names this machine answers to whatever the settings say: `npm start` on localhost works with none. */
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
-/** Probes reach a process by its address (a container's, a pod's), and these answers carry nothing for a page. */
-const PROBES = new Set(['/healthz', '/readyz']);
+/** Probes and scrapers reach a process by its address (a container's, a pod's); these answers carry nothing for a page. */
+const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
  * Which requests are this site's own (docs/operations/web-security.md): the Host it answers to (a page on another

@@ -12,6 +12,7 @@ import { refuseTokenWrites } from '../auth/api-tokens';
 import { errorHandler, notFoundHandler } from './errors';
 import { bodyTimeout } from './body-timeout';
 import { hostGuard, originGuard, siteRules } from './origin';
+import { metrics } from '../observability/metrics';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 const LIMITED_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -47,6 +48,15 @@ export async function createHttpServer(config: Config, log: Logger, options: Htt
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.setErrorHandler(errorHandler);
+  // Every answer's time by the route that answered (its template, not the path: ids would make a series each).
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url;
+    metrics.httpDuration.observe(
+      { http_request_method: request.method, http_route: route ?? '', http_response_status_code: reply.statusCode },
+      reply.elapsedTime / 1000,
+    );
+    done();
+  });
   app.setNotFoundHandler(options.notFound ?? notFoundHandler);
   // The security headers are the same for every answer: Helmet works them out once, on a response that is never
   // sent, and each request's response gets them as they came out (its Fastify plugin made the middleware again for

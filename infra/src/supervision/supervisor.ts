@@ -3,6 +3,7 @@ import type { Logger } from '../logger';
 import { backoffDelay, type BackoffPolicy } from '@pf/events';
 import { FOLLOWER_BACKOFF } from './backoff';
 import { tryLead, type Lease } from './leadership';
+import { inFollowerScope } from '../observability/follower-scope';
 
 /**
  * starting: first run, not caught up yet. running: caught up and following. standby: another copy leads.
@@ -105,7 +106,12 @@ export class Supervisor {
     // Two copies of one follower in a process (tests run two gateways in one) are told apart by a number.
     let name = given.name;
     for (let copy = 2; this.entries.has(name); copy++) name = `${given.name}#${copy}`;
-    const spec: FollowerSpec = { ...given, name, start: () => given.start(), position: () => given.position() };
+    const spec: FollowerSpec = {
+      ...given,
+      name,
+      start: () => inFollowerScope(name, () => given.start()),
+      position: () => given.position(),
+    };
     const log = this.options.log.child({ follower: spec.name });
     let state: FollowerState = 'starting';
     let lastError: string | null = null;

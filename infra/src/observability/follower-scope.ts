@@ -1,0 +1,25 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { RecordedEvent } from '../event-store/port';
+import { metrics, secondsSince } from './metrics';
+
+/**
+ * The follower a piece of work belongs to: the supervisor starts each run inside it, so the subscription the run
+ * opens (and its loop, however it is woken) knows whose batches it hands over, without every follower saying so.
+ */
+const scope = new AsyncLocalStorage<string>();
+
+export function inFollowerScope<T>(name: string, work: () => T): T {
+  return scope.run(name, work);
+}
+
+/** Hands a batch to a follower's handler, timed by follower (follower_batch_duration_seconds). */
+export async function handBatch(
+  batch: readonly RecordedEvent[],
+  handler: (batch: readonly RecordedEvent[]) => Promise<void>,
+): Promise<void> {
+  const follower = scope.getStore() ?? 'unnamed';
+  const began = performance.now();
+  await handler(batch);
+  metrics.batchDuration.observe({ follower }, secondsSince(began));
+  metrics.batchEvents.inc({ follower }, batch.length);
+}

@@ -1,0 +1,3 @@
+export * from './metrics';
+export * from './collected';
+export * from './metrics-route';
