@@ -34,8 +34,11 @@ export const agentWords = (turn: Turn) => turn.message !== null && turn.message.
 export const sideOf = (turn: Turn): 'borrower' | 'lender' | 'broker' =>
   turn.side === 'borrower' || turn.side === 'lender' ? turn.side : 'broker';
 
+/** The same terms of the same product, its cashback included (an offer's cashback is its product's: offers.md). */
 export const sameOffer = (a: Pick<BookedOffer, 'terms' | 'product'>, b: Pick<BookedOffer, 'terms' | 'product'>) =>
-  sameTerms(a.terms, b.terms) && (a.product?.name ?? null) === (b.product?.name ?? null);
+  sameTerms(a.terms, b.terms) &&
+  (a.product?.name ?? null) === (b.product?.name ?? null) &&
+  (a.product?.cashbackPounds ?? 0) === (b.product?.cashbackPounds ?? 0);
 
 /** Whether an agent's words refuse, in a phrasing of the docs or any other (an undocumented refusal is still one). */
 export const refuses = (turn: Turn) =>
