@@ -1,5 +1,6 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { AgentView, ConversationView, FirmView, InviteView } from '@pf/events';
+import { DEMO_AGENTS } from '../../command-service/src/seed-demo/demo-data';
 import { startE2eServer, type E2eServer } from './server';
 
 /**
@@ -38,7 +39,10 @@ async function firmWithWork(browser: Browser) {
   const admin = await person(browser, 'Ada', 'Admin');
   expect((await admin.request.put('/api/firm', { data: { name: 'Harbour Mortgages' } })).status()).toBe(200);
   expect((await admin.request.post('/api/seed-demo')).status()).toBe(201);
-  const agents = (await (await admin.request.get('/api/agents')).json()) as AgentView[];
+  // Read once the read models hold every demo agent (this read carries no position to wait for).
+  const listAgents = async () => (await (await admin.request.get('/api/agents')).json()) as AgentView[];
+  await expect.poll(async () => (await listAgents()).length, { timeout: 10_000 }).toBe(DEMO_AGENTS.length);
+  const agents = await listAgents();
   const borrower = agents.find((a) => a.type === 'borrower')!;
   const lender = agents.find((a) => a.type === 'lender')!;
   const deal = await admin.request.post('/api/deals', {

@@ -1,7 +1,7 @@
 import { Button } from '@blueprintjs/core';
 import { plural, USER_MESSAGES } from '@pf/events';
 import { toastFailure, toastSuccess } from '../../lib/toaster';
-import { useAddDemoMessages, useSeedDemo } from './api/stats';
+import { useAddDemoMessages, useIsOwnDemoConversation, useSeedDemo } from './api/stats';
 import { useMayWrite } from '../../components/writers-only';
 
 /**
@@ -35,10 +35,14 @@ export function SeedDemoButton() {
   );
 }
 
-/** Quick Actions' Add Demo Messages (docs/behaviour/conversations.md): a short exchange in this conversation. */
+/**
+ * Quick Actions' Add Demo Messages (docs/behaviour/conversations.md): a short exchange in this conversation, offered
+ * only where the server takes it, a conversation between the firm's own demo agents (never a real negotiation).
+ */
 export function AddDemoMessagesButton({ conversationId }: { conversationId: number }) {
   const add = useAddDemoMessages(conversationId);
-  if (!useMayWrite()) return null;
+  const isDemo = useIsOwnDemoConversation(conversationId);
+  if (!useMayWrite() || isDemo !== true) return null;
   return (
     <Button
       icon="database"

@@ -1,5 +1,5 @@
-import { demoMessagesView, seedDemoView } from '@pf/events';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { agentView, conversationView, demoMessagesView, seedDemoView } from '@pf/events';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
@@ -25,4 +25,29 @@ export function useAddDemoMessages(conversationId: number) {
       await queryClient.invalidateQueries({ queryKey: queryKeys.history(conversationId) });
     },
   });
+}
+
+/**
+ * Whether a conversation is between the firm's own demo agents, the only ones Add Demo Messages may write into (the
+ * sandbox rule, docs/decisions/firms-and-visibility.md "Demo data is a sandbox"): every participant the firm's and
+ * badged demo. Undefined while it is not known yet.
+ */
+export function useIsOwnDemoConversation(conversationId: number): boolean | undefined {
+  const conversation = useQuery({
+    queryKey: queryKeys.conversation(conversationId),
+    queryFn: () => api.get(`/api/conversations/${conversationId}`, conversationView),
+  });
+  const participants = conversation.data?.participants ?? [];
+  const ours = participants.every((participant) => participant.isMine);
+  const agents = useQueries({
+    queries: (ours ? participants : []).map((participant) => ({
+      queryKey: [...queryKeys.agents, 'one', participant.agentId],
+      queryFn: () => api.get(`/api/agents/${participant.agentId}`, agentView),
+    })),
+  });
+  if (!conversation.data) return undefined;
+  if (!ours) return false;
+  if (agents.some((agent) => agent.isError)) return false;
+  if (agents.some((agent) => !agent.data)) return undefined;
+  return agents.every((agent) => agent.data?.isDemo === true);
 }
