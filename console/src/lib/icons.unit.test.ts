@@ -8,7 +8,7 @@ import { hasOwnChunk } from './icons';
 const source = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Strings in the console that happen to name a Blueprint icon but are never drawn as one. */
-const NOT_ICONS = new Set(['at', 'confirm', 'control', 'form', 'list', 'manual', 'phone', 'settings', 'user']);
+const NOT_ICONS = new Set(['at', 'code', 'confirm', 'control', 'form', 'list', 'manual', 'phone', 'settings', 'user']);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
