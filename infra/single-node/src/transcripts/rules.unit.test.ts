@@ -111,7 +111,7 @@ describe('the transcript rules, on fabricated conversations', () => {
     expect(checked).toEqual({
       'fee cap kept': 5,
       'loan and term never traded': 5,
-      'words agree with moves': 4,
+      'words agree with moves': 5,
       'refusals answer worse offers': 0,
       'refused terms never accepted': 1,
       'quoted figures are computed': 5,

@@ -1,48 +1,46 @@
-import { betterFor } from './transcript';
+import { betterFor, type Turn } from './transcript';
 import { agentWords, describe, otherSide, refuses, sameOffer, sideOf, wordsOf, type Finding, type Rule } from './rule';
-import { claimOf, CONCEDING, isConcession, REFUSING } from './words';
+import { claimOf, CONCEDING, isConcession, REFUSING, type Claim } from './words';
 import type { BookedOffer } from '@pf/events';
+
+/** What each claim needs of the move: an opening comes before any offer of the speaker's, an acceptance accepts. */
+function claimProblem(turn: Turn, claim: Claim): string | null {
+  const { previous, offer } = turn;
+  const them = otherSide(turn.side);
+  if (claim === 'acceptance') return turn.accepted ? null : 'worded as an acceptance, but it accepts nothing';
+  if (!offer) return `worded as an offer (${claim}), but it makes none`;
+  if ((claim === 'opening' || claim === 'first-answer') && previous)
+    return `worded as a first offer, but the speaker had offered ${describe(previous.terms)}`;
+  if (isConcession(claim) && !(previous && betterFor(them, offer, previous))) {
+    return previous
+      ? `called a concession, but ${describe(offer.terms)} is not better for the ${them} than its previous offer, ${describe(previous.terms)}`
+      : 'called a concession, but the speaker had made no offer before';
+  }
+  if ((claim === 'same' || claim === 'refusal-same') && !(previous && sameOffer(offer, previous))) {
+    return `said to stay the same, but its previous offer was ${previous ? describe(previous.terms) : 'none'}`;
+  }
+  if (claim === 'away' && !(previous && betterFor(them, previous, offer))) {
+    return `said to need more, but ${describe(offer.terms)} does not give the ${them} less than ${previous ? describe(previous.terms) : 'nothing'}`;
+  }
+  return null;
+}
 
 export const movesAsSaid: Rule = {
   name: 'words agree with moves',
-  unit: "agent's offer",
+  unit: "agent's offer or acceptance",
   check: (_transcript, turns) => {
     const findings: Finding[] = [];
     let checked = 0;
     for (const turn of turns) {
-      if (!agentWords(turn) || !turn.offer || (turn.side !== 'borrower' && turn.side !== 'lender')) continue;
+      if (!agentWords(turn) || !(turn.offer || turn.accepted) || (turn.side !== 'borrower' && turn.side !== 'lender')) continue;
       checked += 1;
       const text = wordsOf(turn);
       const claim = claimOf(turn.side, text);
-      const them = otherSide(turn.side);
-      const previous = turn.previous;
-      if (claim === null) {
-        findings.push({
-          text,
-          detail: 'the words of an offer are none of the phrasings of docs/behaviour/negotiation.md, "What the agents say"',
-        });
-        continue;
-      }
-      if (isConcession(claim) && !(previous && betterFor(them, turn.offer, previous))) {
-        findings.push({
-          text,
-          detail: previous
-            ? `called a concession, but ${describe(turn.offer.terms)} is not better for the ${them} than its previous offer, ${describe(previous.terms)}`
-            : 'called a concession, but the speaker had made no offer before',
-        });
-      }
-      if ((claim === 'same' || claim === 'refusal-same') && !(previous && sameOffer(turn.offer, previous))) {
-        findings.push({
-          text,
-          detail: `said to stay the same, but its previous offer was ${previous ? describe(previous.terms) : 'none'}`,
-        });
-      }
-      if (claim === 'away' && !(previous && betterFor(them, previous, turn.offer))) {
-        findings.push({
-          text,
-          detail: `said to need more, but ${describe(turn.offer.terms)} does not give the ${them} less than ${previous ? describe(previous.terms) : 'nothing'}`,
-        });
-      }
+      const problem =
+        claim === null
+          ? `the words of ${turn.accepted ? 'an acceptance' : 'an offer'} are none of the phrasings of docs/behaviour/negotiation.md, "What the agents say"`
+          : claimProblem(turn, claim);
+      if (problem) findings.push({ text, detail: problem });
     }
     return { checked, findings };
   },
