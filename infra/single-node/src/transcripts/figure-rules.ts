@@ -1,5 +1,5 @@
-import { offerFigures, pounds, poundsAndPence, type BookedOffer, type LoanTerms, type OfferedProduct } from '@pf/events';
-import { sameTerms, type Turn } from './transcript';
+import { pounds, poundsAndPence, type BookedOffer, type LoanTerms, type OfferedProduct } from '@pf/events';
+import { figuresOf, sameTerms, type Turn } from './transcript';
 import { agentWords, describe, sideOf, wordsOf, type Finding, type Rule } from './rule';
 import { readWords, statedFigures, type QuotedOffer } from './words';
 
@@ -8,7 +8,7 @@ const offerOfTurn = (turn: Turn): Pick<BookedOffer, 'terms' | 'product'> | null 
 
 function quoteProblems(quote: QuotedOffer, terms: LoanTerms, product: OfferedProduct | null): string[] {
   const problems: string[] = [];
-  const figures = offerFigures(terms, product);
+  const figures = figuresOf(terms, product);
   const pence = (value: number) => Math.round(value * 100);
   if (pence(quote.monthlyPayment) !== pence(figures.monthlyPayment))
     problems.push(`quotes ${poundsAndPence(quote.monthlyPayment)} a month; offerFigures: ${poundsAndPence(figures.monthlyPayment)}`);
@@ -65,7 +65,7 @@ export const quotedFigures: Rule = {
         const product = own ? own.product : (products.get(quote.productName) ?? null);
         for (const problem of quoteProblems(quote, terms, product)) findings.push({ text, detail: problem });
       } else {
-        const figures = own ? offerFigures(own.terms, own.product) : null;
+        const figures = own ? figuresOf(own.terms, own.product) : null;
         for (const payment of stated.payments) {
           if (!figures || !figures.payments.some((p) => Math.round(p.amount * 100) === Math.round(payment * 100)))
             findings.push({

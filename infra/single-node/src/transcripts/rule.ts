@@ -1,5 +1,5 @@
 import { percentage, pounds, type BookedOffer, type LoanTerms } from '@pf/events';
-import { sameTerms, type Transcript, type Turn } from './transcript';
+import { sameProduct, sameTerms, type Transcript, type Turn } from './transcript';
 import { claimOf, isRefusal, REFUSING } from './words';
 
 /**
@@ -34,11 +34,9 @@ export const agentWords = (turn: Turn) => turn.message !== null && turn.message.
 export const sideOf = (turn: Turn): 'borrower' | 'lender' | 'broker' =>
   turn.side === 'borrower' || turn.side === 'lender' ? turn.side : 'broker';
 
-/** The same terms of the same product, its cashback included (an offer's cashback is its product's: offers.md). */
+/** The same terms of the same product, in every term of it: its cashback included (an offer's cashback is its product's: offers.md). */
 export const sameOffer = (a: Pick<BookedOffer, 'terms' | 'product'>, b: Pick<BookedOffer, 'terms' | 'product'>) =>
-  sameTerms(a.terms, b.terms) &&
-  (a.product?.name ?? null) === (b.product?.name ?? null) &&
-  (a.product?.cashbackPounds ?? 0) === (b.product?.cashbackPounds ?? 0);
+  sameTerms(a.terms, b.terms) && sameProduct(a.product, b.product);
 
 /** Whether an agent's words refuse, in a phrasing of the docs or any other (an undocumented refusal is still one). */
 export const refuses = (turn: Turn) =>

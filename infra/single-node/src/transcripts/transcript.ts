@@ -10,6 +10,7 @@ import {
   type LoanTerms,
   type OfferBookEvent,
   type OfferedProduct,
+  type OfferFigures,
 } from '@pf/events';
 
 /**
@@ -137,13 +138,30 @@ export function turnsOf(transcript: Transcript): Turn[] {
   return turns;
 }
 
+const computed = new Map<string, OfferFigures>();
+
+/**
+ * offerFigures, remembered: a conversation's offers are compared many times over, and each APRC is a root found by
+ * bisection (regulated-figures.md).
+ */
+export function figuresOf(terms: LoanTerms, product: OfferedProduct | null): OfferFigures {
+  const key = JSON.stringify([terms.loanAmount, terms.termYears, terms.interestRate, terms.arrangementFee, product]);
+  let figures = computed.get(key);
+  if (!figures) {
+    if (computed.size > 100_000) computed.clear();
+    figures = offerFigures(terms, product);
+    computed.set(key, figures);
+  }
+  return figures;
+}
+
 /**
  * What an offer costs the borrower, in pounds, for comparing two offers of one conversation: the true cost over the
  * initial period when both are terms of products with the same initial period (what the borrower bargains in:
  * docs/behaviour/products.md), else the total amount payable (every payment and fee over the term).
  */
 function costToBorrower(offer: Pick<BookedOffer, 'terms' | 'product'>, other: Pick<BookedOffer, 'product'>): number {
-  const figures = offerFigures(offer.terms, offer.product);
+  const figures = figuresOf(offer.terms, offer.product);
   const samePeriod = offer.product && other.product && offer.product.initialPeriodMonths === other.product.initialPeriodMonths;
   return samePeriod && figures.trueCostOverInitialPeriod !== null ? figures.trueCostOverInitialPeriod : figures.totalAmountPayable;
 }
@@ -167,6 +185,10 @@ export function betterFor(
   if (side === 'lender') return difference > PENNY;
   return false;
 }
+
+/** The same product, as offered: its line and every term of it (the cashback and whether the fee is added included). */
+export const sameProduct = (a: OfferedProduct | null, b: OfferedProduct | null): boolean =>
+  a === b || (a !== null && b !== null && JSON.stringify(a, Object.keys(a).sort()) === JSON.stringify(b, Object.keys(b).sort()));
 
 export const sameTerms = (a: LoanTerms, b: LoanTerms): boolean =>
   a.interestRate === b.interestRate &&
