@@ -173,6 +173,24 @@ describe('the transcript rules, on fabricated conversations', () => {
     expect(violated(report)).toContain('refusals answer worse offers');
   });
 
+  it('catches refusing words answering an offer of another loan', () => {
+    // The borrower asks for a smaller loan: negotiation.md answers such an offer with the agent's own, without refusing.
+    const entries = soundEntries();
+    const smaller = terms(4.85, 999, 140_000);
+    entries.splice(
+      2,
+      3,
+      say(BORROWER, `Thank you. Could you do ${quote(smaller)}?`),
+      reject(BORROWER, 'l1'),
+      offer(BORROWER, 'b1', smaller),
+    );
+    entries.splice(5, 1, say(LENDER, `We can't do that, but we can move to ${quote(terms(4.69))}.`));
+    const report = checkTranscripts([transcript(entries)]);
+    expect(report.violations.find((v) => v.rule === 'refusals answer worse offers')?.detail).toBe(
+      'refuses £140,000 over 23 years at 4.85%, fee £999, an offer of another loan or term than its own £150,000 over 23 years at 4.79%, fee £999',
+    );
+  });
+
   it('catches refused terms accepted afterwards', () => {
     // The borrower calls the lender's 4.69% more than it can manage, then accepts 4.69%.
     const entries = soundEntries();

@@ -158,11 +158,15 @@ export function figuresOf(terms: LoanTerms, product: OfferedProduct | null): Off
 /**
  * What an offer costs the borrower, in pounds, for comparing two offers of one conversation: the true cost over the
  * initial period when both are terms of products with the same initial period (what the borrower bargains in:
- * docs/behaviour/products.md), else the total amount payable (every payment and fee over the term).
+ * docs/behaviour/products.md), else the total amount payable (every payment and fee over the term). Only offers of
+ * the same loan and term are weighed so (sameLoanAndTerm): another loan or term is not a price but another case.
  */
 function costToBorrower(offer: Pick<BookedOffer, 'terms' | 'product'>, other: Pick<BookedOffer, 'product'>): number {
-  const figures = figuresOf(offer.terms, offer.product);
-  const samePeriod = offer.product && other.product && offer.product.initialPeriodMonths === other.product.initialPeriodMonths;
+  // An offer recorded without a product (a person's) is costed as terms of the product it is weighed against.
+  const product = offer.product ?? other.product;
+  const otherProduct = other.product ?? offer.product;
+  const figures = figuresOf(offer.terms, product);
+  const samePeriod = product && otherProduct && product.initialPeriodMonths === otherProduct.initialPeriodMonths;
   return samePeriod && figures.trueCostOverInitialPeriod !== null ? figures.trueCostOverInitialPeriod : figures.totalAmountPayable;
 }
 
@@ -189,6 +193,8 @@ export function betterFor(
 /** The same product, as offered: its line and every term of it (the cashback and whether the fee is added included). */
 export const sameProduct = (a: OfferedProduct | null, b: OfferedProduct | null): boolean =>
   a === b || (a !== null && b !== null && JSON.stringify(a, Object.keys(a).sort()) === JSON.stringify(b, Object.keys(b).sort()));
+
+export const sameLoanAndTerm = (a: LoanTerms, b: LoanTerms): boolean => a.loanAmount === b.loanAmount && a.termYears === b.termYears;
 
 export const sameTerms = (a: LoanTerms, b: LoanTerms): boolean =>
   a.interestRate === b.interestRate &&

@@ -1,4 +1,4 @@
-import { betterFor, type Turn } from './transcript';
+import { betterFor, sameLoanAndTerm, type Turn } from './transcript';
 import { agentWords, describe, otherSide, refuses, sameOffer, sideOf, wordsOf, type Finding, type Rule } from './rule';
 import { claimOf, CONCEDING, isConcession, REFUSING, type Claim } from './words';
 import type { BookedOffer } from '@pf/events';
@@ -59,7 +59,17 @@ export const refusals: Rule = {
         findings.push({ text, detail: 'refuses, but no offer of the other side is on the table' });
         continue;
       }
-      // Worse for the speaker than its own latest offer (docs/behaviour/negotiation.md), and than the offer it makes instead.
+      // Refusing words answer only an offer of the borrower's loan and term; one of another loan or term (a person may
+      // type one) is answered with the agent's own offer, without them (docs/behaviour/negotiation.md).
+      const ownCase = turn.previous ?? turn.offer;
+      if (ownCase && !sameLoanAndTerm(ownCase.terms, answered.terms)) {
+        findings.push({
+          text,
+          detail: `refuses ${describe(answered.terms)}, an offer of another loan or term than its own ${describe(ownCase.terms)}`,
+        });
+        continue;
+      }
+      // Worse for the speaker than its own latest offer, and than the offer it makes instead.
       for (const [own, label] of [
         [turn.previous, 'its own latest offer'],
         [turn.offer, 'the offer it makes instead'],
