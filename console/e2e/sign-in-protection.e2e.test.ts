@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 
@@ -10,6 +11,12 @@ import { Secret, TOTP } from 'otpauth';
 const appFor = (secret: string) => new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });
 /** A code that is none of the three the server accepts now (the last digits moved by half the code space). */
 const wrong = (code: string) => String((Number(code) + 500_000) % 1_000_000).padStart(6, '0');
+
+/** axe-core's violations on the page as it stands (rule and where), none expected. */
+async function axeViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
+}
 
 async function securityTab(page: Page) {
   await page.goto('/settings');
@@ -45,11 +52,13 @@ test('a protected account asks for its password and code after Log out, refuses 
   await form.getByRole('button', { name: 'Set Password' }).click();
   await expect(page.getByTestId('log-out-means')).toContainText('Your account is protected');
   await expect(form.getByLabel('Current password')).toBeVisible();
+  expect(await axeViolations(page)).toEqual([]);
 
   // Two-factor on: the QR code and its key, a wrong code refused, the right one turns it on and shows the recovery codes once.
   await page.getByTestId('two-factor').getByText('Two-factor authentication', { exact: true }).last().click();
   const dialog = page.getByRole('dialog', { name: 'Turn on two-factor authentication' });
   await expect(dialog.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
+  expect(await axeViolations(page)).toEqual([]);
   const app = appFor((await dialog.getByTestId('totp-secret').textContent())!.trim());
   await dialog.getByLabel('Code from your app').fill(wrong(app.generate()));
   await dialog.getByRole('button', { name: 'Turn on' }).click();
@@ -68,6 +77,7 @@ test('a protected account asks for its password and code after Log out, refuses 
   await expect(page).toHaveURL(/\/sign-in$/);
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
   expect((await page.request.get('/api/auth/user')).status()).toBe(401);
+  expect(await axeViolations(page)).toEqual([]);
   await page.goto('/dashboard');
   await expect(page).toHaveURL(/\/sign-in$/);
 

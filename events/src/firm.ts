@@ -97,8 +97,11 @@ export const invitationView = z.object({
 export type InvitationView = z.infer<typeof invitationView>;
 /** The console's path of an invitation link: the only place a sign-in may be asked to lead back to (`?next=`). */
 export const INVITATION_PATH = /^\/join\/[A-Za-z0-9_-]{20,100}$/;
-/** GET /api/login?next=: where to lead once signed in (only an INVITATION_PATH is followed; anything else is ignored). */
-export const loginQuery = z.object({ next: z.string().max(200).optional() });
+/**
+ * GET /api/login?next=: where to lead once signed in (only an INVITATION_PATH is followed; anything else is ignored).
+ * `fresh=1`: a new account for this browser, whatever account it had (a shared computer whose last user protected theirs).
+ */
+export const loginQuery = z.object({ next: z.string().max(200).optional(), fresh: z.literal('1').optional() });
 export const invitationParams = z.object({
   token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, { error: 'token is not an invitation link' }),
 });

@@ -34,10 +34,11 @@ export const identityRoutes: FastifyPluginAsyncZod<{ sessions: SessionStore; ttl
         // Only an invitation link is led back to (a signed-out visitor accepting it); anything else is ignored.
         const next = INVITATION_PATH.test(request.query.next ?? '') ? request.query.next! : null;
         if (!request.user) {
+          const device = request.query.fresh ? undefined : request.cookies[DEVICE_COOKIE];
           // A protected account's browser is asked for its password, after Log out too (docs/decisions/sign-in-secrets.md).
-          if ((await sessions.deviceAccount(request.cookies[DEVICE_COOKIE]))?.protected)
+          if ((await sessions.deviceAccount(device))?.protected)
             return reply.redirect(next ? `/sign-in?next=${encodeURIComponent(next)}` : '/sign-in');
-          const signedIn = await sessions.signInGuest(request.headers['user-agent'], request.cookies[DEVICE_COOKIE]);
+          const signedIn = await sessions.signInGuest(request.headers['user-agent'], device);
           setSignInCookies(request, reply, signedIn, ttlHours);
         }
         return reply.redirect(next ?? '/auth');

@@ -135,6 +135,23 @@ describe('sign-in protection', () => {
     expect(again.headers.get('location')).toBe('/sign-in');
     expect(again.headers.getSetCookie().some((cookie) => cookie.startsWith('pf_session='))).toBe(false);
 
+    // Someone else at that computer starts an account of their own; the owner still signs in to theirs.
+    const fresh = await fetch(`${node.server.url}/api/login?fresh=1`, { redirect: 'manual', headers: { cookie: device } });
+    expect(fresh.headers.get('location')).toBe('/auth');
+    const newcomer = Object.assign(new ApiClient(node.server.url), {
+      cookie: fresh.headers
+        .getSetCookie()
+        .find((c) => c.startsWith('pf_session='))!
+        .split(';')[0]!,
+    });
+    expect((await newcomer.get<{ id: string }>('/api/auth/user')).body.id).not.toBe(me.id);
+    expect(
+      fresh.headers
+        .getSetCookie()
+        .find((c) => c.startsWith('pf_device='))!
+        .split(';')[0],
+    ).not.toBe(device);
+
     const signedIn = await signIn({ email, password: PASSWORD }, device);
     expect(signedIn.body).toEqual({ status: 'signed-in' });
     const back = Object.assign(new ApiClient(node.server.url), { cookie: signedIn.session! });

@@ -51,7 +51,8 @@ export default function Join({ params: { token = '' } }: RouteComponentProps) {
     body = <Problem level={2} icon="disable" title="This invitation no longer works" description={NOT_OPEN[data.status]} />;
   else if (join.isSuccess)
     body = (
-      <Callout intent={Intent.SUCCESS} title={`You joined ${join.data.name}`} data-testid="joined">
+      <Callout intent={Intent.SUCCESS} data-testid="joined">
+        <h2 className="bp6-heading pf-callout-title">You joined {join.data.name}</h2>
         <p>
           Your role: {ROLE_LABELS[join.data.role]}. You now see the firm’s agents, conversations, deals, documents and notifications as your
           own.
@@ -68,7 +69,8 @@ export default function Join({ params: { token = '' } }: RouteComponentProps) {
         </p>
         <p className="pf-muted">The link works once, until {formatDateTime(data.expiresAt)}.</p>
         {join.isError ? (
-          <Callout intent={Intent.DANGER} title="Could not join" data-testid="join-error" role="alert">
+          <Callout intent={Intent.DANGER} data-testid="join-error" role="alert">
+            <h2 className="bp6-heading pf-callout-title">Could not join</h2>
             {failureReason(join.error)}
           </Callout>
         ) : null}

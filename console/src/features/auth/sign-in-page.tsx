@@ -44,7 +44,8 @@ export function SignInPage() {
           }}
         >
           {problem ? (
-            <Callout intent={Intent.DANGER} role="alert" title="Could not sign in" data-testid="sign-in-problem">
+            <Callout intent={Intent.DANGER} role="alert" data-testid="sign-in-problem">
+              <h2 className="bp6-heading pf-callout-title">Could not sign in</h2>
               {problem}
             </Callout>
           ) : null}
@@ -80,7 +81,8 @@ export function SignInPage() {
         </form>
       </Card>
       <p className="pf-section">
-        Not your account? <a href="/">Back to the start</a>
+        Not your account? <a href="/api/login?fresh=1">Start a new account</a> (no registration needed), or{' '}
+        <a href="/">go back to the start</a>.
       </p>
     </main>
   );

@@ -51,13 +51,15 @@ function LogOutMeans({ security }: { security: SecurityView }) {
     );
   if (!security.password)
     return (
-      <Callout intent={Intent.WARNING} title="Your account has no password" data-testid="log-out-means">
+      <Callout intent={Intent.WARNING} data-testid="log-out-means">
+        <h2 className="bp6-heading pf-callout-title">Your account has no password</h2>
         Log out ends this session, but this browser remembers your account: anyone who presses Get Started here afterwards is signed back in
         as you, without a password. Set a password below to make Log out lock your account.
       </Callout>
     );
   return (
-    <Callout intent={Intent.SUCCESS} title="Your account is protected" data-testid="log-out-means">
+    <Callout intent={Intent.SUCCESS} data-testid="log-out-means">
+      <h2 className="bp6-heading pf-callout-title">Your account is protected</h2>
       Log out ends your access on this browser. Signing in again, here or on any other browser, asks for your email and password
       {security.twoFactor ? ' and a code from your authenticator app' : ''}.
     </Callout>
@@ -105,7 +107,9 @@ export function SecurityTab() {
             <th>Device</th>
             <th>Signed in</th>
             <th>Last used</th>
-            <th />
+            <th>
+              <span className="pf-visually-hidden">Revoke</span>
+            </th>
           </tr>
         </thead>
         <tbody>
