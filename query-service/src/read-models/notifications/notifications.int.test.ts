@@ -197,6 +197,27 @@ describe('notifications read model', () => {
     ).toBe(0);
   });
 
+  for (const batches of ['one', 'each'] as const) {
+    it(`creates nothing for a deleted person's firm of one, whatever the batches (${batches === 'one' ? 'one batch' : 'an event per batch'})`, async () => {
+      await db.reset();
+      // Alice deletes her account; her negotiation is stopped after it (as the departure's agent pause does).
+      await project(
+        [
+          agent(1, 'alice', 'borrower'),
+          agent(2, 'bob', 'lender'),
+          started,
+          { type: 'AccountDeleted', data: { userId: 'alice' } },
+          { type: 'ConversationCompleted', data: { conversationId: 10, outcome: 'stopped', reason: "alice's borrower was paused" } },
+        ],
+        () => null,
+        batches,
+      );
+      const rows = await db.pool.query<{ firm_id: string; title: string }>(`select firm_id, title from rm_notifications order by firm_id`);
+      expect(rows.rows.filter((row) => row.firm_id === 'alice')).toEqual([]);
+      expect(rows.rows.filter((row) => row.firm_id === 'bob').length).toBeGreaterThan(0);
+    });
+  }
+
   it('tells both sides when a negotiation stalls (a system alert), unless system alerts are off', async () => {
     await db.reset();
     const quiet = { ...DEFAULT_NOTIFICATION_PREFERENCES, systemAlerts: false };

@@ -123,6 +123,16 @@ export async function projectNotifications(
     return subjectNotifications(event, subjects.get(subjectIdOf(event)) ?? null, batch[index]!.metadata);
   });
   candidates.flat().forEach((c) => users.add(c.firmId));
+  // A firm of one whose person deleted their account gets nothing more, whether the deletion came in this batch or
+  // an earlier one (the event feed's read model, which ran before this, keeps who has gone): so live batches and a
+  // rebuild's leave the same rows.
+  const gone = new Set<string>();
+  if (users.size > 0) {
+    const rows = await client.query<{ user_id: string }>(`select user_id from rm_feed_deleted_people where user_id = any($1::text[])`, [
+      [...users],
+    ]);
+    for (const r of rows.rows) gone.add(r.user_id);
+  }
 
   const preferences = new Map<string, NotificationPreferences>();
   if (users.size > 0) {
@@ -170,7 +180,7 @@ export async function projectNotifications(
       return;
     }
     for (const candidate of candidates[index]!) {
-      if (deleted.has(candidate.firmId)) continue;
+      if (deleted.has(candidate.firmId) || gone.has(candidate.firmId)) continue;
       const wanted = preferences.get(candidate.firmId) ?? DEFAULT_NOTIFICATION_PREFERENCES;
       if (!wanted[candidate.kind]) continue; // switched off: nothing is created
       const id = notificationId(recorded.id, candidate.firmId);
