@@ -85,6 +85,7 @@ export const commandService: FastifyPluginAsync<ServiceContext> = async (app, co
     sessions: context.sessions,
     ttlHours: context.config.SESSION_TTL_HOURS,
     guestSignIn: oidc === null,
+    config: context.config,
   });
   if (oidc) await app.register(oidcRoutes, { sessions: context.sessions, ttlHours: context.config.SESSION_TTL_HOURS, oidc });
   else await app.register(signInRoutes, context);

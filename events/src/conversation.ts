@@ -222,6 +222,8 @@ export const currentUserView = z.object({
   firmId: z.string().optional(),
   firmName: z.string().optional(),
   role: z.enum(['admin', 'operator', 'auditor']).optional(),
+  /** One of the installation's administrators (ADMIN_USER_IDS): may see the System screen and rebuild; not a firm role. */
+  isPlatformAdmin: z.boolean().optional(),
 });
 export type CurrentUserView = z.infer<typeof currentUserView>;
 

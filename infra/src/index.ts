@@ -9,6 +9,7 @@ export * from './event-store/postgres-schema';
 export * from './auth/session-store';
 export * from './auth/plugin';
 export * from './auth/firm-access';
+export * from './auth/platform-admin';
 export * from './auth/schema';
 export * from './http/server';
 export * from './http/errors';

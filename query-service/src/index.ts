@@ -13,6 +13,7 @@ import { readRoutes } from './routes';
 import { conversationStatusRoutes } from './read-models/conversation-status/routes';
 import { historyRoutes } from './history/routes';
 import { adminRebuildRoutes } from './rebuild/admin-routes';
+import { systemRoutes } from './system/routes';
 import { eventFeedRoutes } from './event-feed/routes';
 import { erasedForPublishing } from './event-feed/published';
 
@@ -91,6 +92,7 @@ export const queryService: FastifyPluginAsync<ServiceContext & { progress: ReadM
   await app.register(analyticsReportRoutes, options);
   await app.register(historyRoutes, options);
   await app.register(adminRebuildRoutes, options);
+  await app.register(systemRoutes, options);
 };
 
 /**

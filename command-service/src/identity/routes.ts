@@ -1,5 +1,13 @@
 import { currentUserView, errorAnswers, htmlAnswer, INVITATION_PATH, loginQuery, redirectAnswer } from '@pf/events';
-import { DEVICE_COOKIE, requireUser, SESSION_COOKIE, type FastifyPluginAsyncZod, type SessionStore } from '@pf/infra';
+import {
+  DEVICE_COOKIE,
+  isPlatformAdmin,
+  requireUser,
+  SESSION_COOKIE,
+  type Config,
+  type FastifyPluginAsyncZod,
+  type SessionStore,
+} from '@pf/infra';
 import { setSignInCookies } from './cookies';
 
 /**
@@ -14,10 +22,12 @@ import { setSignInCookies } from './cookies';
  * answers who. Signing in writes a session, so it lives on the command side (the proxy sends /api/login,
  * /api/logout and /api/auth/* here); every service resolves the session cookie itself (infra's sessionPlugin).
  */
-export const identityRoutes: FastifyPluginAsyncZod<{ sessions: SessionStore; ttlHours: number; guestSignIn: boolean }> = async (
-  app,
-  { sessions, ttlHours, guestSignIn },
-) => {
+export const identityRoutes: FastifyPluginAsyncZod<{
+  sessions: SessionStore;
+  ttlHours: number;
+  guestSignIn: boolean;
+  config: Pick<Config, 'ADMIN_USER_IDS'>;
+}> = async (app, { sessions, ttlHours, guestSignIn, config }) => {
   if (guestSignIn) {
     app.get(
       '/api/login',
@@ -90,6 +100,7 @@ export const identityRoutes: FastifyPluginAsyncZod<{ sessions: SessionStore; ttl
         firmId: user.firmId,
         firmName: user.firmName,
         role: user.role,
+        isPlatformAdmin: isPlatformAdmin(config, user.id),
       };
     },
   );

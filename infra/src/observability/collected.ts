@@ -74,6 +74,21 @@ async function lagOf(source: MetricsSource, status: ReturnType<Supervisor['statu
   };
 }
 
+/** The pools' connections, summed over the sources (one in a process that runs one node or service). */
+export function poolUse(): { used: number; idle: number; max: number; pending: number } {
+  let total = 0;
+  let idle = 0;
+  let max = 0;
+  let pending = 0;
+  for (const { pool } of sources) {
+    total += pool.totalCount;
+    idle += pool.idleCount;
+    max += pool.options.max;
+    pending += pool.waitingCount;
+  }
+  return { used: total - idle, idle, max, pending };
+}
+
 const FOLLOWER_STATES: readonly FollowerState[] = ['starting', 'running', 'standby', 'failing', 'stopped'];
 
 new Gauge({
@@ -141,15 +156,9 @@ new Gauge({
   labelNames: ['db_client_connection_state'] as const,
   registers: [metricsRegistry],
   collect() {
-    this.reset();
-    let total = 0;
-    let idle = 0;
-    for (const { pool } of sources) {
-      total += pool.totalCount;
-      idle += pool.idleCount;
-    }
+    const { used, idle } = poolUse();
     this.set({ db_client_connection_state: 'idle' }, idle);
-    this.set({ db_client_connection_state: 'used' }, total - idle);
+    this.set({ db_client_connection_state: 'used' }, used);
   },
 });
 
@@ -158,7 +167,7 @@ new Gauge({
   help: 'The most connections the pool may open (OpenTelemetry db.client.connection.max)',
   registers: [metricsRegistry],
   collect() {
-    this.set([...sources].reduce((sum, { pool }) => sum + pool.options.max, 0));
+    this.set(poolUse().max);
   },
 });
 
@@ -167,7 +176,7 @@ new Gauge({
   help: 'Requests waiting for a connection from the pool (OpenTelemetry db.client.connection.pending_requests)',
   registers: [metricsRegistry],
   collect() {
-    this.set([...sources].reduce((sum, { pool }) => sum + pool.waitingCount, 0));
+    this.set(poolUse().pending);
   },
 });
 

@@ -1,3 +1,4 @@
 export * from './metrics';
 export * from './collected';
 export * from './metrics-route';
+export * from './summary';

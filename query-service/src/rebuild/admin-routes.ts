@@ -1,18 +1,8 @@
 import { errorAnswers, rebuildRequest, rebuildStatusView, SIGNED_IN_ERRORS, type RebuildStatusView } from '@pf/events';
-import { Conflict, Forbidden, Invalid, requireUser, type Config, type FastifyPluginAsyncZod, type ServiceContext } from '@pf/infra';
+import { Conflict, Forbidden, Invalid, isPlatformAdmin, requireUser, type FastifyPluginAsyncZod, type ServiceContext } from '@pf/infra';
 import { liveRebuild, RebuildRunning, type RebuildProgress } from './live-rebuild';
 import { selectParts, UnknownReadModel } from './parts';
 import { progressLine } from './progress-line';
-
-/**
- * Who may administer the installation: the one place that decides it. A rebuild works on every firm's rows and
- * loads the database they share, so a firm's own admin role (which governs that firm's members) does not grant
- * it; the accounts listed in ADMIN_USER_IDS do (none by default: the endpoints answer 403 until someone is named
- * there). An installation-wide role, when accounts get one, belongs here.
- */
-function mayAdminister(config: Pick<Config, 'ADMIN_USER_IDS'>, userId: string): boolean {
-  return config.ADMIN_USER_IDS.includes(userId);
-}
 
 /**
  * POST /api/admin/rebuild starts a live rebuild in this process (202; 409 while one runs here or elsewhere);
@@ -32,7 +22,7 @@ export const adminRebuildRoutes: FastifyPluginAsyncZod<ServiceContext> = async (
   };
   const errors = errorAnswers(...SIGNED_IN_ERRORS, 403, 409);
   const admin = (userId: string) => {
-    if (!mayAdminister(config, userId)) throw new Forbidden('Only an administrator may rebuild the read models');
+    if (!isPlatformAdmin(config, userId)) throw new Forbidden('Only an administrator may rebuild the read models');
   };
   const show = (progress: RebuildProgress): RebuildStatusView => ({
     running: progress.phase !== 'done',

@@ -41,6 +41,7 @@ export const screens = {
   documents: inChunk(() => import('./documents')),
   matching: inChunk(() => import('./matching')),
   settings: inChunk(() => import('./settings')),
+  system: inChunk(() => import('./system')),
 };
 
 /**
@@ -60,6 +61,7 @@ export const routes: readonly { path: string; screen: keyof typeof screens }[] =
   { path: '/deals', screen: 'deals' },
   { path: '/documents', screen: 'documents' },
   { path: '/matching', screen: 'matching' },
+  { path: '/system', screen: 'system' },
 ];
 
 /** The shell of the signed-in screens (navigation, live socket, display settings). */

@@ -20,7 +20,7 @@ describe('screenOf', () => {
 describe('SIGNED_IN', () => {
   it('takes every path under a screen section to the signed-in shell, and nothing else', () => {
     const sections = ['dashboard', 'agents', 'conversations', 'deals', 'documents', 'matching'];
-    for (const section of [...sections, 'analytics', 'market', 'notifications', 'settings']) {
+    for (const section of [...sections, 'analytics', 'market', 'notifications', 'settings', 'system']) {
       expect(SIGNED_IN.test(`/${section}`)).toBe(true);
       expect(SIGNED_IN.test(`/${section}/7/more`)).toBe(true);
     }

@@ -14,6 +14,9 @@ export const NAV_ITEMS: { href: string; label: string; icon: IconName }[] = [
   { href: '/settings', label: 'Settings', icon: 'cog' },
 ];
 
+/** For the installation's administrators only (CurrentUserView.isPlatformAdmin): the platform's health, every firm's. */
+export const SYSTEM_NAV_ITEM: { href: string; label: string; icon: IconName } = { href: '/system', label: 'System', icon: 'pulse' };
+
 /** Highlighted when the current path equals the href or starts with it. */
 export function isActive(path: string, href: string): boolean {
   return path === href || path.startsWith(href);

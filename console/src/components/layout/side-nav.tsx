@@ -2,7 +2,7 @@ import { Alignment, Button, Classes, Icon, Menu, MenuItem } from '@blueprintjs/c
 import type { CurrentUserView } from '@pf/events';
 import { useLocation } from 'wouter';
 import { displayName, displayRole, initials } from '../../features/auth/user-display';
-import { isActive, NAV_ITEMS } from './nav-items';
+import { isActive, NAV_ITEMS, SYSTEM_NAV_ITEM } from './nav-items';
 
 interface Props {
   user: CurrentUserView | undefined;
@@ -19,7 +19,7 @@ export function SideNav({ user, onNavigate }: Props) {
         <span>PropertyFinance AI</span>
       </div>
       <Menu className="pf-nav-menu">
-        {NAV_ITEMS.map((item) => (
+        {[...NAV_ITEMS, ...(user?.isPlatformAdmin ? [SYSTEM_NAV_ITEM] : [])].map((item) => (
           <MenuItem
             key={item.href}
             icon={item.icon}

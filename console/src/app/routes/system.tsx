@@ -1,0 +1,3 @@
+import { SystemPage } from '../../features/system/components/system-page';
+
+export default SystemPage;
