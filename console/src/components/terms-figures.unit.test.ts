@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { offerFigures, poundsAndPence, type OfferedProduct } from '@pf/events';
+import { offerFigures, poundsAndPence } from '@pf/events';
 import { termsRows } from './terms-figures';
+import { FURNESS_FIVE_YEAR_FIX } from '@pf/events/testing';
 
 // Furness Building Society's 5-year fix (docs/behaviour/regulated-figures.md): £150,000 over 23 years at 4.59% fixed for
 // 5 years, then 8.39%, the £999 fee added to the loan: 60 payments of £886.73, then 216 of £1,170.05.
-const product: OfferedProduct = {
-  productId: 'five-year-fixed',
-  name: '5 Year Fixed Rate',
-  type: 'fixed',
-  initialPeriodMonths: 60,
-  reversionRatePercent: 8.39,
-  ercPercentByYear: [5, 5, 4, 3, 2],
-  feeFree: false,
-  feeAddedToLoan: true,
-  cashbackPounds: 0,
-};
+const product = FURNESS_FIVE_YEAR_FIX;
 const terms = { loanAmount: 150_000, termYears: 23, interestRate: 4.59, arrangementFee: 999 };
 
 describe('terms as a person reads them', () => {

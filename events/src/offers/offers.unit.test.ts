@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { acceptedOffer, evolveOfferBook, emptyOfferBook, offerBookOf, offerOnTheTable, standingOfferOf, latestOfferOf } from './offer-book';
-import { moveReasonInWords, offerFigures, offerTermsProblem, servedOfferFigures, type OfferedProduct } from './offer';
+import { moveReasonInWords, offerFigures, offerTermsProblem, servedOfferFigures } from './offer';
+import { FURNESS_FIVE_YEAR_FIX } from '../testing/fixtures';
 
 const terms = (interestRate: number) => ({ interestRate, termYears: 25, loanAmount: 200_000, arrangementFee: 999 });
 const made = (offerId: string, fromAgentId: number, rate: number) => ({
@@ -43,17 +44,7 @@ describe('an offer’s figures', () => {
   it('reproduce Furness Building Society’s 5-year fix (docs/behaviour/regulated-figures.md): fee added, then the reversion rate', () => {
     // Furness BS representative example: £150,000 over 23 years at 4.59% fixed for 5 years, then 8.39%, the £999 fee
     // added to the loan: 60 payments of £886.73 then 216 of £1,170.05.
-    const product: OfferedProduct = {
-      productId: 'five-year-fixed',
-      name: '5 Year Fixed Rate',
-      type: 'fixed',
-      initialPeriodMonths: 60,
-      reversionRatePercent: 8.39,
-      ercPercentByYear: [5, 5, 4, 3, 2],
-      feeFree: false,
-      feeAddedToLoan: true,
-      cashbackPounds: 0,
-    };
+    const product = FURNESS_FIVE_YEAR_FIX;
     const figures = offerFigures({ loanAmount: 150_000, termYears: 23, interestRate: 4.59, arrangementFee: 999 }, product);
     expect(figures.payments).toEqual([
       { months: 60, amount: 886.73 },

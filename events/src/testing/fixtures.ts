@@ -1,5 +1,6 @@
 import type { CreateAgentInput } from '../agent';
 import type { EventOf } from '../domain-events';
+import type { OfferedProduct } from '../offers/offer';
 
 /** Tests only: the deal id the fixtures below use. */
 export const SAMPLE_DEAL_ID = '6f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f';
@@ -100,3 +101,21 @@ export const WESSEX_BUILDING_SOCIETY = {
   type: 'lender',
   criteria: LENDER_CRITERIA,
 } satisfies CreateAgentInput;
+
+/**
+ * Tests only: Furness Building Society's 5-year fix as a product offered, and its representative example's terms
+ * (docs/behaviour/regulated-figures.md): £150,000 over 23 years at 4.59% fixed for 5 years, then 8.39%, the £999 fee
+ * added to the loan; its published payments are 60 of £886.73, then 216 of £1,170.05.
+ */
+export const FURNESS_FIVE_YEAR_FIX: OfferedProduct = {
+  productId: 'five-year-fixed',
+  name: '5 Year Fixed Rate',
+  type: 'fixed',
+  initialPeriodMonths: 60,
+  reversionRatePercent: 8.39,
+  ercPercentByYear: [5, 5, 4, 3, 2],
+  feeFree: false,
+  feeAddedToLoan: true,
+  cashbackPounds: 0,
+};
+export const FURNESS_TERMS = { loanAmount: 150_000, termYears: 23, interestRate: 4.59, arrangementFee: 999 };

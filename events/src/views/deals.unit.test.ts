@@ -4,6 +4,7 @@ import { dealAgreed, dealOpened, SAMPLE_DEAL_ID } from '../testing/fixtures';
 import { dealsView, type Deal } from './deals';
 import { dealFirmsOf } from '../visibility';
 import { GIVEN_AT, viewSpec, WHEN_AT } from './view-spec';
+import { FURNESS_FIVE_YEAR_FIX } from '../testing/fixtures';
 
 const dealId = SAMPLE_DEAL_ID;
 const opened = dealOpened({ broker: { agentId: 3, ownerId: 'alice', name: 'Alice Broker', type: 'broker' } });
@@ -45,17 +46,7 @@ describe('deals view (Deals & Transactions)', () => {
   });
 
   it('keeps the agreed product, and the procuration fee only where a broker introduced the deal', () => {
-    const product = {
-      productId: 'five-year-fixed',
-      name: '5 Year Fixed Rate',
-      type: 'fixed' as const,
-      initialPeriodMonths: 60,
-      reversionRatePercent: 8.39,
-      ercPercentByYear: [5, 5, 4, 3, 2],
-      feeFree: false,
-      feeAddedToLoan: true,
-      cashbackPounds: 0,
-    };
+    const product = FURNESS_FIVE_YEAR_FIX;
     spec
       .given()
       .when({ ...opened, data: { ...opened.data, product, procurationFee: 840 } })

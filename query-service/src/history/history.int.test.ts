@@ -11,7 +11,6 @@ import {
   offerFigures,
   streams,
   type DomainEvent,
-  type OfferedProduct,
   type EventMetadata,
   type HistoryEvent,
   type HistoryPage,
@@ -32,6 +31,7 @@ import {
 } from '@pf/infra';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { historyRoutes } from './routes';
+import { FURNESS_FIVE_YEAR_FIX } from '@pf/events/testing';
 
 /** A browser-like client on a real socket: keeps its session cookie. */
 class Client {
@@ -85,17 +85,7 @@ function runCli(args: string[], dataDir: string): Promise<{ status: number; out:
 
 const terms = (interestRate: number, arrangementFee = 999) => ({ interestRate, termYears: 25, loanAmount: 200_000, arrangementFee });
 /** The lender's product as its range stood (the shape of Furness Building Society's 5-year fix: docs/behaviour/regulated-figures.md). */
-const FIVE_YEAR_FIX: OfferedProduct = {
-  productId: 'five-year-fixed',
-  name: '5 Year Fixed Rate',
-  type: 'fixed',
-  initialPeriodMonths: 60,
-  reversionRatePercent: 8.39,
-  ercPercentByYear: [5, 5, 4, 3, 2],
-  feeFree: false,
-  feeAddedToLoan: true,
-  cashbackPounds: 0,
-};
+const FIVE_YEAR_FIX = FURNESS_FIVE_YEAR_FIX;
 const LENDER_REASON = { rule: 'Moved within its discretion towards the borrower', figures: { ratePercent: 4.3, trueCostPounds: 60_000 } };
 const BORROWER_REASON = { rule: 'Accepted: at least as good as its own next offer', figures: { trueCostPounds: 60_000 } };
 

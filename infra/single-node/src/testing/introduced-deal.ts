@@ -1,24 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { streams, type DomainEvent, type EventMetadata, type MoveReason, type OfferedProduct } from '@pf/events';
+import { streams, type DomainEvent, type EventMetadata, type MoveReason } from '@pf/events';
 import type { EventStore } from '@pf/infra';
 
-/**
- * Tests only: Furness Building Society's 5-year fix as a product offered, and its representative example's terms
- * (docs/behaviour/regulated-figures.md): £150,000 over 23 years at 4.59% fixed for 5 years, then 8.39%, the £999 fee
- * added to the loan; its published payments are 60 of £886.73, then 216 of £1,170.05.
- */
-export const FURNESS_FIVE_YEAR_FIX: OfferedProduct = {
-  productId: 'furness-five-year-fixed',
-  name: '5 Year Fixed Rate',
-  type: 'fixed',
-  initialPeriodMonths: 60,
-  reversionRatePercent: 8.39,
-  ercPercentByYear: [5, 5, 4, 3, 2],
-  feeFree: false,
-  feeAddedToLoan: true,
-  cashbackPounds: 0,
-};
-export const FURNESS_TERMS = { loanAmount: 150_000, termYears: 23, interestRate: 4.59, arrangementFee: 999 };
+import { FURNESS_FIVE_YEAR_FIX, FURNESS_TERMS } from '@pf/events/testing';
+
+export { FURNESS_FIVE_YEAR_FIX, FURNESS_TERMS };
 /** The lender's procuration fee to the broker: 0.35% of the loan, the rate the demo ranges pay (docs/behaviour/products.md). */
 export const FURNESS_PROCURATION_FEE = 525;
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HistoryEvent, MessageView } from '@pf/events';
 import { sideOf, threadItems } from './thread-model';
+import { FURNESS_FIVE_YEAR_FIX } from '@pf/events/testing';
 
 const terms = { interestRate: 4.5, termYears: 25, loanAmount: 200_000, arrangementFee: 999 };
 let n = 0;
@@ -79,17 +80,7 @@ describe('threadItems', () => {
   });
 
   it('shows an offer’s product and the figures the read side served with it, computing none; erased remains are no offer', () => {
-    const product = {
-      productId: 'five-year-fixed',
-      name: '5 Year Fixed Rate',
-      type: 'fixed',
-      initialPeriodMonths: 60,
-      reversionRatePercent: 8.39,
-      ercPercentByYear: [5, 5, 4, 3, 2],
-      feeFree: false,
-      feeAddedToLoan: true,
-      cashbackPounds: 0,
-    };
+    const product = FURNESS_FIVE_YEAR_FIX;
     // As served (docs/behaviour/offers.md); the thread passes them on as they are.
     const figures = {
       payments: [{ months: 60, amount: 886.73 }],
