@@ -187,7 +187,7 @@ describe('the transcript rules, on fabricated conversations', () => {
     entries.splice(5, 1, say(LENDER, `We can't do that, but we can move to ${quote(terms(4.69))}.`));
     const report = checkTranscripts([transcript(entries)]);
     expect(report.violations.find((v) => v.rule === 'refusals answer worse offers')?.detail).toBe(
-      'refuses £140,000 over 23 years at 4.85%, fee £999, an offer of another loan or term than its own £150,000 over 23 years at 4.79%, fee £999',
+      "refuses £140,000 over 23 years at 4.85%, fee £999, an offer of another loan or term than the borrower's £150,000 over 23 years",
     );
   });
 

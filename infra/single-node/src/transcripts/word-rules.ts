@@ -1,3 +1,4 @@
+import { pounds } from '@pf/events';
 import { betterFor, sameLoanAndTerm, type Turn } from './transcript';
 import { agentWords, describe, otherSide, refuses, sameOffer, sideOf, wordsOf, type Finding, type Rule } from './rule';
 import { claimOf, CONCEDING, isConcession, REFUSING, type Claim } from './words';
@@ -49,7 +50,7 @@ export const movesAsSaid: Rule = {
 export const refusals: Rule = {
   name: 'refusals answer worse offers',
   unit: 'refusal',
-  check: (_transcript, turns) => {
+  check: (transcript, turns) => {
     const findings: Finding[] = [];
     const said = turns.filter(refuses);
     for (const turn of said) {
@@ -59,25 +60,28 @@ export const refusals: Rule = {
         findings.push({ text, detail: 'refuses, but no offer of the other side is on the table' });
         continue;
       }
-      // Refusing words answer only an offer of the borrower's loan and term; one of another loan or term (a person may
-      // type one) is answered with the agent's own offer, without them (docs/behaviour/negotiation.md).
-      const ownCase = turn.previous ?? turn.offer;
-      if (ownCase && !sameLoanAndTerm(ownCase.terms, answered.terms)) {
+      // Refusing words answer only an offer of the borrower's loan and term (its needs; without them, the loan and term
+      // of the offer made with the words); one of another loan or term (a person may type one) is answered with the
+      // agent's own offer, without them (docs/behaviour/negotiation.md).
+      const needs = transcript.needs;
+      const own = needs ? { loanAmount: needs.loanAmount, termYears: needs.termYears } : (turn.offer ?? turn.previous)?.terms;
+      if (own && (own.loanAmount !== answered.terms.loanAmount || own.termYears !== answered.terms.termYears)) {
         findings.push({
           text,
-          detail: `refuses ${describe(answered.terms)}, an offer of another loan or term than its own ${describe(ownCase.terms)}`,
+          detail: `refuses ${describe(answered.terms)}, an offer of another loan or term than the borrower's ${pounds(own.loanAmount)} over ${own.termYears} years`,
         });
         continue;
       }
-      // Worse for the speaker than its own latest offer, and than the offer it makes instead.
-      for (const [own, label] of [
+      // Worse for the speaker than its own latest offer, and than the offer it makes instead (a latest offer of another
+      // loan or term, a person's before a hand-back, is no price to weigh against).
+      for (const [mine, label] of [
         [turn.previous, 'its own latest offer'],
         [turn.offer, 'the offer it makes instead'],
       ] as const) {
-        if (own && !betterFor(turn.side, own, answered)) {
+        if (mine && sameLoanAndTerm(mine.terms, answered.terms) && !betterFor(turn.side, mine, answered)) {
           findings.push({
             text,
-            detail: `refuses ${describe(answered.terms)}, which is no worse for the ${turn.side} than ${label}, ${describe(own.terms)}`,
+            detail: `refuses ${describe(answered.terms)}, which is no worse for the ${turn.side} than ${label}, ${describe(mine.terms)}`,
           });
         }
       }
