@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { DomainEvent, EventMetadata, Position } from '@pf/events';
-import { ConcurrencyConflict, DomainError, metrics, PreconditionFailed, type AppendResult, type EventStore } from '@pf/infra';
+import {
+  ConcurrencyConflict,
+  DomainError,
+  inSpan,
+  metrics,
+  PreconditionFailed,
+  traceparentOf,
+  type AppendResult,
+  type EventStore,
+} from '@pf/infra';
 import { streamCacheOf, type StoredFact } from './stream-cache';
 
 export type { StoredFact } from './stream-cache';
@@ -71,7 +80,11 @@ export async function handleCommand<Command, State, Event extends DomainEvent>(
   const settled = typeof options === 'function' ? { eventId: options } : options;
   const type = commandType(command);
   try {
-    const handled = await decideOnStream(store, stream, decider, command, metadata, settled, type);
+    // Traced: the command's span (a child of the request's) is the parent its events name.
+    const handled = await inSpan(`decide ${type}`, metadata.traceparent, (span) => {
+      const traceparent = traceparentOf(span);
+      return decideOnStream(store, stream, decider, command, traceparent ? { ...metadata, traceparent } : metadata, settled, type);
+    });
     (handled.position === null ? metrics.commandsUnchanged : metrics.commandsDecided).inc({ command: type });
     return handled;
   } catch (error) {

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { formatPosition, versionETag, versionFromETag, type EventMetadata, type Position } from '@pf/events';
-import { requireUser, type SessionUser } from '@pf/infra';
+import { requestTraceparent, requireUser, type SessionUser } from '@pf/infra';
 
 function userMetadata(user: SessionUser, request: FastifyRequest): EventMetadata {
+  const traceparent = requestTraceparent(request);
   return {
+    ...(traceparent ? { traceparent } : {}),
     // The session's own id (Settings → Security lists sessions by it, takeovers name it): who acted, in which session.
     actor: withSession({ kind: 'user', userId: user.id }, user.sessionId),
     correlationId: (request.headers['x-correlation-id'] as string | undefined)?.slice(0, 100) ?? randomUUID(),

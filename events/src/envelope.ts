@@ -15,6 +15,11 @@ export const eventMetadata = z.object({
   correlationId: z.string(),
   /** The id of the event or request that caused this one; process managers key decisions by it. */
   causationId: z.string().nullable(),
+  /** The W3C trace context of the work that stored it, when traces are on (docs/operations/observability.md "Traces"). */
+  traceparent: z
+    .string()
+    .regex(/^[\da-f]{2}-[\da-f]{32}-[\da-f]{16}-[\da-f]{2}$/)
+    .optional(),
 });
 export type EventMetadata = z.infer<typeof eventMetadata>;
 

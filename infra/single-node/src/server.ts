@@ -16,6 +16,7 @@ import {
   createLogger,
   healthRoutes,
   metricsRoute,
+  startTracing,
   idempotencyPlugin,
   injectCommandClient,
   notFoundHandler,
@@ -79,6 +80,7 @@ export async function startSingleNode(
 ): Promise<RunningServer> {
   const config = parseConfig(env);
   const log = createLogger(config.LOG_LEVEL, 'property-finance');
+  const tracing = startTracing(config, 'property-finance');
 
   let embedded: SupervisedEmbeddedDatabase | null = null;
   let databaseUrl = config.DATABASE_URL;
@@ -164,6 +166,7 @@ export async function startSingleNode(
         ["the read side's followers", () => queryJobs.close()],
         ['the service context', () => context.close()],
         ['the embedded PostgreSQL', () => embedded?.stop()],
+        ['the traces', () => tracing.close()],
       ]),
   };
 }

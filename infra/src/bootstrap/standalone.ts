@@ -6,6 +6,7 @@ import { createHttpServer } from '../http/server';
 import { sessionPlugin } from '../auth/plugin';
 import { healthRoutes } from '../http/health';
 import { metricsRoute } from '../observability/metrics-route';
+import { startTracing } from '../observability/tracing';
 import { idempotencyPlugin } from '../http/idempotency';
 import { openServiceContext, type OpenedContext } from './service-context';
 import { shutDownInOrder } from './shutdown';
@@ -32,6 +33,7 @@ export async function runStandalone(
   if (missing.length > 0) process.exit(78);
 
   const log = createLogger(config.LOG_LEVEL, name);
+  const tracing = startTracing(config, name);
   const context = await openServiceContext(config, log, config.DATABASE_URL!, migrations);
   const app = await createHttpServer(config, log, { title: `Property-finance ${name}` });
   await app.register(sessionPlugin, { sessions: context.sessions });
@@ -46,6 +48,7 @@ export async function runStandalone(
       [`the ${name}'s own work`, () => mounted.close?.()],
       ['the HTTP server', () => app.close()],
       ['the service context', () => context.close()],
+      ['the traces', () => tracing.close()],
     ]);
     process.exit(0);
   };

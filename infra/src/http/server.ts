@@ -13,6 +13,7 @@ import { errorHandler, notFoundHandler } from './errors';
 import { bodyTimeout } from './body-timeout';
 import { hostGuard, originGuard, siteRules } from './origin';
 import { metrics } from '../observability/metrics';
+import { traceRequests } from '../observability/request-span';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 const LIMITED_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -48,6 +49,7 @@ export async function createHttpServer(config: Config, log: Logger, options: Htt
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.setErrorHandler(errorHandler);
+  traceRequests(app);
   // Every answer's time by the route that answered (its template, not the path: ids would make a series each).
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url;

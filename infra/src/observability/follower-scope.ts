@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RecordedEvent } from '../event-store/port';
 import { metrics, secondsSince } from './metrics';
+import { batchSpan, tracingOn } from './tracing';
 
 /**
  * The follower a piece of work belongs to: the supervisor starts each run inside it, so the subscription the run
@@ -18,8 +19,19 @@ export async function handBatch(
   handler: (batch: readonly RecordedEvent[]) => Promise<void>,
 ): Promise<void> {
   const follower = scope.getStore() ?? 'unnamed';
+  const span = tracingOn()
+    ? batchSpan(
+        follower,
+        batch.map((event) => event.metadata.traceparent),
+      )
+    : undefined;
+  span?.setAttributes({ follower, 'event_store.events': batch.length });
   const began = performance.now();
-  await handler(batch);
+  try {
+    await handler(batch);
+  } finally {
+    span?.end();
+  }
   metrics.batchDuration.observe({ follower }, secondsSince(began));
   metrics.batchEvents.inc({ follower }, batch.length);
 }

@@ -1,24 +1,33 @@
 import { ConcurrencyConflict } from '../errors';
 import type { EventStore } from '../event-store/port';
 import { metrics, secondsSince } from './metrics';
+import { inSpan } from './tracing';
 
-/** The store with its appends counted and timed (eventstore_* in docs/operations/observability.md). */
+/**
+ * The store with its appends counted and timed (eventstore_* in docs/operations/observability.md), and each append a
+ * span of the trace its events name when traces are on.
+ */
 export function measuredStore(store: EventStore): EventStore {
+  const appendMeasured: EventStore['append'] = async (stream, events, expected) => {
+    const began = performance.now();
+    try {
+      const result = await store.append(stream, events, expected);
+      metrics.appends.inc({ outcome: 'stored' });
+      metrics.appendedEvents.inc(events.length);
+      return result;
+    } catch (error) {
+      metrics.appends.inc({ outcome: error instanceof ConcurrencyConflict ? 'conflict' : 'failed' });
+      throw error;
+    } finally {
+      metrics.appendDuration.observe(secondsSince(began));
+    }
+  };
   const measured: EventStore = {
-    append: async (stream, events, expected) => {
-      const began = performance.now();
-      try {
-        const result = await store.append(stream, events, expected);
-        metrics.appends.inc({ outcome: 'stored' });
-        metrics.appendedEvents.inc(events.length);
-        return result;
-      } catch (error) {
-        metrics.appends.inc({ outcome: error instanceof ConcurrencyConflict ? 'conflict' : 'failed' });
-        throw error;
-      } finally {
-        metrics.appendDuration.observe(secondsSince(began));
-      }
-    },
+    append: (stream, events, expected) =>
+      inSpan('append', events[0]?.metadata.traceparent, (span) => {
+        span?.setAttributes({ 'event_store.stream': stream, 'event_store.events': events.length });
+        return appendMeasured(stream, events, expected);
+      }),
     readStream: (stream, fromVersion) => store.readStream(stream, fromVersion),
     streamHead: (stream) => store.streamHead(stream),
     readAll: (after, limit, options) => store.readAll(after, limit, options),
