@@ -23,11 +23,12 @@ import { measureAgainstEmmett } from './scenarios/emmett';
 import { LARGE_BOOK_LIMITS, measureLargeBook, seedLargeBook } from './scenarios/large-book';
 import { measureReplay } from './scenarios/replay';
 import { measureRoundtrips } from './scenarios/roundtrip';
+import { measureTracingCost } from './scenarios/tracing';
 import { measureWsPush } from './scenarios/ws-push';
 
 /** npm run bench [-- --quick]: every figure of bench/README.md in one run on this machine. */
 const quick = process.argv.includes('--quick');
-/** `--only roundtrip,append`: just those scenarios (api, roundtrip, ws, console, book, append, emmett, replay, automation, matching, negotiation). */
+/** `--only roundtrip,append`: just those scenarios (api, roundtrip, tracing, ws, console, book, append, emmett, replay, automation, matching, negotiation). */
 const onlyArgument = process.argv.indexOf('--only');
 const only = onlyArgument === -1 ? null : new Set((process.argv[onlyArgument + 1] ?? '').split(','));
 const wanted = (scenario: string) => only === null || only.has(scenario);
@@ -116,6 +117,24 @@ try {
       command_roundtrip_ratio_runs: runs.map((run) => run.command_roundtrip_ratio),
       command_roundtrip_runs: runs,
     });
+  }
+  if (wanted('tracing')) {
+    log('tracing cost (OTLP to a local sink, against off)');
+    Object.assign(
+      results,
+      await measureTracingCost({
+        databaseUrl: apiDatabase,
+        untracedUrl: product.url,
+        baselineUrl: baseline.url,
+        pool: context.pool,
+        store: context.store,
+        sessions: context.sessions,
+        clients: 50,
+        seconds: counts.seconds,
+        sockets: 200,
+        messages: counts.messages,
+      }),
+    );
   }
   await baseline.close();
   const watcher = await benchUser(context.sessions);

@@ -28,6 +28,18 @@ const TARGETS: readonly Target[] = [
     label: `repetition ${n + 1}`,
     unit: '',
   })),
+  {
+    key: 'tracing_roundtrip_p99_ratio',
+    label: 'command round trip p99, tracing on (OTLP to a local sink) ÷ off, median of three pairs',
+    unit: '',
+    target: { op: '<=', limit: 1.1 },
+  },
+  {
+    key: 'tracing_push_p99_ratio',
+    label: 'socket push p99, tracing on ÷ off, median of three pairs',
+    unit: '',
+    target: { op: '<=', limit: 1.1 },
+  },
   { key: 'ws_push_ms.p50', label: 'socket push p50 (answer → arrival)', unit: 'ms' },
   {
     key: 'ws_push_ms.p99',
