@@ -24,10 +24,44 @@ const backing = ['eventstore', 'postgres', 'kafka'];
 const commandCopies = ['command-service-1', 'command-service-2'];
 const gatewayCopies = ['realtime-gateway-1', 'realtime-gateway-2'];
 const applications = [...commandCopies, 'query-service', ...gatewayCopies];
+const observability = ['prometheus', 'otel-collector', 'jaeger', 'grafana'];
 
 describe('docker-compose.yml', () => {
-  it('has exactly the deployment of infra/DISTRIBUTED.md: stores, two command-services, one query-service, two gateways, a proxy', () => {
-    expect(Object.keys(services).sort()).toEqual([...backing, ...applications, 'proxy'].sort());
+  it('has exactly the deployment of infra/DISTRIBUTED.md: stores, two command-services, one query-service, two gateways, a proxy, and what sees inside them', () => {
+    expect(Object.keys(services).sort()).toEqual([...backing, ...applications, 'proxy', ...observability].sort());
+  });
+
+  it('lets Prometheus scrape every application copy and sends every copy’s spans to the collector', () => {
+    const scraped = (
+      parse(read('infra/observability/prometheus.yml')) as { scrape_configs: { static_configs: { targets: string[] }[] }[] }
+    ).scrape_configs.flatMap((job) => job.static_configs.flatMap((config) => config.targets));
+    expect(scraped.sort()).toEqual(applications.map((name) => `${name}:3000`).sort());
+    for (const name of applications) {
+      const env = services[name]!.environment!;
+      expect(env.OTEL_EXPORTER_OTLP_ENDPOINT, name).toBe('http://otel-collector:4318');
+      // Compose's networks are private ranges: the scrape is let in, the public is not.
+      expect(env.METRICS_ALLOW, name).toContain('172.16.0.0/12');
+    }
+  });
+
+  it('keeps a Grafana dashboard whose every query names metrics the services serve', async () => {
+    const { metricsRegistry } = await import('../observability');
+    const served = new Set((await metricsRegistry.getMetricsAsJSON()).map((metric) => metric.name));
+    const dashboard = JSON.parse(read('infra/observability/grafana/dashboards/property-finance.json')) as {
+      panels: { title: string; targets: { expr: string }[] }[];
+    };
+    expect(dashboard.panels.length).toBeGreaterThan(5);
+    for (const panel of dashboard.panels) {
+      for (const { expr } of panel.targets) {
+        // The metric names: what is left once grouping labels, selectors and functions are taken out.
+        const bare = expr.replace(/by \([^)]*\)/g, '').replace(/\{[^}]*\}/g, '');
+        const named = [...bare.matchAll(/\b([a-z]+(?:_[a-z0-9]+)+)\b(?!\s*\()/g)].map((match) => match[1]!);
+        expect(named.length, panel.title).toBeGreaterThan(0);
+        // A histogram's series are its name with _bucket, _count or _sum.
+        const isServed = (name: string) => served.has(name) || served.has(name.replace(/_(bucket|count|sum)$/, ''));
+        for (const name of named) expect(isServed(name), `${panel.title}: ${name}`).toBe(true);
+      }
+    }
   });
 
   it('runs KurrentDB/EventStoreDB insecure, PostgreSQL, and Kafka in KRaft mode (no ZooKeeper)', () => {

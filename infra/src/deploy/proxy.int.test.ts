@@ -118,16 +118,20 @@ if (!nginx) {
       expect([...seen].sort()).toEqual(['command-service-1', 'command-service-2']);
     });
 
-    it('passes path, query, host and forwarding headers through unchanged', async () => {
+    it('passes path, query, host, forwarding headers and the trace context through unchanged', async () => {
+      // A W3C trace context (docs/operations/observability.md "Traces"): the service's span joins the caller's trace.
+      const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
       const response = await fetch(`${base}/api/conversations/7/messages?after=3`, {
         method: 'POST',
         body: '{}',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', traceparent, tracestate: 'pf=1' },
       });
       const echoed = (await response.json()) as { url: string; headers: Record<string, string> };
       expect(echoed.url).toBe('/api/conversations/7/messages?after=3');
       expect(echoed.headers.host).toBe(new URL(base).host);
       expect(echoed.headers['x-forwarded-for']).toBe('127.0.0.1');
+      expect(echoed.headers.traceparent).toBe(traceparent);
+      expect(echoed.headers.tracestate).toBe('pf=1');
     });
 
     it("upgrades /ws to a gateway copy, with the browser's host and Origin", async () => {
