@@ -270,7 +270,10 @@ describe('accounts that last, and Settings', () => {
     // Every read model lets the user go, once the projector has passed AccountDeleted.
     const owned = async () => {
       const rows = await sql.query<{ model: string; n: number }>(
+        // Their agents stay in rm_agents as "Deleted agent" with nothing of theirs, as matches and deals name their firms
+        // (docs/decisions/hash-chain.md "Erasure"); none keeps a name, description or criteria, or acts.
         `select 'agents' as model, count(*)::int as n from rm_agents where owner_id = $1
+           and (not is_deleted or is_active or name <> 'Deleted agent' or description <> '' or criteria is not null)
          union all select 'deals', count(*)::int from rm_deal_board where owners @> array[$1]::text[]
          union all select 'documents', count(*)::int from rm_document_board where owners @> array[$1]::text[]
          union all select 'matches', count(*)::int from rm_match_board where owners @> array[$1]::text[]

@@ -80,9 +80,16 @@ describe('the illustration of an agreed deal', () => {
       const opened = (await store.readStream(streams.deal(deal!.id))).find((e) => e.type === 'DealOpened')!
         .data as EventOf<'DealOpened'>['data'];
 
-      // The input is the deal's terms as the Deals screen shows them (no product yet: one rate for the term).
+      // The input is the deal's terms as the Deals screen shows them, with the agreed product's initial period and then
+      // its reversion rate (docs/behaviour/offers.md).
       const input = illustrationInputOf(opened);
-      expect(input).toMatchObject({ loan: deal!.loanAmount, termMonths: deal!.term * 12, rates: [{ ratePercent: deal!.interestRate }] });
+      const product = opened.product!;
+      expect(product).toBeDefined();
+      expect(input).toMatchObject({
+        loan: deal!.loanAmount,
+        termMonths: deal!.term * 12,
+        rates: [{ ratePercent: deal!.interestRate, months: product.initialPeriodMonths }, { ratePercent: product.reversionRatePercent }],
+      });
       const figures = illustrate(input);
       const text = await pdfText(bytes);
       expect(text).toContain('1. Lender\nWessex Building Society');
