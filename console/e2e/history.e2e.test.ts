@@ -134,8 +134,12 @@ test('history of a negotiation with a manual takeover: live, scrub, filter, repl
   await page.keyboard.press('ArrowRight');
   await expect(page.getByTestId('moment')).toContainText(`Event ${takeoverAt + 1} of ${events.length}`);
   await expect(page.getByTestId('mode-at')).toHaveText('Manual control');
-  await page.keyboard.press('ArrowRight');
-  await page.keyboard.press('ArrowRight');
+  // On to the person's message: the other side's agent may have spoken between the takeover and it.
+  const saidAt = events.findIndex((e) => e.type === 'MessageSent' && e.data.content === said);
+  expect(saidAt).toBeGreaterThan(takeoverAt);
+  await expect(page.getByTestId('message-at').filter({ hasText: said })).toHaveCount(0);
+  for (let step = takeoverAt + 1; step <= saidAt; step++) await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('moment')).toContainText(`Event ${saidAt + 1} of ${events.length}`);
   await expect(page.getByTestId('message-at').filter({ hasText: said })).toBeVisible();
 
   // Filter by kind: without messages, only offers, control and the rest are listed.
