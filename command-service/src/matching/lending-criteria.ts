@@ -4,10 +4,10 @@
  * largest loan, and the rate band the LTV prices at. The same functions build the negotiation's limits
  * (negotiation/lending-rules.ts), so what the explanation says is what the agents can agree.
  */
-import type { CriterionVerdict, PropertyType, ReadCriteria } from '@pf/events';
+import { pounds, type CriterionVerdict, type PropertyType, type ReadCriteria } from '@pf/events';
 import { application, lenderLoanCap, ltvBandLabel, ltvPremium, type LendingRules } from '../automation/negotiation/lending-rules';
 import { DEFAULT_MAX_LTV, dealPropertyValue } from '../automation/negotiation/property-value';
-import { formatPounds, formatRate } from '../automation/words/format';
+import { formatRate } from '../automation/words/format';
 
 export interface CriterionScore {
   criterion: string;
@@ -63,11 +63,7 @@ export function lendingCriteria(borrower: ReadCriteria, lender: ReadCriteria, ru
   const loan = need.lo;
   const ltv = loan / value;
   if (ltv <= maxLtv + 1e-9)
-    add(
-      'Loan to value',
-      'pass',
-      `LTV ${percent(ltv)} (${formatPounds(loan)} on ${formatPounds(value)}) is within this lender's ${percent(maxLtv)}`,
-    );
+    add('Loan to value', 'pass', `LTV ${percent(ltv)} (${pounds(loan)} on ${pounds(value)}) is within this lender's ${percent(maxLtv)}`);
   else add('Loan to value', 'fail', `LTV ${percent(ltv)} exceeds this lender's ${percent(maxLtv)}`);
 
   if (applied.propertyType === 'residential') {
@@ -76,7 +72,7 @@ export function lendingCriteria(borrower: ReadCriteria, lender: ReadCriteria, ru
       add('Income multiple', 'warn', `Income not stated; this lender lends up to ${multiple} times income`);
     else {
       const times = Math.round((loan / applied.annualIncome) * 10) / 10;
-      const said = `${formatPounds(loan)} is ${times} times income of ${formatPounds(applied.annualIncome)}`;
+      const said = `${pounds(loan)} is ${times} times income of ${pounds(applied.annualIncome)}`;
       if (cap.incomeCap !== null && loan <= cap.incomeCap + 1e-9) add('Income multiple', 'pass', `${said}, within ${multiple}`);
       else add('Income multiple', 'fail', `${said}, above this lender's ${multiple}`);
     }
@@ -86,15 +82,15 @@ export function lendingCriteria(borrower: ReadCriteria, lender: ReadCriteria, ru
     if (applied.monthlyRent === null) add('Rental cover', 'warn', `Expected rent not stated; buy-to-let ${needed}`);
     else {
       const cover = (applied.monthlyRent * 12) / (loan * (rules.stressedRate / 100));
-      const said = `Rent of ${formatPounds(applied.monthlyRent)} a month covers ${percent(cover)} of interest`;
+      const said = `Rent of ${pounds(applied.monthlyRent)} a month covers ${percent(cover)} of interest`;
       if (cap.rentCap !== null && loan <= cap.rentCap + 1e-9) add('Rental cover', 'pass', `${said} (${needed})`);
       else add('Rental cover', 'fail', `${said}; this lender ${needed}`);
     }
   }
   if (lender.loanAmount.max !== null) {
-    const most = formatPounds(lender.loanAmount.max);
-    if (loan <= lender.loanAmount.max) add('Loan size', 'pass', `${formatPounds(loan)} is within this lender's maximum of ${most}`);
-    else add('Loan size', 'fail', `${formatPounds(loan)} exceeds this lender's maximum of ${most}`);
+    const most = pounds(lender.loanAmount.max);
+    if (loan <= lender.loanAmount.max) add('Loan size', 'pass', `${pounds(loan)} is within this lender's maximum of ${most}`);
+    else add('Loan size', 'fail', `${pounds(loan)} exceeds this lender's maximum of ${most}`);
   }
   if (lender.interestRate.min !== null) {
     const from = lender.interestRate.min + ltvPremium(ltv, rules);

@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import {
   DEFAULT_BANK_RATE_PERCENT,
   mayMeet,
+  pounds,
   productRangeOf,
   readCriteria,
   type AgentType,
@@ -26,7 +27,6 @@ import {
 import { DEFAULT_LENDING_RULES, type LendingRules } from '../automation/negotiation/lending-rules';
 import { dealPropertyValue } from '../automation/negotiation/property-value';
 import { bestLine, negotiatedNeeds } from '../automation/negotiation/setup';
-import { formatPounds } from '../automation/words/format';
 import { scoreMatch } from './score-match';
 import { shortlistedLenders } from './sourcing';
 
@@ -194,7 +194,7 @@ function canSucceed(borrower: MatchableAgent, lender: MatchableAgent, settings: 
 }
 
 function conversationTitle(borrowerName: string, lenderName: string, propertyValue: number): string {
-  return `${borrowerName} ↔ ${lenderName} · ${formatPounds(propertyValue)}`;
+  return `${borrowerName} ↔ ${lenderName} · ${pounds(propertyValue)}`;
 }
 
 /** Open conversations to complete as "stopped" when an agent is paused or deleted. */

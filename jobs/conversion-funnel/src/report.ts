@@ -1,6 +1,5 @@
+import { pounds } from '@pf/events';
 import { funnelStages, type FunnelState } from './funnel';
-
-const pounds = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', maximumFractionDigits: 0 });
 
 /** The funnel and the daily volumes as the job prints them (each stage's share is of the stage before). */
 export function formatReport(state: FunnelState, position: string | null, at: Date): string {
@@ -18,7 +17,7 @@ export function formatReport(state: FunnelState, position: string | null, at: Da
   for (const day of Object.keys(state.daily).sort()) {
     const v = state.daily[day]!;
     lines.push(
-      `  ${day}  ${String(v.conversations).padStart(13)}  ${String(v.offers).padStart(6)}  ${String(v.dealsAgreed).padStart(12)}  ${pounds.format(v.loansAgreed).padStart(14)}`,
+      `  ${day}  ${String(v.conversations).padStart(13)}  ${String(v.offers).padStart(6)}  ${String(v.dealsAgreed).padStart(12)}  ${pounds(v.loansAgreed).padStart(14)}`,
     );
   }
   return lines.join('\n');

@@ -7,10 +7,6 @@ import { offerFigures, pounds, poundsAndPence, type LoanTerms, type OfferedProdu
 
 const percent = new Intl.NumberFormat('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
-export function formatPounds(value: number): string {
-  return pounds(value);
-}
-
 export function formatRate(value: number): string {
   return `${percent.format(value)}%`;
 }
@@ -28,12 +24,10 @@ export function describeQuote(terms: LoanTerms, product: OfferedProduct): string
   const years = product.initialPeriodMonths / 12;
   const kind = product.type === 'fixed' ? 'fixed rate' : 'tracker';
   const fee =
-    terms.arrangementFee === 0
-      ? 'no fee'
-      : `fee ${formatPounds(terms.arrangementFee)}${product.feeAddedToLoan ? ' added to the loan' : ''}`;
-  const cashback = product.cashbackPounds > 0 ? `, ${formatPounds(product.cashbackPounds)} cashback` : '';
+    terms.arrangementFee === 0 ? 'no fee' : `fee ${pounds(terms.arrangementFee)}${product.feeAddedToLoan ? ' added to the loan' : ''}`;
+  const cashback = product.cashbackPounds > 0 ? `, ${pounds(product.cashbackPounds)} cashback` : '';
   return (
-    `${product.name}, a ${years}-year ${kind}, on ${formatPounds(terms.loanAmount)} over ${formatYears(terms.termYears)}: ` +
+    `${product.name}, a ${years}-year ${kind}, on ${pounds(terms.loanAmount)} over ${formatYears(terms.termYears)}: ` +
     `${formatRate(terms.interestRate)}, ${fee}${cashback}, ${poundsAndPence(figures.monthlyPayment)} a month, APRC ${figures.aprc.toFixed(1)}%`
   );
 }

@@ -4,7 +4,7 @@
  * whether the offer it answers is refused, are judged here from the engine's own values, so the words agree with
  * the move (docs/behaviour/negotiation.md, "What the agents say").
  */
-import type { BookedOffer, LoanTerms, OfferedProduct } from '@pf/events';
+import { pounds, type BookedOffer, type LoanTerms, type OfferedProduct } from '@pf/events';
 import type { BrokerMove } from '../negotiation/broker-move';
 import type { Move } from '../negotiation/next-move';
 import { worth } from '../negotiation/offer-strategy';
@@ -12,7 +12,7 @@ import { outsideLimits, pointOf, productAt, type PricedCase } from '../negotiati
 import type { Side } from '../negotiation/setup';
 import { latestOf, offerToAnswer, type NegotiationState } from '../negotiation/state';
 import type { Rng } from '../rng';
-import { describeQuote, formatPounds } from './format';
+import { describeQuote } from './format';
 import { composeMessage, type MessageIntent, type Movement } from './phrases';
 
 export function messageForMove(state: NegotiationState, side: Side, move: Move, rng: Rng): string | null {
@@ -96,13 +96,11 @@ function refuses(
 /** An accepted offer quoted with its product; a person's offer (recorded without one) is terms of the case's product. */
 function quoteOf(priced: PricedCase | null, terms: LoanTerms, product: OfferedProduct | null): string {
   const quoted = product ?? (priced ? productAt(priced, pointOf(priced, terms, null)) : null);
-  return quoted
-    ? describeQuote(terms, quoted)
-    : `${formatPounds(terms.loanAmount)} at ${terms.interestRate}% over ${terms.termYears} years`;
+  return quoted ? describeQuote(terms, quoted) : `${pounds(terms.loanAmount)} at ${terms.interestRate}% over ${terms.termYears} years`;
 }
 
 export function messageForBroker(state: NegotiationState, move: BrokerMove, names: { borrower: string; lender: string }, rng: Rng): string {
   if (move.kind === 'suggest') return composeMessage({ kind: 'suggest', quote: describeQuote(move.terms, move.product) }, rng);
-  const value = state.setup.priced ? formatPounds(state.setup.priced.needs.propertyValue) : null;
+  const value = state.setup.priced ? pounds(state.setup.priced.needs.propertyValue) : null;
   return composeMessage({ kind: 'introduce', borrowerName: names.borrower, lenderName: names.lender, propertyValue: value }, rng);
 }

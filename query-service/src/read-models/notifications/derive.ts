@@ -2,6 +2,7 @@ import {
   firmOf,
   firmsOf,
   partyAgentIds,
+  pounds,
   type DomainEvent,
   type EventMetadata,
   type NotificationPreferences,
@@ -39,8 +40,6 @@ export interface Lookups {
   agent(agentId: number): Party | null;
   conversation(conversationId: number): { title: string; parties: Party[] } | null;
 }
-
-const pounds = (value: number) => `£${Math.round(value).toLocaleString('en-GB')}`;
 
 /**
  * The notifications an event gives, one per firm it matters to (the firms that may see what it concerns), with a priority read from the event (a

@@ -1,4 +1,4 @@
-import { dealFirmsOf, type DomainEvent, type EventMetadata, type EventOf } from '@pf/events';
+import { dealFirmsOf, pounds, type DomainEvent, type EventMetadata, type EventOf } from '@pf/events';
 import type { Candidate } from './derive';
 
 /**
@@ -29,8 +29,6 @@ export function subjectIdOf(event: SubjectEvent): string {
       return `document:${event.data.documentId}`;
   }
 }
-
-const pounds = (value: number) => `£${Math.round(value).toLocaleString('en-GB')}`;
 
 /** The subject an opening event records (null for a change). */
 export function subjectOpened(event: SubjectEvent): Subject | null {
