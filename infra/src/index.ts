@@ -31,6 +31,7 @@ export * from './db/checkpoints';
 export * from './event-store/hash-chain';
 export * from './event-store/verify';
 export * from './event-store/checkpoint';
+export * from './event-store/typed-catch-up';
 export * from './auth/account-store';
 export * from './auth/firm-store';
 export * from './auth/personal-data';

@@ -1,5 +1,13 @@
 import { readCriteria, START, streams, type Criteria, type DealParty, type EventOf, type Position } from '@pf/events';
-import { BACKGROUND_BATCH_INTERVAL_MS, loadCheckpoint, runOf, saveCheckpoint, type RecordedEvent, type ServiceContext } from '@pf/infra';
+import {
+  BACKGROUND_BATCH_INTERVAL_MS,
+  catchUpOnTypes,
+  loadCheckpoint,
+  runOf,
+  saveCheckpoint,
+  type RecordedEvent,
+  type ServiceContext,
+} from '@pf/infra';
 import { foldEvents, handleCommand } from '../handle-command';
 import { conversationDecider } from '../conversation/conversation';
 import { deterministicId } from '../process-managers/deterministic-id';
@@ -16,6 +24,9 @@ const CHECKPOINT = 'deal-opener';
  */
 async function openAgreedDeal(context: Pick<ServiceContext, 'store'>, cause: RecordedEvent): Promise<void> {
   const agreed = cause.data as Agreed;
+  // Opened already (a deal's stream begins with its DealOpened): one row read rather than the conversation's stream,
+  // the borrower's and the deal's, which a catch-up over a long log would otherwise pay for every agreement.
+  if (await context.store.streamHead(streams.deal(agreed.dealId))) return;
   const conversation = foldEvents(conversationDecider, await context.store.readStream(streams.conversation(agreed.conversationId)));
   if (conversation.status === 'none') return;
   const party = (agentId: number | null): DealParty | null => {
@@ -93,7 +104,18 @@ export function startDealOpener(context: ServiceContext): { close(): Promise<voi
     name: 'deal opener',
     position: () => position,
     async start() {
-      position = await loadCheckpoint(context.pool, CHECKPOINT);
+      // The agreements since the checkpoint first, read by type (docs/decisions/bounded-restart.md): a first start on a
+      // long log, or one after the log grew while the product was stopped, reads them rather than every event.
+      position = await catchUpOnTypes({
+        store: context.store,
+        from: await loadCheckpoint(context.pool, CHECKPOINT),
+        types: ['DealAgreed'],
+        handle: async (events) => {
+          for (const event of events) await openAgreedDeal(context, event);
+        },
+        save: (at) => saveCheckpoint(context.pool, CHECKPOINT, at),
+        reached: (at) => (position = at),
+      });
       return runOf((onError) =>
         context.store.subscribe(
           position,

@@ -1,5 +1,5 @@
 import { ILLUSTRATION_UPLOADER_ID, START, streams, type EventOf, type Position } from '@pf/events';
-import { loadCheckpoint, runOf, saveCheckpoint, type RecordedEvent, type ServiceContext } from '@pf/infra';
+import { catchUpOnTypes, loadCheckpoint, runOf, saveCheckpoint, type RecordedEvent, type ServiceContext } from '@pf/infra';
 import { dealDecider } from '../deal/deal';
 import { documentDecider } from '../document/document';
 import { removeFile } from '../document/file-store';
@@ -87,7 +87,17 @@ export function startIllustrationMaker(context: ServiceContext): { close(): Prom
     leadership: 'illustration-maker',
     position: () => position,
     async start() {
-      position = await loadCheckpoint(context.pool, CHECKPOINT);
+      // The deals opened since the checkpoint first, read by type (docs/decisions/bounded-restart.md).
+      position = await catchUpOnTypes({
+        store: context.store,
+        from: await loadCheckpoint(context.pool, CHECKPOINT),
+        types: ['DealOpened'],
+        handle: async (events) => {
+          for (const event of events) await illustrateDeal(context, event);
+        },
+        save: (at) => saveCheckpoint(context.pool, CHECKPOINT, at),
+        reached: (at) => (position = at),
+      });
       let savedAt = Date.now();
       return runOf((onError) =>
         context.store.subscribe(

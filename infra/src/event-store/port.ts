@@ -55,6 +55,11 @@ export interface AppendResult {
   readonly recordedAt?: Date;
 }
 
+export interface TypedRead {
+  readonly events: RecordedEvent[];
+  readonly through: Position;
+}
+
 export type BatchHandler = (batch: readonly RecordedEvent[]) => Promise<void>;
 
 /** SubscribeOptions.minIntervalMs of the followers no one waits on event by event (their figures move in steps of this). */
@@ -98,5 +103,12 @@ export interface EventStore {
    * position a client was given from one it made up; adapters that cannot tell leave it out.
    */
   wasWrittenAt?(position: Position): Promise<boolean>;
+  /**
+   * Up to `limit` events of these types after a position (exclusive), in global order, and `through`: the position
+   * the read covered (every event of these types up to it is in `events`; the head when fewer than `limit` came).
+   * Lets a follower that acts on a few types (the deal opener) catch up on a long log without reading all of it
+   * (docs/decisions/bounded-restart.md); adapters that cannot leave it out.
+   */
+  readTypes?(after: Position, types: readonly string[], limit: number): Promise<TypedRead>;
   close(): Promise<void>;
 }

@@ -38,4 +38,11 @@ export const eventStoreMigrations: Migration[] = [
   appendFunctionMigration,
   appendFunctionOneInsertMigration,
   appendFunctionNoSeenCheckMigration,
+  {
+    // The few types a follower acts on alone (EventStore.readTypes): the deal opener's agreements, the illustration
+    // maker's opened deals. A first start, or one after the log grew while stopped, reads these rather than the whole
+    // log (docs/decisions/bounded-restart.md). Partial: an append of any other type does not touch it.
+    name: 'event-store/006-followed-types',
+    sql: `create index events_followed_types on events (transaction_id, position) where type in ('DealAgreed', 'DealOpened');`,
+  },
 ];

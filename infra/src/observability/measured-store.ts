@@ -35,5 +35,9 @@ export function measuredStore(store: EventStore): EventStore {
     headPosition: () => store.headPosition(),
     close: () => store.close(),
   };
-  return store.wasWrittenAt ? { ...measured, wasWrittenAt: (position) => store.wasWrittenAt!(position) } : measured;
+  return {
+    ...measured,
+    ...(store.wasWrittenAt ? { wasWrittenAt: (position) => store.wasWrittenAt!(position) } : {}),
+    ...(store.readTypes ? { readTypes: (after, types, limit) => store.readTypes!(after, types, limit) } : {}),
+  } satisfies EventStore;
 }
