@@ -126,7 +126,7 @@ export const RESPONSE_TIMES = [1, 4, 24, 48] as const;
 /** The Agent defaults sample values (buyToLet as the spec writes it; criteria text says "buy-to-let"). */
 export const DEFAULT_PROPERTY_TYPES = ['residential', 'buyToLet', 'commercial', 'bridging'] as const;
 
-const pounds = (field: string) =>
+const poundsField = (field: string) =>
   z
     .number({ error: `${field} must be a number of pounds` })
     .int({ error: `${field} must be whole pounds` })
@@ -135,8 +135,8 @@ const pounds = (field: string) =>
 
 /** Settings → Agent Defaults (docs/behaviour/settings.md): pre-fill Create Agent, whose criteria feed the negotiator. */
 const agentDefaultsFields = z.strictObject({
-  minLoanAmount: pounds('Minimum loan amount'),
-  maxLoanAmount: pounds('Maximum loan amount'),
+  minLoanAmount: poundsField('Minimum loan amount'),
+  maxLoanAmount: poundsField('Maximum loan amount'),
   preferredLTV: z
     .number({ error: 'Preferred LTV must be a number' })
     .min(1, { error: 'Preferred LTV is at least 1%' })

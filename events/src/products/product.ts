@@ -24,7 +24,7 @@ const percent = (label: string, max: number) =>
     .number({ error: `${label} must be a number (percent)` })
     .min(0, { error: `${label} must be 0% or more` })
     .max(max, { error: `${label} must be at most ${max}%` });
-const pounds = (label: string, max: number) =>
+const poundsField = (label: string, max: number) =>
   z
     .number({ error: `${label} must be a number of pounds` })
     .int({ error: `${label} must be whole pounds` })
@@ -42,8 +42,8 @@ export type LtvBand = z.infer<typeof ltvBand>;
 export const productFee = z.discriminatedUnion(
   'kind',
   [
-    z.object({ kind: z.literal('pounds'), pounds: pounds('fee', 25_000) }),
-    z.object({ kind: z.literal('percent'), percent: percent('fee percent', 3), minimumPounds: pounds('minimum fee', 25_000) }),
+    z.object({ kind: z.literal('pounds'), pounds: poundsField('fee', 25_000) }),
+    z.object({ kind: z.literal('percent'), percent: percent('fee percent', 3), minimumPounds: poundsField('minimum fee', 25_000) }),
   ],
   { error: 'fee must be { kind: "pounds", pounds } or { kind: "percent", percent, minimumPounds }' },
 );
@@ -57,9 +57,9 @@ export type ProductFee = z.infer<typeof productFee>;
 export const discretion = z.object({
   rateReductionPercent: percent('rateReductionPercent', 1),
   lowLtvPercent: percent('lowLtvPercent', 100).optional(),
-  largeLoanPounds: pounds('largeLoanPounds', 100_000_000).optional(),
-  feeReductionPounds: pounds('feeReductionPounds', 25_000),
-  cashbackPounds: pounds('cashbackPounds', 5_000),
+  largeLoanPounds: poundsField('largeLoanPounds', 100_000_000).optional(),
+  feeReductionPounds: poundsField('feeReductionPounds', 25_000),
+  cashbackPounds: poundsField('cashbackPounds', 5_000),
 });
 export type Discretion = z.infer<typeof discretion>;
 
@@ -93,8 +93,8 @@ export const product = z
     feeFreePremiumPercent: percent('feeFreePremiumPercent', 2).optional(),
     /** Early repayment charges, percent of the amount repaid, one per year of the initial period. */
     ercPercentByYear: z.array(percent('ERC', 10)).max(10),
-    minLoanPounds: pounds('minLoanPounds', 100_000_000),
-    maxLoanPounds: pounds('maxLoanPounds', 100_000_000),
+    minLoanPounds: poundsField('minLoanPounds', 100_000_000),
+    maxLoanPounds: poundsField('maxLoanPounds', 100_000_000),
     discretion,
   })
   .superRefine((p, ctx) => {

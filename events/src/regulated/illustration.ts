@@ -7,7 +7,7 @@ import { solveAprc } from './aprc';
  * from which rules of the FCA Handbook (MCOB 10A for the APRC, MCOB 5A for the ESIS).
  */
 
-const pounds = (label: string) =>
+const poundsField = (label: string) =>
   z
     .number({ error: `${label} must be a number of pounds` })
     .finite()
@@ -25,7 +25,7 @@ export type RatePeriod = z.infer<typeof ratePeriodSchema>;
 
 export const illustrationInputSchema = z
   .object({
-    loan: pounds('the loan')
+    loan: poundsField('the loan')
       .positive({ error: 'the loan must be more than £0' })
       .max(100_000_000, { error: 'the loan is at most £100,000,000' }),
     termMonths: z
@@ -34,11 +34,11 @@ export const illustrationInputSchema = z
       .min(12, { error: 'the term is at least 1 year' })
       .max(600, { error: 'the term is at most 50 years' }),
     rates: z.array(ratePeriodSchema).min(1, { error: 'at least one rate is needed' }),
-    fees: z.array(pounds('a fee')).optional(),
-    feesAddedToLoan: z.array(pounds('a fee added to the loan')).optional(),
+    fees: z.array(poundsField('a fee')).optional(),
+    feesAddedToLoan: z.array(poundsField('a fee added to the loan')).optional(),
     /** Pounds paid when the mortgage ends (an exit or discharge fee), with the last payment. */
-    feesAtEnd: z.array(pounds('a fee at the end')).optional(),
-    cashback: pounds('the cashback').optional(),
+    feesAtEnd: z.array(poundsField('a fee at the end')).optional(),
+    cashback: poundsField('the cashback').optional(),
     /**
      * The first rate is fixed and the later ones follow a variable rate: the APRC takes a later rate below the
      * fixed one at the fixed one (docs/behaviour/regulated-figures.md, "The rate after an initial fixed period").

@@ -26,7 +26,7 @@ const QUOTE = new RegExp(
     String.raw`(?<payment>${POUNDS}\.\d{2}) a month, APRC (?<aprc>\d+(?:\.\d)?)%`,
 );
 
-const pounds = (text: string): number => Number(text.replace(/[£,]/g, ''));
+const readPounds = (text: string): number => Number(text.replace(/[£,]/g, ''));
 
 /** `text` read as a quoted offer, whole (the `{offer}` of a phrasing), or null when it is not one. */
 function quotedOffer(text: string): QuotedOffer | null {
@@ -36,20 +36,22 @@ function quotedOffer(text: string): QuotedOffer | null {
     productName: groups.name!.trim(),
     initialPeriodMonths: Number(groups.period) * (groups.unit === 'year' ? 12 : 1),
     type: groups.type === 'tracker' ? 'tracker' : 'fixed',
-    loanAmount: pounds(groups.loan!),
+    loanAmount: readPounds(groups.loan!),
     termYears: Number(groups.term),
     interestRate: Number(groups.rate),
-    arrangementFee: groups.feePounds ? pounds(groups.feePounds) : 0,
+    arrangementFee: groups.feePounds ? readPounds(groups.feePounds) : 0,
     feeAddedToLoan: groups.added !== undefined,
-    cashbackPounds: groups.cashback ? pounds(groups.cashback) : 0,
-    monthlyPayment: pounds(groups.payment!),
+    cashbackPounds: groups.cashback ? readPounds(groups.cashback) : 0,
+    monthlyPayment: readPounds(groups.payment!),
     aprc: Number(groups.aprc),
   };
 }
 
 /** Every "£… a month" and "APRC …%" a text states, wherever it stands, quoted offer or not. */
 export function statedFigures(text: string): { payments: number[]; aprcs: number[] } {
-  const payments = [...text.matchAll(new RegExp(String.raw`(${POUNDS}(?:\.\d{2})?) (?:a|per|each) month`, 'g'))].map((m) => pounds(m[1]!));
+  const payments = [...text.matchAll(new RegExp(String.raw`(${POUNDS}(?:\.\d{2})?) (?:a|per|each) month`, 'g'))].map((m) =>
+    readPounds(m[1]!),
+  );
   const aprcs = [
     ...[...text.matchAll(/APRC(?: of| is)? (\d+(?:\.\d+)?)%/g)].map((m) => Number(m[1])),
     ...[...text.matchAll(/(\d+(?:\.\d+)?)% APRC/g)].map((m) => Number(m[1])),
