@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServerMessage } from '@pf/events';
+import { streams, type ServerMessage } from '@pf/events';
 import { startHarness, type Harness } from './testing/gateway-harness';
 import { connect, type TestSocket } from './testing/socket-client';
 import { PRESENCE_CHANNEL } from './presence-signal';
@@ -204,7 +204,7 @@ describe('control requests between colleagues (docs/decisions/per-side-control.m
       expect(await benSocket.request({ type: 'hand_over', conversationId, agentId: borrower, toSessionId: ada.sessionId })).toMatchObject({
         type: 'ack',
       });
-      const last = (await harness.store.readStream(`conversation-${conversationId}`)).at(-1)!;
+      const last = (await harness.store.readStream(streams.conversation(conversationId))).at(-1)!;
       expect(last.data).toMatchObject({
         agentId: borrower,
         isManualMode: true,

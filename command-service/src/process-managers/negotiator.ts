@@ -255,7 +255,7 @@ export class Negotiator {
     const key = `${conversationId}:${version}:stalled`;
     const metadata: EventMetadata = {
       actor: { kind: 'system', name: 'negotiator' },
-      correlationId: `conversation-${conversationId}`,
+      correlationId: streams.conversation(conversationId),
       causationId: key,
     };
     await handleCommand(
@@ -279,7 +279,7 @@ export class Negotiator {
     if (!events || events.length === 0) return null;
     const metadata: EventMetadata = {
       actor: { kind: 'agent', agentId: turn.agentId },
-      correlationId: `conversation-${conversationId}`,
+      correlationId: streams.conversation(conversationId),
       causationId: turn.key,
     };
     const eventId = (i: number) => deterministicId(`${turn.key}:${i}`);

@@ -7,17 +7,18 @@ import { startSingleNode, type RunningServer } from './server';
 import { ApiClient } from './testing/api-client';
 import { PDF_BYTES, uploadDocument } from './testing/documents';
 import { testServerEnv } from './testing/server-env';
-import type {
-  AgentView,
-  ApiError,
-  CurrentUserView,
-  DealCreatedAnswer,
-  DocumentView,
-  NotificationPreferences,
-  PreferencesView,
-  ProfileView,
-  Sealed,
-  SessionView,
+import {
+  streams,
+  type AgentView,
+  type ApiError,
+  type CurrentUserView,
+  type DealCreatedAnswer,
+  type DocumentView,
+  type NotificationPreferences,
+  type PreferencesView,
+  type ProfileView,
+  type Sealed,
+  type SessionView,
 } from '@pf/events';
 
 /** Signs in like a browser that keeps every cookie it is given (session and device identity). */
@@ -93,7 +94,7 @@ describe('accounts that last, and Settings', () => {
     expect(me).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', email: PROFILE.email });
     const stored = await sql.query<{ data: { profile: Sealed } }>(
       "select data from events where stream_name = $1 and type = 'UserProfileChanged'",
-      [`user-${me.id}`],
+      [streams.user(me.id)],
     );
     expect(stored.rows).toHaveLength(1);
     expect(JSON.stringify(stored.rows[0]!.data)).not.toContain('Lovelace');
@@ -121,7 +122,7 @@ describe('accounts that last, and Settings', () => {
     expect((await client.put('/api/auth/preferences', { notifications: preferences, sessionTimeout: 15 })).status).toBe(200);
     const events = await sql.query<{ type: string; data: unknown }>(
       'select type, data from events where stream_name = $1 order by stream_version',
-      [`user-${me.id}`],
+      [streams.user(me.id)],
     );
     expect(events.rows).toEqual([
       { type: 'NotificationPreferencesChanged', data: { userId: me.id, preferences } },
@@ -161,7 +162,7 @@ describe('accounts that last, and Settings', () => {
     expect((await client.get<NotificationPreferences>('/api/notifications/preferences')).body).toEqual(fromSettings);
     const recorded = await sql.query<{ type: string; data: { preferences: NotificationPreferences } }>(
       "select type, data from events where stream_name = $1 and type = 'NotificationPreferencesChanged' order by stream_version",
-      [`user-${me.id}`],
+      [streams.user(me.id)],
     );
     expect(recorded.rows.map((r) => r.data.preferences)).toEqual([fromNotifications, fromSettings]);
 
@@ -253,7 +254,7 @@ describe('accounts that last, and Settings', () => {
     }
     const sealed = await sql.query<{ data: { profile: Sealed } }>(
       "select data from events where stream_name = $1 and type = 'UserProfileChanged'",
-      [`user-${me.id}`],
+      [streams.user(me.id)],
     );
     expect(sealed.rows).toHaveLength(1);
     expect(await new PersonalDataVault(sql).open(me.id, sealed.rows[0]!.data.profile)).toBeNull();
@@ -326,7 +327,7 @@ describe('accounts that last, and Settings', () => {
     await new PersonalDataVault(sql).shred(me.id);
     const store = new PostgresEventStore(sql, database.url);
     const metadata = { actor: { kind: 'user' as const, userId: me.id }, correlationId: randomUUID(), causationId: null };
-    await store.append(`user-${me.id}`, [{ id: randomUUID(), type: 'AccountDeleted', data: { userId: me.id }, metadata }], 'any');
+    await store.append(streams.user(me.id), [{ id: randomUUID(), type: 'AccountDeleted', data: { userId: me.id }, metadata }], 'any');
     await store.close();
     await server.close();
     server = await startSingleNode(testServerEnv(database.url));
@@ -334,7 +335,7 @@ describe('accounts that last, and Settings', () => {
     expect((await again.request('DELETE', '/api/auth/account', { confirm: 'DELETE' })).status).toBe(200);
     const recorded = await sql.query<{ n: number }>(
       "select count(*)::int as n from events where stream_name = $1 and type = 'AccountDeleted'",
-      [`user-${me.id}`],
+      [streams.user(me.id)],
     );
     expect(recorded.rows[0]!.n).toBe(1);
     expect((await sql.query<{ n: number }>('select count(*)::int as n from users where id = $1', [me.id])).rows[0]!.n).toBe(0);

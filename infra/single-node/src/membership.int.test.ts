@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { PostgresEventStore } from '@pf/infra';
 import { HARRIET_COLE } from '@pf/events/testing';
-import type { AgentView, ApiError, CreatedApiTokenView, CurrentUserView, FirmView, InviteView } from '@pf/events';
+import {
+  streams,
+  type AgentView,
+  type ApiError,
+  type CreatedApiTokenView,
+  type CurrentUserView,
+  type FirmView,
+  type InviteView,
+} from '@pf/events';
 import { ApiClient } from './testing/api-client';
 import { readFeedPage } from './testing/event-feed';
 import { testSingleNode } from './testing/single-node';
@@ -33,7 +41,7 @@ async function histories(url: string, firmIds: string[]) {
     const rows = await db.query<{ stream_name: string; type: string; user_id: string }>(
       `select stream_name, type, data->>'userId' as user_id from events
        where stream_name = any($1::text[]) and type in ('MemberJoined', 'MemberLeft', 'MemberRemoved') order by position`,
-      [firmIds.map((id) => `firm-${id}`)],
+      [firmIds.map((id) => streams.firm(id))],
     );
     return rows.rows;
   } finally {
@@ -64,7 +72,7 @@ describe('firm membership that cannot break', () => {
       const joinedFirm = (answers.find((answer) => answer.status === 200)!.body as FirmView).id;
       // One firm's history has her, the other's never did; the accounts table and her session agree.
       const hers = (await histories(node.database.url, firmIds)).filter((row) => row.user_id === carolId);
-      expect(hers).toEqual([{ stream_name: `firm-${joinedFirm}`, type: 'MemberJoined', user_id: carolId }]);
+      expect(hers).toEqual([{ stream_name: streams.firm(joinedFirm), type: 'MemberJoined', user_id: carolId }]);
       expect((await carol.get<CurrentUserView>('/api/auth/user')).body.firmId).toBe(joinedFirm);
       const other = firmIds.find((id) => id !== joinedFirm)!;
       const otherAdmin = other === firmIds[0] ? harbour : northgate;
@@ -102,7 +110,7 @@ describe('firm membership that cannot break', () => {
     const sql = new pg.Pool({ connectionString: node.database.url, max: 1 });
     const store = new PostgresEventStore(sql, node.database.url);
     await store.append(
-      `firm-${eveId}`,
+      streams.firm(eveId),
       [
         {
           id: randomUUID(),
@@ -126,7 +134,7 @@ describe('firm membership that cannot break', () => {
     expect(firmNow).toMatchObject({ id: adaId, role: 'admin' });
     expect(firmNow.members.map((m) => [m.userId, m.role])).toEqual([[carolId, 'admin']]);
     const history = await histories(node.database.url, [adaId]);
-    expect(history.at(-1)).toEqual({ stream_name: `firm-${adaId}`, type: 'MemberLeft', user_id: adaId });
+    expect(history.at(-1)).toEqual({ stream_name: streams.firm(adaId), type: 'MemberLeft', user_id: adaId });
   });
 
   it('pauses the agents and revokes the tokens of a firm its only member leaves; a removed member’s tokens stop, their agents stay the firm’s', async () => {

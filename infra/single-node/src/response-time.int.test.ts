@@ -5,7 +5,7 @@ import { startSingleNode, type RunningServer } from './server';
 import { ApiClient } from './testing/api-client';
 import { testServerEnv } from './testing/server-env';
 import { BORROWER_CRITERIA, LENDER_CRITERIA } from '@pf/events/testing';
-import type { AgentView, ApiError, ConversationView, EventMetadata, MessageView } from '@pf/events';
+import { streams, type AgentView, type ApiError, type ConversationView, type EventMetadata, type MessageView } from '@pf/events';
 
 /**
  * The agent response time, made real: an owner negotiating by hand (auto-negotiate off) who leaves the
@@ -90,7 +90,7 @@ describe('an agent whose owner negotiates by hand, with a response time', () => 
     try {
       const handBack = await sql.query<{ data: { byUserId?: string }; metadata: EventMetadata }>(
         "select data, metadata from events where stream_name = $1 and type = 'ManualModeChanged' and data->>'isManualMode' = 'false'",
-        [`conversation-${id}`],
+        [streams.conversation(id)],
       );
       expect(handBack.rows).toHaveLength(1);
       expect(handBack.rows[0]!.data.byUserId).toBeUndefined();

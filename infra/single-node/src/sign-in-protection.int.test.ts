@@ -1,6 +1,6 @@
 import { Secret, TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
-import type { ApiError, RecoveryCodesView, SecurityView, SignInView, TwoFactorSetupView } from '@pf/events';
+import { streams, type ApiError, type RecoveryCodesView, type SecurityView, type SignInView, type TwoFactorSetupView } from '@pf/events';
 import { createPool } from '@pf/infra';
 import { ApiClient } from './testing/api-client';
 import { readFeedPage } from './testing/event-feed';
@@ -70,7 +70,7 @@ describe('sign-in protection', () => {
 
       const events = await sql.query<{ type: string; data: unknown }>(
         'select type, data from events where stream_name = $1 order by stream_version',
-        [`user-${userId}`],
+        [streams.user(userId)],
       );
       expect(events.rows.map((event) => event.type)).toEqual(['PasswordChanged', 'TwoFactorEnabled']);
       expect(events.rows.map((event) => event.data)).toEqual([
@@ -98,7 +98,7 @@ describe('sign-in protection', () => {
       const feed = await readFeedPage(node.server.url, token);
       expect(feed.status).toBe(200);
       expect(feed.events.some((event) => event.type === 'AgentCreated')).toBe(true);
-      expect(feed.events.filter((event) => event.stream === `user-${userId}`)).toEqual([]);
+      expect(feed.events.filter((event) => event.stream === streams.user(userId))).toEqual([]);
       for (const secret of secrets) expect(feed.text).not.toContain(secret);
     } finally {
       await sql.end();
@@ -180,7 +180,7 @@ describe('sign-in protection', () => {
     const sql = createPool(node.database.url, 1);
     try {
       const events = await sql.query<{ data: unknown }>("select data from events where stream_name = $1 and type = 'RecoveryCodeUsed'", [
-        `user-${userId}`,
+        streams.user(userId),
       ]);
       expect(events.rows.map((event) => event.data)).toEqual([{ userId, remaining: 9 }]);
     } finally {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BACKWARDS, END } from '@eventstore/db-client';
-import type { EventMetadata } from '@pf/events';
+import { streams, type EventMetadata } from '@pf/events';
 import { createPool } from '../db/pool';
 import { migrate } from '../db/migrate';
 import { createTestDatabase, type TestDatabase } from '../testing/database';
@@ -136,7 +136,7 @@ describe('the EventStoreDB and PostgreSQL adapters give the same event the same 
   }
 
   it('hashes, links and times every event identically, and both chains verify', async () => {
-    const stream = `deal-${randomUUID()}`;
+    const stream = streams.deal(randomUUID());
     const batches = makeBatches();
     for (const batch of batches) await postgres.append(stream, batch, 'any');
     const fromPostgres = await postgres.readStream(stream);
@@ -160,7 +160,7 @@ describe('the EventStoreDB and PostgreSQL adapters give the same event the same 
   });
 
   it('gives a different hash when the time hashed differs by one millisecond (the comparison can fail)', async () => {
-    const stream = `deal-${randomUUID()}`;
+    const stream = streams.deal(randomUUID());
     const batches = makeBatches();
     for (const batch of batches) await postgres.append(stream, batch, 'any');
     const fromPostgres = await postgres.readStream(stream);

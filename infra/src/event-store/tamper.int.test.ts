@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
-import type { EventMetadata } from '@pf/events';
+import { streams, type EventMetadata } from '@pf/events';
 import { createPool } from '../db/pool';
 import { migrate } from '../db/migrate';
 import { createTestDatabase, type TestDatabase } from '../testing/database';
@@ -35,7 +35,7 @@ describe('hash chain verifier against rows tampered with in PostgreSQL', () => {
   });
 
   async function fiveEvents(): Promise<string> {
-    const stream = `conversation-${randomUUID()}`;
+    const stream = streams.deal(randomUUID());
     const event = (n: number) => ({
       id: randomUUID(),
       type: n === 0 ? 'ConversationStarted' : 'MessageSent',

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { streams } from '@pf/events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger';
 import { createPool, type Pool } from '../db/pool';
@@ -61,9 +62,9 @@ if (!target.available) {
     });
 
     it('publishes every event in stream order, and the consumer group applies each once', async () => {
-      const streams = [`agent-${randomUUID()}`, `conversation-${randomUUID()}`];
+      const names = [streams.deal(randomUUID()), streams.document(randomUUID())];
       for (let i = 0; i < 10; i++) {
-        const stream = streams[i % 2]!;
+        const stream = names[i % 2]!;
         await store.append(stream, [newEvent(`E${i}`)], 'any');
       }
       const config = { KAFKA_BROKERS: server.url.split(','), KAFKA_TOPIC: topic };
@@ -80,10 +81,10 @@ if (!target.available) {
       });
       await eventually(() => applied.length >= 10, 'ten events from Kafka');
       await source.close();
-      const stored = (await store.readAll({ commit: 0n, prepare: 0n }, 1000)).filter((e) => streams.includes(e.stream));
+      const stored = (await store.readAll({ commit: 0n, prepare: 0n }, 1000)).filter((e) => names.includes(e.stream));
       expect(new Set(applied.map((e) => e.id))).toEqual(new Set(stored.map((e) => e.id)));
       expect(applied).toHaveLength(stored.length);
-      for (const stream of streams) {
+      for (const stream of names) {
         const versions = applied.filter((e) => e.stream === stream).map((e) => e.streamVersion);
         expect(versions).toEqual([...versions].sort((a, b) => a - b));
       }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Message, ProducerRecord } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
-import { START, comparePositions, type Position, type RecordedEventEnvelope } from '@pf/events';
+import { START, comparePositions, streams, type Position, type RecordedEventEnvelope } from '@pf/events';
 import { pollingSubscription } from '../event-store/polling-subscription';
 import type { EventStore, RecordedEvent } from '../event-store/port';
 import type { CheckpointStore } from '../db/checkpoints';
@@ -21,7 +21,7 @@ function memoryStore(events: RecordedEvent[]): Pick<EventStore, 'subscribe'> {
 function makeEvents(count: number): RecordedEvent[] {
   const versions = new Map<string, number>();
   return Array.from({ length: count }, (_, i) => {
-    const stream = `agent-${i % 3}`;
+    const stream = streams.agent(i % 3);
     const version = (versions.get(stream) ?? -1) + 1;
     versions.set(stream, version);
     return {

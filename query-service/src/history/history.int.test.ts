@@ -512,14 +512,14 @@ describe("history API: from the event store, paged, as it stood ?at=, for the co
     const intact = await alice.get<ConversationVerification>(`/api/conversations/${conversationId}/verify`);
     expect(intact.body).toMatchObject({ conversationId, intact: true });
     expect(intact.body.streams.map((s) => s.stream)).toEqual([
-      `conversation-${conversationId}`,
+      streams.conversation(conversationId),
       `match-m-${conversationId}`,
-      `agent-${conversationId * 10 + 1}`,
-      `agent-${conversationId * 10 + 2}`,
+      streams.agent(conversationId * 10 + 1),
+      streams.agent(conversationId * 10 + 2),
     ]);
     await context.pool.query(
       `update events set data = jsonb_set(data, '{content}', '"We can do 3.1% over 25 years"') where stream_name = $1 and stream_version = 5`,
-      [`conversation-${conversationId}`],
+      [streams.conversation(conversationId)],
     );
     const broken = await alice.get<ConversationVerification>(`/api/conversations/${conversationId}/verify`);
     expect(broken.body.intact).toBe(false);

@@ -9,6 +9,7 @@ import {
   conversationsView,
   formatPosition,
   messageOf,
+  streams,
   type Conversation,
   type HistoryState,
   type MessageView,
@@ -48,7 +49,7 @@ export function stateAt(
   let book = emptyOfferBook;
   const recordedOffers = new Map<string, { position: string; recordedAt: string }>();
   for (const { recorded, event } of upTo) {
-    if (!event || recorded.stream !== `conversation-${conversationId}`) continue;
+    if (!event || recorded.stream !== streams.conversation(conversationId)) continue;
     const at = recorded.recordedAt.toISOString();
     if (conversationsView.keyOf(event) === conversationId) conversation = conversationsView.evolve(conversation, event, at);
     const message = messageOf(conversation, event, at);

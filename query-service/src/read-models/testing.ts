@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import type pg from 'pg';
-import type { DomainEvent } from '@pf/events';
+import { streams, type DomainEvent } from '@pf/events';
 import { authMigrations, createPool, migrate, type RecordedEvent } from '@pf/infra';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { READ_MODEL_TABLES, readModelMigrations } from '.';
@@ -38,9 +38,9 @@ export function recorded(
     const data = event.data as Record<string, unknown>;
     const stream =
       'conversationId' in data
-        ? `conversation-${String(data.conversationId)}`
+        ? streams.conversation(Number(data.conversationId))
         : 'agentId' in data
-          ? `agent-${String(data.agentId)}`
+          ? streams.agent(Number(data.agentId))
           : `other-${index}`;
     const version = (streamVersions.get(stream) ?? -1) + 1;
     streamVersions.set(stream, version);

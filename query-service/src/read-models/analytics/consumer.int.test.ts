@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyRequest } from 'fastify';
-import { formatPosition, type DomainEvent } from '@pf/events';
+import { formatPosition, streams, type DomainEvent } from '@pf/events';
 import {
   advanceAppliedThrough,
   applyOnce,
@@ -114,7 +114,7 @@ describe('the analytics consumer folds the facts behind Analytics & Reports and 
     store = new PostgresEventStore(pool, database.url);
     await store.append('agent-2', [newEvent(agent(2, 'lender', null))], 'no_stream');
     for (const id of [1, 2, 3]) {
-      await store.append(`agent-${100 + id}`, [newEvent(agent(100 + id, 'borrower', 'London'))], 'no_stream');
+      await store.append(streams.agent(100 + id), [newEvent(agent(100 + id, 'borrower', 'London'))], 'no_stream');
       await store.append(
         `match-m${id}`,
         [
@@ -125,7 +125,7 @@ describe('the analytics consumer folds the facts behind Analytics & Reports and 
         ],
         'no_stream',
       );
-      await store.append(`conversation-${id}`, deal(id).map(newEvent), 'no_stream');
+      await store.append(streams.conversation(id), deal(id).map(newEvent), 'no_stream');
     }
     // Deal d1 opened, moved on and completed (its own stream); then its borrower moves to Leeds and agrees d4 there.
     const opened = {

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Migration, RecordedEvent } from '@pf/infra';
 import type { ReadModel } from '../read-model';
-import { firmOf as firmOfParty, type DomainEvent } from '@pf/events';
+import { firmOf as firmOfParty, streams, type DomainEvent } from '@pf/events';
 import type { BulkTarget } from '../bulk-fill';
 import { domainEventOf, textArrayLiteral, writeRows } from '../fold-batch';
 
@@ -40,8 +40,6 @@ const migrations: Migration[] = [
   },
 ];
 
-const agentStream = (agentId: number) => `agent-${agentId}`;
-
 const unique = (firms: readonly string[]) => [...new Set(firms)];
 
 interface Behind {
@@ -74,13 +72,13 @@ function streamBehind(event: DomainEvent, behindOf: (stream: string) => Behind):
     case 'MatchFound':
       return union(
         [event.data.borrowerAgentId, event.data.lenderAgentId, ...(event.data.brokerAgentId ? [event.data.brokerAgentId] : [])].map(
-          agentStream,
+          streams.agent,
         ),
       );
     case 'MatchRequested':
-      return union([agentStream(event.data.agentId)]);
+      return union([streams.agent(event.data.agentId)]);
     case 'DocumentUploaded':
-      return union([`deal-${event.data.dealId}`]);
+      return union([streams.deal(event.data.dealId)]);
     default:
       return null;
   }
