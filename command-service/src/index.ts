@@ -11,6 +11,7 @@ import { oidcRoutes } from './identity/oidc-routes';
 import { matchRequestRoutes } from './matching/routes';
 import { apiTokenRoutes } from './identity/api-token-routes';
 import { securityRoutes } from './identity/security-routes';
+import { photoRoutes } from './identity/photo/routes';
 import { settingsRoutes } from './identity/settings-routes';
 import { protectionRoutes } from './identity/protection/routes';
 import { signInRoutes } from './identity/protection/sign-in-routes';
@@ -66,6 +67,7 @@ const commandRoutes: FastifyPluginAsync<ServiceContext> = async (app, context) =
   await app.register(documentRoutes, context);
   await app.register(matchRequestRoutes, context);
   await app.register(settingsRoutes, context);
+  await app.register(photoRoutes, context);
   await app.register(securityRoutes, context);
   await app.register(protectionRoutes, context);
   await app.register(apiTokenRoutes, context);

@@ -224,6 +224,8 @@ export const currentUserView = z.object({
   role: z.enum(['admin', 'operator', 'auditor']).optional(),
   /** One of the installation's administrators (ADMIN_USER_IDS): may see the System screen and rebuild; not a firm role. */
   isPlatformAdmin: z.boolean().optional(),
+  /** Their profile photo (GET /api/auth/photos/:photoId), or null without one (docs/behaviour/settings.md). */
+  photoId: z.string().nullable().optional(),
 });
 export type CurrentUserView = z.infer<typeof currentUserView>;
 

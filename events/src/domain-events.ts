@@ -191,6 +191,18 @@ export const notificationPreferencesChanged = event('NotificationPreferencesChan
 });
 export const sessionTimeoutChanged = event('SessionTimeoutChanged', { userId: z.string(), minutes: sessionTimeout });
 export const agentDefaultsChanged = event('AgentDefaultsChanged', { userId: z.string(), defaults: agentDefaultsInput });
+/**
+ * Change Photo: the resized photo's id and SHA-256 (docs/behaviour/settings.md, "Profile photo"); its bytes stay
+ * beside the account (`profile_photos`) and go with it when the account is deleted.
+ */
+export const profilePhotoChanged = event('ProfilePhotoChanged', {
+  userId: z.string(),
+  photoId: z.uuid(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  contentType: z.literal('image/webp'),
+  size: z.number().int().nonnegative(),
+});
+export const profilePhotoRemoved = event('ProfilePhotoRemoved', { userId: z.string(), photoId: z.uuid() });
 /** Delete Account: read models drop the user; their key is deleted, so their sealed data is unreadable. */
 export const accountDeleted = event('AccountDeleted', { userId: z.string() });
 /**
@@ -295,6 +307,8 @@ export const domainEvent = z.discriminatedUnion('type', [
   notificationPreferencesChanged,
   sessionTimeoutChanged,
   agentDefaultsChanged,
+  profilePhotoChanged,
+  profilePhotoRemoved,
   accountDeleted,
   passwordChanged,
   twoFactorEnabled,

@@ -22,6 +22,8 @@ export const historyActor = z.discriminatedUnion('kind', [
     sessionId: z.string().nullable(),
     /** The agent this person spoke or acted for, when the event names one. */
     agentId: z.number().int().nullable(),
+    /** Their current profile photo (GET /api/auth/photos/:photoId), when they have one. */
+    photoId: z.string().optional(),
   }),
   z.object({ kind: z.literal('agent'), agentId: z.number().int(), name: z.string() }),
   z.object({ kind: z.literal('system'), name: z.string() }),

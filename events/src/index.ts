@@ -21,6 +21,7 @@ export * from './position';
 export * from './socket';
 export * from './user';
 export * from './protection';
+export * from './photo';
 export * from './user-messages';
 export * from './read-criteria';
 export * from './products';

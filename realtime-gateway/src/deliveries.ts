@@ -202,6 +202,8 @@ export function deliveriesFor(index: ViewIndex, event: DomainEvent, at: string):
     case 'UserProfileChanged':
     case 'SessionTimeoutChanged':
     case 'AgentDefaultsChanged':
+    case 'ProfilePhotoChanged':
+    case 'ProfilePhotoRemoved':
     case 'PasswordChanged':
     case 'TwoFactorEnabled':
     case 'TwoFactorDisabled':

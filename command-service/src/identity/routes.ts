@@ -101,6 +101,7 @@ export const identityRoutes: FastifyPluginAsyncZod<{
         firmName: user.firmName,
         role: user.role,
         isPlatformAdmin: isPlatformAdmin(config, user.id),
+        photoId: user.photoId ?? null,
       };
     },
   );

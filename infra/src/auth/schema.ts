@@ -134,3 +134,24 @@ authMigrations.push({
     create index firm_invites_firm on firm_invites (firm_id);
   `,
 });
+
+/**
+ * Profile photos (docs/behaviour/settings.md, "Profile photo"): the resized photo's bytes beside the account, as
+ * documents keep theirs beside the events (their ProfilePhotoChanged event records the id and SHA-256). Only the
+ * current photo is kept; deleting the account deletes it.
+ */
+authMigrations.push({
+  name: 'auth/006-profile-photos',
+  sql: `
+    create table profile_photos (
+      id uuid primary key,
+      user_id uuid not null references users (id) on delete cascade,
+      content_type text not null,
+      sha256 text not null,
+      bytes bytea not null,
+      created_at timestamptz not null default now()
+    );
+    create index profile_photos_user on profile_photos (user_id);
+    alter table users add column photo_id uuid;
+  `,
+});

@@ -44,6 +44,7 @@ type UserRow = {
   firm_id: string;
   firm_name: string;
   firm_role: FirmRole;
+  photo_id: string | null;
 };
 
 /** A new account's firm of one: its id is the account's, its founder its admin (the first member may name it). */
@@ -177,7 +178,7 @@ export class SessionStore {
       `with s as (
          insert into sessions (token_hash, user_id, expires_at, user_agent)
          values ($1, $2, now() + make_interval(hours => $3::int), $4) returning id, user_id)
-       select u.id, u.first_name, u.last_name, u.email, u.user_type, s.id as session_id, u.firm_id, f.name as firm_name, u.firm_role
+       select u.id, u.first_name, u.last_name, u.email, u.user_type, s.id as session_id, u.firm_id, f.name as firm_name, u.firm_role, u.photo_id::text as photo_id
        from s join users u on u.id = s.user_id join firms f on f.id = u.firm_id`,
       [hash(token), userId, Math.round(this.ttlHours), userAgent?.slice(0, 300) ?? null],
     );
@@ -206,7 +207,7 @@ export class SessionStore {
 
   private async lookUp(tokenHash: string, touch: boolean): Promise<SessionUser | null> {
     const result = await this.pool.query<UserRow & { stale: boolean }>(
-      `select u.id, u.first_name, u.last_name, u.email, u.user_type, s.id as session_id, u.firm_id, f.name as firm_name, u.firm_role,
+      `select u.id, u.first_name, u.last_name, u.email, u.user_type, s.id as session_id, u.firm_id, f.name as firm_name, u.firm_role, u.photo_id::text as photo_id,
               s.last_seen_at < now() - make_interval(secs => $2) as stale
        from sessions s join users u on u.id = s.user_id join firms f on f.id = u.firm_id
        where s.token_hash = $1 and s.expires_at > now()
@@ -226,7 +227,7 @@ export class SessionStore {
   async userOfSession(sessionId: string): Promise<SessionUser | null> {
     if (!/^[0-9a-f-]{36}$/i.test(sessionId)) return null;
     const result = await this.pool.query<UserRow>(
-      `select u.id, u.first_name, u.last_name, u.email, u.user_type, s.id as session_id, u.firm_id, f.name as firm_name, u.firm_role
+      `select u.id, u.first_name, u.last_name, u.email, u.user_type, s.id as session_id, u.firm_id, f.name as firm_name, u.firm_role, u.photo_id::text as photo_id
        from sessions s join users u on u.id = s.user_id join firms f on f.id = u.firm_id
        where s.id = $1 and s.expires_at > now() and s.last_seen_at > now() - make_interval(mins => u.session_timeout_minutes)`,
       [sessionId],
@@ -310,6 +311,7 @@ function toUser(row: UserRow): SessionUser {
     firmId: row.firm_id,
     firmName: row.firm_name,
     role: row.firm_role,
+    photoId: row.photo_id,
   };
 }
 

@@ -71,8 +71,9 @@ export function toHistoryEvents(
   viewerId: string | null,
   personName: (userId: string) => string,
   whole: readonly HistoryRecord[] = records,
+  personPhoto?: (userId: string) => string | null,
 ): HistoryEvent[] {
-  const context: SummaryContext = { participants, personName };
+  const context: SummaryContext = { participants, personName, ...(personPhoto ? { personPhoto } : {}) };
   const products = new Map<string, OfferedProduct | undefined>();
   for (const { event } of whole) if (event?.type === 'OfferMade') products.set(event.data.offerId, event.data.product);
   return records.map((record) => {

@@ -29,6 +29,7 @@ import { toHistoryEvents } from './history-events';
 import { HistoryCache } from './history-cache';
 import { loadHistory, type LoadedHistory } from './load-history';
 import { personNames } from './people';
+import { personPhotos } from './photos';
 import { withoutDeleted } from './erasure';
 import { stateAt, type Moment } from './state-at';
 
@@ -92,7 +93,14 @@ export const historyRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, 
       const after = query.after ? parsePosition(query.after) : null;
       const limit = query.limit ?? DEFAULT_PAGE;
       const remaining = after ? history.records.filter((r) => comparePositions(r.recorded.position, after) > 0) : history.records;
-      const events = toHistoryEvents(remaining.slice(0, limit), history.started.participants, firmId, names, history.records);
+      const events = toHistoryEvents(
+        remaining.slice(0, limit),
+        history.started.participants,
+        firmId,
+        names,
+        history.records,
+        await personPhotos(pool, history.records),
+      );
       return {
         conversationId: id,
         events,

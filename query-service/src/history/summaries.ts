@@ -15,6 +15,8 @@ import {
 export interface SummaryContext {
   readonly participants: readonly Participant[];
   readonly personName: (userId: string) => string;
+  /** Their current profile photo's id, where the reader wants it (the thread draws it beside their messages). */
+  readonly personPhoto?: (userId: string) => string | null;
 }
 
 const percent = (value: number) => percentage(value, 3);
@@ -60,7 +62,15 @@ export function actorOf(event: DomainEvent | null, metadata: EventMetadata, cont
   const agentId = agentOf(event);
   const actor = metadata.actor;
   if (actor.kind === 'user') {
-    return { kind: 'person', userId: actor.userId, name: context.personName(actor.userId), sessionId: actor.sessionId ?? null, agentId };
+    const photoId = context.personPhoto?.(actor.userId);
+    return {
+      kind: 'person',
+      userId: actor.userId,
+      name: context.personName(actor.userId),
+      sessionId: actor.sessionId ?? null,
+      agentId,
+      ...(photoId ? { photoId } : {}),
+    };
   }
   if (actor.kind === 'agent' || agentId !== null) {
     const id = actor.kind === 'agent' ? actor.agentId : agentId!;
@@ -160,6 +170,8 @@ export function summarise(event: DomainEvent | null, type: string, actor: Histor
     case 'NotificationPreferencesChanged':
     case 'SessionTimeoutChanged':
     case 'AgentDefaultsChanged':
+    case 'ProfilePhotoChanged':
+    case 'ProfilePhotoRemoved':
     case 'AccountDeleted':
     case 'PasswordChanged':
     case 'TwoFactorEnabled':

@@ -2,6 +2,7 @@ import { Alignment, Button, Classes, Icon, Menu, MenuItem } from '@blueprintjs/c
 import type { CurrentUserView } from '@pf/events';
 import { useLocation } from 'wouter';
 import { displayName, displayRole, initials } from '../../features/auth/user-display';
+import { Avatar } from '../avatar';
 import { isActive, NAV_ITEMS, SYSTEM_NAV_ITEM } from './nav-items';
 
 interface Props {
@@ -35,9 +36,7 @@ export function SideNav({ user, onNavigate }: Props) {
         ))}
       </Menu>
       <div className="pf-user-footer">
-        <div className="pf-avatar" aria-hidden>
-          {initials(user)}
-        </div>
+        <Avatar photoId={user?.photoId} initials={initials(user)} />
         <div className="pf-user-text">
           <div className="pf-user-name">{displayName(user)}</div>
           <div className={Classes.TEXT_MUTED} data-testid="sidebar-role">

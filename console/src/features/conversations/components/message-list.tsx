@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { subscribeTyping, typingIn } from '../../../lib/live/typing';
 import { AGENT_TYPE_LOOK } from '../../../components/agent-type';
 import { formatTime } from '../../../lib/display';
+import { Avatar } from '../../../components/avatar';
 import { OfferCard } from './offer-card';
 import { sideOf, threadItems } from './thread-model';
 
@@ -49,7 +50,11 @@ export function MessageList({ conversation, messages, events }: Props) {
               data-testid={item.kind === 'message' ? 'message' : 'offer'}
             >
               <div className="pf-message-meta">
-                <Icon icon={look.icon} intent={look.intent} size={14} />
+                {item.personPhotoId ? (
+                  <Avatar photoId={item.personPhotoId} initials="" className="pf-avatar-small" />
+                ) : (
+                  <Icon icon={look.icon} intent={look.intent} size={14} />
+                )}
                 <strong>{name}</strong>
                 <span className="pf-muted">{look.label}</span>
                 <Tag minimal round icon={byPerson ? 'person' : isNote ? 'annotation' : 'predictive-analysis'} data-testid="author">

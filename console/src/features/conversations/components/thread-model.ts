@@ -30,6 +30,8 @@ interface ThreadMessage {
    * recorded event; null when an agent or the automation did, or it is not known yet.
    */
   person: string | null;
+  /** That person's profile photo, when they have one (docs/behaviour/settings.md, "Profile photo"). */
+  personPhotoId: string | null;
   /** A note on how a side's person was read (docs/decisions/one-commitment-per-need.md), not something said. */
   isNote: boolean;
 }
@@ -49,6 +51,7 @@ export interface ThreadOffer {
   status: OfferStatus;
   /** The person who made it through the offer form, or null when the agent did. */
   person: string | null;
+  personPhotoId: string | null;
 }
 
 export type ThreadItem = ThreadMessage | ThreadOffer;
@@ -56,6 +59,7 @@ export type ThreadItem = ThreadMessage | ThreadOffer;
 /** Messages and offers merged in the order they were recorded. Pure. */
 export function threadItems(messages: readonly MessageView[], history: readonly HistoryEvent[]): ThreadItem[] {
   const writers = new Map<number, string>();
+  const writerPhotos = new Map<number, string>();
   const offerEvents = new Map<string, HistoryEvent>();
   let book = emptyOfferBook;
   for (const recorded of history) {
@@ -63,7 +67,10 @@ export function threadItems(messages: readonly MessageView[], history: readonly 
     const parsed = domainEvent.safeParse({ type: recorded.type, data: recorded.data });
     if (!parsed.success) continue;
     const event = parsed.data;
-    if (event.type === 'MessageSent' && recorded.actor.kind === 'person') writers.set(event.data.messageId, recorded.actor.name);
+    if (event.type === 'MessageSent' && recorded.actor.kind === 'person') {
+      writers.set(event.data.messageId, recorded.actor.name);
+      if (recorded.actor.photoId) writerPhotos.set(event.data.messageId, recorded.actor.photoId);
+    }
     if (event.type === 'OfferMade') offerEvents.set(event.data.offerId, recorded);
     book = evolveOfferBook(book, event);
   }
@@ -76,6 +83,7 @@ export function threadItems(messages: readonly MessageView[], history: readonly 
     // A person's own message, or the note their Make offer recorded (written as automated, with them as its
     // actor); an agent's line stays the agent's even when a person's action put it there (Add Demo Messages).
     person: !message.isAutomated || message.isReading ? (writers.get(message.id) ?? null) : null,
+    personPhotoId: !message.isAutomated || message.isReading ? (writerPhotos.get(message.id) ?? null) : null,
     isNote: message.isReading === true,
   }));
   for (const offer of book.offers) {
@@ -92,6 +100,7 @@ export function threadItems(messages: readonly MessageView[], history: readonly 
       figures: event.figures ?? null,
       status: offer.status,
       person: event.actor.kind === 'person' ? event.actor.name : null,
+      personPhotoId: event.actor.kind === 'person' ? (event.actor.photoId ?? null) : null,
     });
   }
   // Stable: an offer recorded in the same instant as its message follows it.

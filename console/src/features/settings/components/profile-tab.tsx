@@ -1,11 +1,13 @@
 import { Button, FormGroup, HTMLSelect, InputGroup, Intent, TextArea } from '@blueprintjs/core';
-import { LANGUAGES, PROFILE_ROLES, profileInput, TIMEZONES, type ProfileView } from '@pf/events';
+import { LANGUAGE_NAMES, LANGUAGES, PROFILE_ROLES, profileInput, TIMEZONES, type ProfileView } from '@pf/events';
 import { useState, type FormEvent } from 'react';
 import { useStateFrom } from '../../../lib/use-state-from';
 import { ApiError } from '../../../lib/api-client';
 import { fieldErrors, type FieldErrors } from '../../../lib/form-errors';
 import { toastError, toastSuccess } from '../../../lib/toaster';
+import { useUser } from '../../../lib/current-user';
 import { useSaveProfile } from '../api/settings';
+import { ProfilePhoto } from './profile-photo';
 
 type Values = Record<keyof ProfileView, string>;
 const TEXT_FIELDS: [keyof ProfileView, string, string][] = [
@@ -25,6 +27,7 @@ export function ProfileTab({ profile }: { profile: ProfileView }) {
   const [values, setValues] = useStateFrom<Values>(() => toValues(profile), [profile]);
   const [errors, setErrors] = useState<FieldErrors>({});
   const save = useSaveProfile();
+  const user = useUser();
   const set = (key: keyof ProfileView, value: string) => setValues((current) => ({ ...current, [key]: value }));
 
   const submit = async (event: FormEvent) => {
@@ -61,7 +64,7 @@ export function ProfileTab({ profile }: { profile: ProfileView }) {
 
   return (
     <form onSubmit={(event) => void submit(event)} noValidate className="pf-settings-form">
-      <p className="pf-muted pf-small">Change Photo is not available yet. JPG, PNG or GIF. Max size of 5MB.</p>
+      <ProfilePhoto user={user.data} />
       <div className="pf-grid pf-grid-2">{TEXT_FIELDS.map(([key, label, type]) => field(key, label, type))}</div>
       <div className="pf-grid pf-grid-3">
         <FormGroup label="Role" labelFor="profile-role">
@@ -88,7 +91,9 @@ export function ProfileTab({ profile }: { profile: ProfileView }) {
         >
           <HTMLSelect id="profile-language" fill value={values.language} onChange={(e) => set('language', e.currentTarget.value)}>
             {LANGUAGES.map((language) => (
-              <option key={language}>{language}</option>
+              <option key={language} value={language}>
+                {LANGUAGE_NAMES[language]}
+              </option>
             ))}
           </HTMLSelect>
         </FormGroup>
