@@ -82,7 +82,7 @@ function refuseSecondDeal(deal: Opened, need: NeedState): void {
   if (held) {
     const how = held.conversationId === null ? 'made by hand' : `agreed in conversation #${held.conversationId}`;
     throw new Conflict(
-      `${borrower} already has an agreed deal with ${held.lenderName} (deal ${held.dealId}, ${how}): a second deal for this borrower is refused until that deal is cancelled, or ${borrower}'s operator edits the need or asks for another lender`,
+      `${borrower} already has an agreed deal with ${held.lenderName} (${how}): a second deal for this borrower is refused until that deal is cancelled, or ${borrower}'s operator edits the need or asks for another lender`,
     );
   }
   throw new Invalid(`${borrower}'s need is not committed to this deal; New Deal commits it first`);

@@ -4,7 +4,7 @@
  * largest loan, and the rate band the LTV prices at. The same functions build the negotiation's limits
  * (negotiation/lending-rules.ts), so what the explanation says is what the agents can agree.
  */
-import { pounds, type CriterionVerdict, type PropertyType, type ReadCriteria } from '@pf/events';
+import { ltvPercent, pounds, type CriterionVerdict, type PropertyType, type ReadCriteria } from '@pf/events';
 import { application, lenderLoanCap, ltvBandLabel, ltvPremium, type LendingRules } from '../automation/negotiation/lending-rules';
 import { DEFAULT_MAX_LTV, dealPropertyValue } from '../automation/negotiation/property-value';
 import { formatRate } from '../automation/words/format';
@@ -25,6 +25,8 @@ const TYPE_NAME: Record<PropertyType, string> = {
 const SCORE: Record<CriterionVerdict, number> = { pass: 100, warn: 50, fail: 0 };
 
 const percent = (share: number) => `${Math.round(share * 1000) / 10}%`;
+/** A loan to value in the one style, to one decimal ("80.0%"). */
+const ltvShare = (share: number) => ltvPercent(share * 100);
 const capital = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 const list = (words: readonly string[]) => words.join(', ');
 
@@ -57,14 +59,14 @@ export function lendingCriteria(borrower: ReadCriteria, lender: ReadCriteria, ru
   const maxLtv = cap.ltvCap / value;
   if (!need) {
     if (lender.maxLtv !== null)
-      add('Loan to value', 'warn', `No loan amount or deposit stated; this lender lends up to ${percent(maxLtv)} LTV`);
+      add('Loan to value', 'warn', `No loan amount or deposit stated; this lender lends up to ${ltvShare(maxLtv)} LTV`);
     return parts;
   }
   const loan = need.lo;
   const ltv = loan / value;
   if (ltv <= maxLtv + 1e-9)
-    add('Loan to value', 'pass', `LTV ${percent(ltv)} (${pounds(loan)} on ${pounds(value)}) is within this lender's ${percent(maxLtv)}`);
-  else add('Loan to value', 'fail', `LTV ${percent(ltv)} exceeds this lender's ${percent(maxLtv)}`);
+    add('Loan to value', 'pass', `LTV ${ltvShare(ltv)} (${pounds(loan)} on ${pounds(value)}) is within this lender's ${ltvShare(maxLtv)}`);
+  else add('Loan to value', 'fail', `LTV ${ltvShare(ltv)} exceeds this lender's ${ltvShare(maxLtv)}`);
 
   if (applied.propertyType === 'residential') {
     const multiple = rules.incomeMultiple;

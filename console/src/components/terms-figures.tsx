@@ -1,8 +1,8 @@
 import {
-  percentage,
   plural,
   pounds,
   poundsAndPence,
+  ratePercent,
   termInWords,
   type DealView,
   type LoanTerms,
@@ -43,7 +43,7 @@ export function termsRows(terms: LoanTerms, product: OfferedProduct | null, figu
   ];
   if (!product) {
     return [
-      { label: 'Rate', value: percentage(terms.interestRate, 3) },
+      { label: 'Rate', value: ratePercent(terms.interestRate) },
       ...common,
       { label: 'Fee', value: pounds(terms.arrangementFee) },
       ...regulated,
@@ -57,8 +57,8 @@ export function termsRows(terms: LoanTerms, product: OfferedProduct | null, figu
     {
       label: 'Rate',
       value: reverts
-        ? `${percentage(terms.interestRate, 3)} for ${initial}, then ${percentage(product.reversionRatePercent, 3)}`
-        : percentage(terms.interestRate, 3),
+        ? `${ratePercent(terms.interestRate)} for ${initial}, then ${ratePercent(product.reversionRatePercent)}`
+        : ratePercent(terms.interestRate),
     },
     ...common,
     {

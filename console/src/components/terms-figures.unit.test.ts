@@ -30,7 +30,7 @@ describe('terms as a person reads them', () => {
     const old = { loanAmount: 200_000, termYears: 25, interestRate: 4.5, arrangementFee: 999 };
     const served = offerFigures(old);
     expect(termsRows(old, null, served).map((row) => `${row.label}: ${row.value}`)).toEqual([
-      'Rate: 4.5%',
+      'Rate: 4.50%',
       'Loan: £200,000',
       'Term: 25 years',
       'Fee: £999',

@@ -1,5 +1,10 @@
-/** Percentages and dates as the console writes them (British English). Money: `pounds` / `compactPounds` of @pf/events. */
-export const percent = (value: number, digits = 1) => `${value.toFixed(digits)}%`;
+import { sharePercent } from '@pf/events';
+
+/**
+ * Dates as the console writes them (British English). Every figure (money, rates, LTV, shares) comes from the one
+ * format module of @pf/events (docs/behaviour/console-layout.md, "Money and numbers"); `percent` is its share.
+ */
+export const percent = sharePercent;
 export const shortDate = (iso: string) => new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
 export const monthLabel = (isoMonth: string) =>
   new Date(`${isoMonth}-01T00:00:00Z`).toLocaleDateString('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' });

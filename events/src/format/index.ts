@@ -1,1 +1,4 @@
 export * from './money';
+export * from './rates';
+export * from './words';
+export * from './criteria';

@@ -2,8 +2,8 @@ import type pg from 'pg';
 import type { HistoryRecord } from './load-history';
 
 /**
- * Names of the people who acted, from their accounts (identity, not a read model). A person whose account
- * is gone is still named by their id.
+ * Names of the people who acted, from their accounts (identity, not a read model): the name alone, never with
+ * an id beside it (the actor keeps the id for an audit); a person whose account is gone is "A former user".
  */
 export async function personNames(pool: pg.Pool, records: readonly HistoryRecord[]): Promise<(userId: string) => string> {
   const ids = [
@@ -18,11 +18,8 @@ export async function personNames(pool: pg.Pool, records: readonly HistoryRecord
     );
     for (const row of result.rows) {
       const name = [row.first_name, row.last_name].filter(Boolean).join(' ');
-      if (name) names.set(row.id, name);
+      names.set(row.id, name || 'A person with no name given');
     }
   }
-  return (userId) => {
-    const name = names.get(userId);
-    return name ? `${name} (${userId.slice(0, 8)})` : `User ${userId.slice(0, 8)}`;
-  };
+  return (userId) => names.get(userId) ?? 'A former user';
 }

@@ -90,7 +90,7 @@ describe('explained matches', () => {
       { maxLtv: '80%', region: 'London, Bristol', interestRateMin: '4%' },
     );
     expect(verdicts(result)).toMatchObject({
-      'Loan to value': "fail: LTV 85% exceeds this lender's 80%",
+      'Loan to value': "fail: LTV 85.0% exceeds this lender's 80.0%",
       Region: "fail: Leeds is outside this lender's regions (London, Bristol)",
       'Income multiple': "fail: £255,000 is 6.4 times income of £40,000, above this lender's 4.5",
       Pricing: 'pass: LTV band 80–85%: rates from 4.50%',
@@ -101,7 +101,7 @@ describe('explained matches', () => {
   it('passes what fits and warns about what the borrower did not state', () => {
     const result = scoreMatch(buyer.criteria, lender.criteria);
     expect(verdicts(result)).toMatchObject({
-      'Loan to value': "pass: LTV 80% (£236,000 on £295,000) is within this lender's 85%",
+      'Loan to value': "pass: LTV 80.0% (£236,000 on £295,000) is within this lender's 85.0%",
       'Income multiple': 'pass: £236,000 is 3.8 times income of £62,000, within 4.5',
     });
     expect(result.score).toBeGreaterThanOrEqual(70);

@@ -108,7 +108,7 @@ describe('notifications read model', () => {
         ].sort(),
       );
       expect(alice.notifications.find((n) => n.title === 'Offer received')).toMatchObject({
-        message: "bob's lender offered alice's borrower £250,000 at 4.1% over 25 years (fee £999).",
+        message: "bob's lender offered alice's borrower £250,000 at 4.10% over 25 years (fee £999).",
         link: '/conversations/10',
         read: false,
       });
@@ -290,7 +290,7 @@ describe('notifications read model', () => {
         },
       },
     ]);
-    const agreed = "alice's borrower and lenda's lender agreed £300,000 at 4.3% over 25 years.";
+    const agreed = "alice's borrower and lenda's lender agreed £300,000 at 4.30% over 25 years.";
     const firmA = await listNotifications(db.pool, 'alice');
     expect(firmA.notifications.map((n) => [n.title, n.message, n.read])).toEqual([['Deal agreed', agreed, false]]);
     expect((await listNotifications(db.pool, 'lenda')).notifications.map((n) => n.title)).toEqual(['Deal agreed']);

@@ -1,5 +1,5 @@
 import { Alert, Button, ButtonGroup, Card, H2, HTMLTable, Icon, Intent, Tag } from '@blueprintjs/core';
-import { CRITERIA_KEYS, unreadableCriteria, USER_MESSAGES, type AgentView } from '@pf/events';
+import { criterionWords, CRITERIA_KEYS, unreadableCriteria, USER_MESSAGES, type AgentView } from '@pf/events';
 import { useState } from 'react';
 import { toastFailure, toastSuccess } from '../../../lib/toaster';
 import { useDeleteAgent, useUpdateAgent } from '../api/agents';
@@ -61,10 +61,10 @@ export function AgentCard({ agent }: { agent: AgentView }) {
                 <tr key={key}>
                   <td>{CRITERIA_LABELS[key]}</td>
                   <td>
-                    {agent.criteria?.[key]}
+                    {criterionWords(key, agent.criteria?.[key] ?? '')}
                     {notUnderstood.has(key) ? (
                       <Tag minimal intent={Intent.WARNING} className="pf-not-understood" title="The agents treat this as no limit">
-                        not understood
+                        Not understood
                       </Tag>
                     ) : null}
                   </td>

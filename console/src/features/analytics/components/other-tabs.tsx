@@ -1,7 +1,8 @@
+import { ScrollHint } from '../../../components/scroll-hint';
 import { Button, Card, H2, HTMLTable, NonIdealState, ProgressBar } from '@blueprintjs/core';
 import type { AnalyticsReportView } from '@pf/events';
 import { useState } from 'react';
-import { plural, pounds } from '@pf/events';
+import { capitalised, plural, pounds } from '@pf/events';
 import { duration, percent } from '../../../lib/format';
 
 /** Agent Performance: a leaderboard by revenue or by conversion. */
@@ -26,6 +27,7 @@ export function AgentsTab({ report }: { report: AnalyticsReportView }) {
   return (
     <Card className="pf-section pf-table-wrap">
       <H2 className="pf-h4">Agent Performance</H2>
+      <ScrollHint />
       <HTMLTable compact striped className="pf-full" data-testid="agent-leaderboard">
         <thead>
           <tr>
@@ -40,7 +42,7 @@ export function AgentsTab({ report }: { report: AnalyticsReportView }) {
           {rows.map((a) => (
             <tr key={a.agentId}>
               <td>{a.name}</td>
-              <td>{a.type}</td>
+              <td>{capitalised(a.type)}</td>
               <td>{a.deals}</td>
               <td>{a.conversion === null ? '–' : `${percent(a.conversion)} of ${a.negotiations}`}</td>
               <td>{pounds(a.revenue)}</td>

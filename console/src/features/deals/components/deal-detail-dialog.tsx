@@ -1,5 +1,5 @@
 import { Button, Callout, Dialog, DialogBody, H5, Intent, Spinner } from '@blueprintjs/core';
-import { DEAL_STAGES, type DealDetailView, type DealStage } from '@pf/events';
+import { ltvPercent, DEAL_STAGES, type DealDetailView, type DealStage } from '@pf/events';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { pounds } from '@pf/events';
@@ -56,7 +56,7 @@ export function DealDetailDialog({ dealId, onClose }: { dealId: string | null; o
                 </tr>
                 <tr>
                   <th scope="row">LTV</th>
-                  <td>{d.ltv}%</td>
+                  <td>{ltvPercent(d.ltv)}</td>
                 </tr>
                 <TermsRows rows={dealTermsRows(d)} />
                 <tr>

@@ -1,4 +1,5 @@
 import { Intent, Tag } from '@blueprintjs/core';
+import { capitalised } from '@pf/events';
 import type { DealStage, DealStatus } from '@pf/events';
 
 const STATUS_INTENT: Record<DealStatus, Intent> = {
@@ -10,12 +11,12 @@ const STATUS_INTENT: Record<DealStatus, Intent> = {
 
 export const DealStatusTag = ({ status }: { status: DealStatus }) => (
   <Tag intent={STATUS_INTENT[status]} minimal data-testid="deal-status">
-    {status}
+    {capitalised(status)}
   </Tag>
 );
 
 export const DealStageTag = ({ stage }: { stage: DealStage }) => (
   <Tag minimal icon="timeline-line-chart" data-testid="deal-stage">
-    {stage}
+    {capitalised(stage)}
   </Tag>
 );

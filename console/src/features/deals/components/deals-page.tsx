@@ -1,7 +1,7 @@
 import { Button, Card, H2, Intent } from '@blueprintjs/core';
 import { Problem } from '../../../components/problem';
 import { WritersOnly } from '../../../components/writers-only';
-import { compactPounds, DEAL_STATUSES, pounds, poundsAndPence, termInWords, type DealView } from '@pf/events';
+import { ltvPercent, ratePercent, compactPounds, DEAL_STATUSES, pounds, poundsAndPence, termInWords, type DealView } from '@pf/events';
 import { useState } from 'react';
 import { FigureCards, shortDate } from '../../../components/figure-cards';
 import { aprcText } from '../../../components/terms-figures';
@@ -25,7 +25,8 @@ function DealRow({ deal, onView, onEdit }: { deal: DealView; onView: () => void;
           {deal.brokerName ? ` · via ${deal.brokerName}` : ''}
         </div>
         <div className="pf-deal-terms" data-testid="deal-terms">
-          {pounds(deal.loanAmount)} at {deal.interestRate}% over {deal.term} years · LTV {deal.ltv}% · value {pounds(deal.propertyValue)}
+          {pounds(deal.loanAmount)} at {ratePercent(deal.interestRate)} over {deal.term} years · LTV {ltvPercent(deal.ltv)} · value{' '}
+          {pounds(deal.propertyValue)}
         </div>
         {deal.product || deal.figures ? (
           <div className="pf-deal-terms" data-testid="deal-product">

@@ -1,4 +1,4 @@
-import { pounds, type HistoryEvent, type LoanTerms } from '@pf/events';
+import { pounds, ratePercent, type HistoryEvent, type LoanTerms } from '@pf/events';
 
 /** The filter's groups: the issue's three (messages, offers, control) and everything else. */
 export const FILTER_KINDS = ['message', 'offer', 'control', 'other'] as const;
@@ -15,7 +15,7 @@ export function filterKindOf(event: HistoryEvent): FilterKind {
 }
 
 export const ISSUES = [
-  { key: 'interestRate', label: 'Rate', format: (v: number) => `${Number(v.toFixed(3))}%` },
+  { key: 'interestRate', label: 'Rate', format: ratePercent },
   { key: 'loanAmount', label: 'Loan', format: pounds },
   { key: 'termYears', label: 'Term', format: (v: number) => `${v} yrs` },
   { key: 'arrangementFee', label: 'Fee', format: pounds },
@@ -108,4 +108,20 @@ export function axisTicks(
     seen.add(text);
     return [{ index, label: text }];
   });
+}
+
+/**
+ * "session 1", "session 2": the sessions that acted in this history, numbered in the order they first acted, so
+ * an auditor tells two sessions of one person apart without reading a raw id.
+ */
+export function sessionNames(events: readonly HistoryEvent[]): (sessionId: string) => string {
+  const order: string[] = [];
+  for (const event of events) {
+    const id = event.actor.kind === 'person' ? event.actor.sessionId : null;
+    if (id && !order.includes(id)) order.push(id);
+  }
+  return (sessionId) => {
+    const at = order.indexOf(sessionId);
+    return at < 0 ? 'another session' : `session ${at + 1}`;
+  };
 }

@@ -1,6 +1,7 @@
 import { Button, Callout, Card, H2, HTMLTable, Icon, Intent, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
 import { Problem } from '../../../components/problem';
 import {
+  ratePercent,
   compactPounds,
   MARKET_MIN_DEALS,
   MARKET_MIN_FIRMS,
@@ -28,7 +29,7 @@ type MarketTab = 'rates' | 'prices' | 'lenders';
 function Headline({ data }: { data: MarketView }) {
   const h = data.headline;
   const cards: [string, string, string][] = [
-    ['avgInterestRate', 'Avg Interest Rate', h.avgInterestRate === null ? '–' : `${h.avgInterestRate.toFixed(2)}%`],
+    ['avgInterestRate', 'Avg Interest Rate', h.avgInterestRate === null ? '–' : ratePercent(h.avgInterestRate)],
     ['avgPropertyPrice', 'Avg Property Price', h.avgPropertyPrice === null ? '–' : pounds(h.avgPropertyPrice)],
     ['marketVolume', 'Market Volume', h.marketVolume === null ? 'Not enough data' : compactPounds(h.marketVolume)],
     ['mortgageApprovals', 'Mortgage Approvals', h.mortgageApprovals === null ? 'Not enough data' : String(h.mortgageApprovals)],
@@ -172,7 +173,7 @@ export function MarketPage() {
                         { key: 'Offered', points: data.rates.map((r) => ({ x: monthLabel(r.month), y: r.offeredRate })) },
                         { key: 'Agreed', points: data.rates.map((r) => ({ x: monthLabel(r.month), y: r.agreedRate })) },
                       ]}
-                      format={(v) => `${v.toFixed(2)}%`}
+                      format={ratePercent}
                     />
                   </Card>
                 ) : (
@@ -230,7 +231,7 @@ export function MarketPage() {
                           <tr key={l.agentId}>
                             <td>{l.name}</td>
                             <td>{percent(l.marketShare)}</td>
-                            <td>{l.avgRate.toFixed(2)}%</td>
+                            <td>{ratePercent(l.avgRate)}</td>
                             <td>
                               <Tag minimal>{l.criteria}</Tag>
                             </td>

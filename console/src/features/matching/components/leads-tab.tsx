@@ -1,6 +1,6 @@
 import { Button, Callout, Card, Dialog, DialogBody, H2, Intent, Tag } from '@blueprintjs/core';
 import { Problem } from '../../../components/problem';
-import { CRITERIA_KEYS, type LeadView } from '@pf/events';
+import { capitalised, CRITERIA_KEYS, requirementWords, type LeadView } from '@pf/events';
 import { useState } from 'react';
 import { AGENT_TYPE_FILTER } from '../../../components/agent-type';
 import { shortDate } from '../../../components/figure-cards';
@@ -26,17 +26,17 @@ function LeadCard({ lead, onView }: { lead: LeadView; onView: () => void }) {
     <Card className="pf-lead-card" data-testid="lead-card">
       <H2 className="pf-h5 pf-card-title">{lead.name}</H2>
       <div className="pf-tags">
-        <Tag minimal>{lead.type}</Tag>
+        <Tag minimal>{capitalised(lead.type)}</Tag>
         <DemoBadge isDemo={lead.isDemo} />
         <Tag minimal intent={URGENCY_INTENT[lead.urgency]}>
-          {lead.urgency} urgency
+          {capitalised(lead.urgency)} urgency
         </Tag>
         <Tag minimal data-testid="lead-status">
-          {lead.status}
+          {capitalised(lead.status)}
         </Tag>
         {lead.matchScore !== null ? <ScoreTag score={lead.matchScore} /> : null}
       </div>
-      <p className="pf-small">{lead.requirement}</p>
+      <p className="pf-small">{requirementWords(lead.type, lead.criteria)}</p>
       <p className="pf-muted pf-small">
         Created {shortDate(lead.createdDate)} · Last contact {shortDate(lead.lastContact)}
       </p>
@@ -109,7 +109,7 @@ export function LeadsTab() {
         <DialogBody>
           {viewing ? (
             <>
-              <p>{viewing.requirement}</p>
+              <p>{requirementWords(viewing.type, viewing.criteria)}</p>
               <table className="pf-facts">
                 <tbody>
                   {CRITERIA_KEYS.filter((key) => viewing.criteria?.[key]).map((key) => (

@@ -1,6 +1,6 @@
 import { Button, Card, Dialog, DialogBody, H2, Tag } from '@blueprintjs/core';
 import { Problem } from '../../../components/problem';
-import { PAGE_LIMIT_DEFAULT, pounds, type MatchView } from '@pf/events';
+import { capitalised, PAGE_LIMIT_DEFAULT, pounds, type MatchView } from '@pf/events';
 import { useState } from 'react';
 import { useLocation } from 'wouter';
 import { shortDate } from '../../../components/figure-cards';
@@ -61,9 +61,9 @@ export function MatchesTab() {
                 <div className="pf-tags">
                   <ScoreTag score={match.matchScore} />
                   <Tag minimal data-testid="match-stage">
-                    {match.stage}
+                    {capitalised(match.stage)}
                   </Tag>
-                  <Tag minimal>{match.status}</Tag>
+                  <Tag minimal>{capitalised(match.status)}</Tag>
                 </div>
                 <p className="pf-muted pf-small">
                   {match.broker ? `Introduced by ${match.broker} · ` : ''}
@@ -96,8 +96,8 @@ export function MatchesTab() {
             <>
               <div className="pf-tags">
                 <ScoreTag score={viewing.matchScore} />
-                <Tag minimal>{viewing.stage}</Tag>
-                <Tag minimal>{viewing.status}</Tag>
+                <Tag minimal>{capitalised(viewing.stage)}</Tag>
+                <Tag minimal>{capitalised(viewing.status)}</Tag>
               </div>
               <Explanation match={viewing} />
               {viewing.dealId ? (

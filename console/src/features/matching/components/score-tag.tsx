@@ -1,5 +1,5 @@
 import { Intent, Tag } from '@blueprintjs/core';
-import { scoreBand, type CriterionVerdict } from '@pf/events';
+import { capitalised, scoreBand, type CriterionVerdict } from '@pf/events';
 
 /** Colour bands: 90+ green, 80+ blue, 70+ yellow, below red. */
 const BAND_INTENT = { green: Intent.SUCCESS, blue: Intent.PRIMARY, yellow: Intent.WARNING, red: Intent.DANGER } as const;
@@ -19,7 +19,7 @@ const VERDICT_INTENT: Record<CriterionVerdict, Intent> = { pass: Intent.SUCCESS,
 export function VerdictTag({ verdict }: { verdict: CriterionVerdict }) {
   return (
     <Tag minimal intent={VERDICT_INTENT[verdict]} data-testid="verdict">
-      {verdict}
+      {capitalised(verdict)}
     </Tag>
   );
 }

@@ -1,5 +1,5 @@
 import { HTMLTable, Intent, Tag } from '@blueprintjs/core';
-import { percentage, pounds, poundsAndPence, plural, type SourcingResult } from '@pf/events';
+import { ratePercent, sharePercent, capitalised, pounds, poundsAndPence, plural, type SourcingResult } from '@pf/events';
 
 const VERDICT_INTENT = { pass: Intent.SUCCESS, warn: Intent.WARNING, fail: Intent.DANGER } as const;
 
@@ -37,7 +37,7 @@ export function SourcingTable({ sourcing }: { sourcing: SourcingResult }) {
                 {line.lenderName}
                 {shortlisted.has(line.lenderAgentId) ? (
                   <Tag minimal intent={Intent.PRIMARY}>
-                    shortlist
+                    Shortlist
                   </Tag>
                 ) : null}
               </td>
@@ -46,14 +46,14 @@ export function SourcingTable({ sourcing }: { sourcing: SourcingResult }) {
               </td>
               <td>
                 <Tag minimal intent={VERDICT_INTENT[line.verdict]}>
-                  {line.verdict}
+                  {capitalised(line.verdict)}
                 </Tag>
               </td>
-              <td>{line.quote ? percentage(line.quote.initialRatePercent) : '–'}</td>
+              <td>{line.quote ? ratePercent(line.quote.initialRatePercent) : '–'}</td>
               <td>{line.quote ? `${pounds(line.quote.fee)}${line.quote.feeAdded ? ' (added)' : ''}` : '–'}</td>
               <td>{line.quote ? poundsAndPence(line.quote.monthlyPayment) : '–'}</td>
               <td>{line.quote ? poundsAndPence(line.quote.trueCostOverInitialPeriod) : '–'}</td>
-              <td>{line.quote ? percentage(line.quote.aprc, 1) : '–'}</td>
+              <td>{line.quote ? sharePercent(line.quote.aprc) : '–'}</td>
               <td>
                 {line.reasons
                   .filter((reason) => reason.verdict !== 'pass')

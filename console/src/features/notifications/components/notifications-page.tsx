@@ -1,6 +1,6 @@
 import { Button, Card, Icon, Intent, NonIdealState, Spinner, Switch, Tab, Tabs, Tag, type IconName } from '@blueprintjs/core';
 import { Problem } from '../../../components/problem';
-import { type NotificationPreferences, type NotificationView } from '@pf/events';
+import { capitalised, type NotificationPreferences, type NotificationView } from '@pf/events';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { PageHeader } from '../../../components/page-header';
@@ -31,7 +31,7 @@ function NotificationList({ items, empty }: { items: NotificationView[]; empty: 
                 <Icon icon={TYPE_ICON[n.type]} /> <strong>{n.title}</strong>
               </span>
               <Tag minimal intent={PRIORITY_INTENT[n.priority]}>
-                {n.priority}
+                {capitalised(n.priority)}
               </Tag>
             </div>
             <p>{n.link ? <Link href={n.link}>{n.message}</Link> : n.message}</p>

@@ -1,5 +1,13 @@
-import { Button, Checkbox, FormGroup, Intent, NumericInput, Switch } from '@blueprintjs/core';
-import { agentDefaultsInput, DEFAULT_PROPERTY_TYPES, REGIONS, type AgentDefaults, type AgentDefaultsView } from '@pf/events';
+import { Button, Checkbox, FormGroup, InputGroup, Intent, NumericInput, Switch } from '@blueprintjs/core';
+import {
+  agentDefaultsInput,
+  DEFAULT_PROPERTY_TYPES,
+  pounds,
+  readMoney,
+  REGIONS,
+  type AgentDefaults,
+  type AgentDefaultsView,
+} from '@pf/events';
 import { useState } from 'react';
 import { ResponseTimeSelect } from '../../../components/response-time-select';
 import { useStateFrom } from '../../../lib/use-state-from';
@@ -15,6 +23,30 @@ const PROPERTY_LABELS: Record<(typeof DEFAULT_PROPERTY_TYPES)[number], string> =
   bridging: 'Bridging',
 };
 const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * An amount in pounds written as the console writes money ("£50,000"): typed freely ("50000", "50k", "£50,000"),
+ * read with the one money reader, and written back in full when the field is left. Unreadable words stay as typed
+ * and the form's check names the field.
+ */
+function MoneyInput({ id, value, onValue }: { id: string; value: number; onValue: (value: number) => void }) {
+  const [text, setText] = useState<string | null>(null);
+  return (
+    <InputGroup
+      id={id}
+      fill
+      inputMode="decimal"
+      value={text ?? (Number.isFinite(value) ? pounds(value) : '')}
+      onValueChange={(typed) => {
+        setText(typed);
+        onValue(readMoney(typed) ?? Number.NaN);
+      }}
+      onBlur={() => {
+        if (readMoney(text ?? '') !== null) setText(null);
+      }}
+    />
+  );
+}
 
 function withoutSaved({ saved: _saved, ...defaults }: AgentDefaultsView): AgentDefaults {
   return defaults;
@@ -45,15 +77,19 @@ export function AgentDefaultsTab({ defaults: view }: { defaults: AgentDefaultsVi
 
   const number = (key: 'minLoanAmount' | 'maxLoanAmount' | 'preferredLTV' | 'preferredTerm', label: string) => (
     <FormGroup label={label} labelFor={`defaults-${key}`} intent={errors[key] ? Intent.DANGER : Intent.NONE} helperText={errors[key]}>
-      <NumericInput id={`defaults-${key}`} fill value={values[key]} onValueChange={(value) => set({ [key]: value })} />
+      {key === 'minLoanAmount' || key === 'maxLoanAmount' ? (
+        <MoneyInput id={`defaults-${key}`} value={values[key]} onValue={(value) => set({ [key]: value })} />
+      ) : (
+        <NumericInput id={`defaults-${key}`} fill value={values[key]} onValueChange={(value) => set({ [key]: value })} />
+      )}
     </FormGroup>
   );
 
   return (
     <div className="pf-settings-form">
       <div className="pf-grid pf-grid-2">
-        {number('minLoanAmount', 'Minimum loan amount (£)')}
-        {number('maxLoanAmount', 'Maximum loan amount (£)')}
+        {number('minLoanAmount', 'Minimum loan amount')}
+        {number('maxLoanAmount', 'Maximum loan amount')}
         {number('preferredLTV', 'Preferred LTV (%)')}
         {number('preferredTerm', 'Preferred term (years)')}
       </div>

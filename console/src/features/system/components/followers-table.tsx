@@ -1,4 +1,5 @@
 import { Card, H2, HTMLTable, Intent, Tag } from '@blueprintjs/core';
+import { capitalised } from '@pf/events';
 import type { SystemView } from '@pf/events';
 import { milliseconds, perSecond, seconds } from './figures';
 
@@ -34,7 +35,7 @@ export function FollowersTable({ followers }: { followers: SystemView['followers
               <td>{follower.name}</td>
               <td>
                 <Tag minimal intent={STATE_INTENT[follower.state]} title={follower.lastError ?? undefined}>
-                  {follower.state}
+                  {capitalised(follower.state)}
                 </Tag>
               </td>
               <td>{follower.lagEvents === null ? '–' : follower.lagEvents.toLocaleString('en-GB')}</td>
