@@ -4,6 +4,7 @@ import { lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
 import { Landing } from '../features/landing/landing';
 import { queryClient } from '../lib/query-client';
+import { SkipLink } from '../components/skip-link';
 import { ErrorBoundary } from './error-boundary';
 import { NotFound } from './not-found';
 import { SIGNED_IN, signedIn } from './routes/screens';
@@ -16,6 +17,7 @@ const SignedIn = signedIn.Screen;
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
+      <SkipLink />
       <ErrorBoundary>
         <Suspense fallback={<Spinner className="pf-page-spinner" />}>
           <Switch>

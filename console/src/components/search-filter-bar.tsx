@@ -1,4 +1,5 @@
 import { HTMLSelect, InputGroup } from '@blueprintjs/core';
+import { useNarrow } from '../lib/use-narrow';
 
 interface Props<Value extends string> {
   /** What is searched, for screen readers ("deals", "documents", "leads"). */
@@ -20,6 +21,8 @@ const capitalised = (value: string) => value[0]!.toUpperCase() + value.slice(1);
 /** The search box beside an exact-match filter, as Deals, Documents and Leads show them. */
 export function SearchFilterBar<Value extends string>(props: Props<Value>) {
   const { noun, placeholder, search, onSearch, filterLabel, allLabel, options, value, onFilter, className } = props;
+  // On a phone the long placeholder would be cut off mid-word: the short one says the same.
+  const narrow = useNarrow();
   return (
     <div className={className ? `pf-filters ${className}` : 'pf-filters'}>
       <InputGroup
@@ -27,7 +30,7 @@ export function SearchFilterBar<Value extends string>(props: Props<Value>) {
         leftIcon="search"
         type="search"
         aria-label={`Search ${noun}`}
-        placeholder={placeholder}
+        placeholder={narrow ? `Search ${noun}…` : placeholder}
         value={search}
         onValueChange={onSearch}
       />

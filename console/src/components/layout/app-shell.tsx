@@ -46,7 +46,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         >
           <SideNav user={user.data} onNavigate={() => setDrawerOpen(false)} />
         </Drawer>
-        <main className="pf-content">
+        <main className="pf-content" id="main-content" tabIndex={-1}>
           <RoleNotice />
           {children}
         </main>

@@ -31,7 +31,7 @@ export function RolePicker() {
   };
   return (
     <main className="pf-role-picker">
-      <H1>Welcome to the product</H1>
+      <H1>Welcome to PropertyFinance AI</H1>
       <p className="pf-muted">No registration required: choose how you work and start exploring at once.</p>
       <p className="pf-muted">
         Protected your account with a password? <a href="/sign-in">Sign in with your password</a>

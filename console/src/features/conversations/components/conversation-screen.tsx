@@ -50,6 +50,7 @@ export function ConversationScreen({ conversation, messages, seedButton }: Props
   const mayWrite = useMayWrite();
   const threadRef = useRef<HTMLElement>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
+  const switchRef = useRef<HTMLInputElement>(null);
   const active = conversation.status === 'active';
   // The composer is for the session holding a side (another session, or a colleague, may hold the others).
   const controlHere = mode.manual;
@@ -64,7 +65,8 @@ export function ConversationScreen({ conversation, messages, seedButton }: Props
         <StatusTag status={conversation.status} />
         <ModeTag manual={mode.manual} />
         <Link href={`/conversations/${conversation.id}/history`} className={`${Classes.BUTTON} ${Classes.SMALL}`}>
-          <Icon icon="history" /> History
+          <Icon icon="history" />
+          <span className={Classes.BUTTON_TEXT}>History</span>
         </Link>
       </PageHeader>
       {conversation.match ? <MatchExplanation match={conversation.match} /> : null}
@@ -88,11 +90,14 @@ export function ConversationScreen({ conversation, messages, seedButton }: Props
               {/* An auditor may not take over (the API and the socket answer 403): no switch; RoleNotice says why. */}
               {mayWrite ? <SideChooser conversation={conversation} mode={mode} /> : null}
               {mayWrite ? (
+                // Never disabled while switching (the machine ignores a second toggle): a disabled input drops the
+                // keyboard focus to the page, and the focus stays on what changed (docs/behaviour/console-layout.md).
                 <Switch
                   label="Manual Mode"
                   checked={mode.manual}
-                  disabled={mode.switching}
+                  aria-busy={mode.switching}
                   onChange={mode.toggle}
+                  inputRef={switchRef}
                   data-testid="manual-switch"
                 />
               ) : null}
@@ -111,7 +116,10 @@ export function ConversationScreen({ conversation, messages, seedButton }: Props
           messages={messages ?? []}
           threadRef={threadRef}
           inputRef={inputRef}
-          onToggle={mode.toggle}
+          onToggle={() => {
+            mode.toggle();
+            switchRef.current?.focus();
+          }}
           seedButton={seedButton}
         />
       </div>

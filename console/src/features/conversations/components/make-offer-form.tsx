@@ -1,7 +1,7 @@
 import { Button, Callout, Card, FormGroup, HTMLSelect, InputGroup, Intent } from '@blueprintjs/core';
-import { makeOfferInput, pounds, readMoney, type ConversationView, type Criteria, type LoanTerms } from '@pf/events';
+import { makeOfferInput, plural, pounds, ratePercent, readMoney, type ConversationView, type Criteria, type LoanTerms } from '@pf/events';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { failureReason } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 import { makeOffer, useLastOffer, useOfferingAgent } from '../api/make-offer';
@@ -32,6 +32,17 @@ export function MakeOfferForm({ conversation }: { conversation: ConversationView
   const [fields, setFields] = useState({ loan: '', rate: '', term: '', fee: '' });
   const [sending, setSending] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
+  // What the last offer sent here was, said where the form was and given the focus (the form it came from is gone).
+  const [sent, setSent] = useState<string | null>(null);
+  const sentRef = useRef<HTMLParagraphElement>(null);
+  const openButton = useRef<HTMLButtonElement>(null);
+  const firstField = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (sent) sentRef.current?.focus();
+  }, [sent]);
+  useEffect(() => {
+    if (open) firstField.current?.focus();
+  }, [open]);
   const last = useLastOffer(conversation.id);
   const agent = useOfferingAgent(agentId).data;
 
@@ -41,7 +52,7 @@ export function MakeOfferForm({ conversation }: { conversation: ConversationView
     // eslint-disable-next-line react-hooks/set-state-in-effect -- the form opens pre-filled with the last offer, which may arrive after it opened
     setFields({
       loan: pounds(terms.loanAmount),
-      rate: String(terms.interestRate),
+      rate: terms.interestRate.toFixed(2),
       term: String(terms.termYears),
       fee: pounds(terms.arrangementFee),
     });
@@ -51,7 +62,20 @@ export function MakeOfferForm({ conversation }: { conversation: ConversationView
   if (!open) {
     return (
       <div className="pf-make-offer">
-        <Button icon="bank-account" text="Make offer" onClick={() => setOpen(true)} />
+        {sent ? (
+          <p className="pf-offer-sent" role="status" tabIndex={-1} ref={sentRef} data-testid="offer-sent">
+            {sent}
+          </p>
+        ) : null}
+        <Button
+          icon="bank-account"
+          text="Make offer"
+          ref={openButton}
+          onClick={() => {
+            setSent(null);
+            setOpen(true);
+          }}
+        />
       </div>
     );
   }
@@ -72,6 +96,10 @@ export function MakeOfferForm({ conversation }: { conversation: ConversationView
     setRefusal(null);
     try {
       await makeOffer(conversation.id, candidate.data);
+      const t = candidate.data;
+      setSent(
+        `Offer sent: ${pounds(t.loanAmount)} at ${ratePercent(t.interestRate)} over ${plural(t.termYears, 'year')}, ${pounds(t.arrangementFee)} fee`,
+      );
       setOpen(false);
       void queryClient.invalidateQueries({ queryKey: queryKeys.messages(conversation.id), exact: true });
       void queryClient.invalidateQueries({ queryKey: queryKeys.history(conversation.id) });
@@ -86,6 +114,7 @@ export function MakeOfferForm({ conversation }: { conversation: ConversationView
     <FormGroup label={label} labelFor={`offer-${key}`} inline>
       <InputGroup
         id={`offer-${key}`}
+        inputRef={key === 'loan' ? firstField : undefined}
         value={fields[key]}
         placeholder={placeholder}
         onValueChange={(value) => setFields((f) => ({ ...f, [key]: value }))}
@@ -119,7 +148,15 @@ export function MakeOfferForm({ conversation }: { conversation: ConversationView
         </Callout>
       ) : null}
       <Button intent={Intent.PRIMARY} text="Send offer" disabled={!!problem || sending} loading={sending} onClick={() => void submit()} />
-      <Button minimal text="Cancel" onClick={() => setOpen(false)} />
+      <Button
+        minimal
+        text="Cancel"
+        onClick={() => {
+          setOpen(false);
+          // Back to the button that opened the form, not the page.
+          requestAnimationFrame(() => openButton.current?.focus());
+        }}
+      />
     </Card>
   );
 }

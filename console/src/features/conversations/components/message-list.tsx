@@ -23,17 +23,19 @@ export function MessageList({ conversation, messages, events }: Props) {
   const agents = useMemo(() => new Map(conversation.participants.map((p) => [p.agentId, p])), [conversation.participants]);
   const items = useMemo(() => threadItems(messages, events), [messages, events]);
   const typing = useSyncExternalStore(subscribeTyping, () => typingIn(conversation.id));
-  const end = useRef<HTMLDivElement>(null);
+  const list = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    // Block body on purpose: Chromium's scrollIntoView now returns a promise, which React would take for a clean-up.
-    void end.current?.scrollIntoView({ block: 'nearest' });
+    // The thread's own box follows the latest message; the page is left where it is (a conversation opens at the
+    // top, docs/behaviour/conversations.md): scrollIntoView would scroll every ancestor, the page included.
+    const box = list.current;
+    if (box) box.scrollTop = box.scrollHeight;
   }, [items.length, typing]);
 
   if (items.length === 0 && !typing) {
     return <p className="pf-muted pf-empty-thread">No messages yet. Agents will start talking here.</p>;
   }
   return (
-    <div className="pf-messages" tabIndex={0} role="region" aria-label="Messages and offers">
+    <div className="pf-messages" tabIndex={0} role="region" aria-label="Messages and offers" ref={list}>
       <ol className="pf-message-items" data-testid="message-list">
         {items.map((item) => {
           const agentId = item.kind === 'message' ? item.message.fromAgentId : item.fromAgentId;
@@ -74,7 +76,6 @@ export function MessageList({ conversation, messages, events }: Props) {
         })}
         {typing ? <li className="pf-muted pf-typing">{typing} is typing…</li> : null}
       </ol>
-      <div ref={end} />
     </div>
   );
 }

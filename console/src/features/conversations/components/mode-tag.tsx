@@ -1,3 +1,4 @@
+import { capitalised } from '@pf/events';
 import { Intent, Tag } from '@blueprintjs/core';
 
 export function ModeTag({ manual, long = false }: { manual: boolean; long?: boolean }) {
@@ -9,5 +10,5 @@ export function ModeTag({ manual, long = false }: { manual: boolean; long?: bool
 }
 
 export function StatusTag({ status }: { status: string }) {
-  return <Tag intent={status === 'active' ? Intent.SUCCESS : Intent.NONE}>{status}</Tag>;
+  return <Tag intent={status === 'active' ? Intent.SUCCESS : Intent.NONE}>{capitalised(status)}</Tag>;
 }

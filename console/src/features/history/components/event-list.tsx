@@ -1,13 +1,13 @@
 import { Card, H2, Tag } from '@blueprintjs/core';
 import { poundsAndPence, type HistoryEvent } from '@pf/events';
 import { aprcText } from '../../../components/terms-figures';
-import { filterKindOf, type FilterKind } from './timeline-model';
+import { filterKindOf, sessionNames, type FilterKind } from './timeline-model';
 import { formatTime } from '../../../lib/display';
 
-function actorText(event: HistoryEvent): string {
+function actorText(event: HistoryEvent, session: (id: string) => string): string {
   switch (event.actor.kind) {
     case 'person':
-      return `${event.actor.name}${event.actor.sessionId ? `, session ${event.actor.sessionId}` : ''}`;
+      return `${event.actor.name}${event.actor.sessionId ? `, ${session(event.actor.sessionId)}` : ''}`;
     case 'agent':
       return `${event.actor.name} (automated)`;
     case 'system':
@@ -27,6 +27,7 @@ export function EventList({
   shown: ReadonlySet<FilterKind>;
   onPick: (i: number) => void;
 }) {
+  const session = sessionNames(events);
   return (
     <Card className="pf-history-events">
       <H2 className="pf-h4">Events</H2>
@@ -51,7 +52,7 @@ export function EventList({
                 ) : null}
                 <span className="pf-muted pf-small">
                   {' '}
-                  — {actorText(event)} · position {event.position}
+                  — {actorText(event, session)} · position {event.position}
                 </span>
               </button>
             </li>

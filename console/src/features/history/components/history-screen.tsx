@@ -16,6 +16,18 @@ import { formatTime } from '../../../lib/display';
 
 const clock = (iso: string) => formatTime(iso);
 
+/**
+ * The keys a slider answers beyond Blueprint's arrows (WAI-ARIA slider pattern): Home and End to the first and last
+ * event, Page Up and Page Down a tenth of the history at a time (at least one event).
+ */
+function scrubberKey(event: React.KeyboardEvent, index: number, count: number, pick: (i: number) => void) {
+  const page = Math.max(1, Math.round(count / 10));
+  const to: Record<string, number> = { Home: 0, End: count - 1, PageUp: index + page, PageDown: index - page };
+  if (!(event.key in to)) return;
+  event.preventDefault();
+  pick(Math.min(count - 1, Math.max(0, to[event.key]!)));
+}
+
 /** The auditor's screen (docs/behaviour/history.md): timeline, scrubber and replay, the moment's thread and offers, takeovers, verify and export. */
 export function HistoryScreen({ conversationId, all }: { conversationId: number; all: readonly HistoryEvent[] }) {
   const replay = useReplay(all);
@@ -95,7 +107,7 @@ export function HistoryScreen({ conversationId, all }: { conversationId: number;
           </span>
         </div>
         {events.length > 1 ? (
-          <div className="pf-history-scrubber">
+          <div className="pf-history-scrubber" onKeyDown={(event) => scrubberKey(event, index, events.length, replay.pick)}>
             <Slider
               min={0}
               max={events.length - 1}

@@ -77,13 +77,19 @@ export function StatePanel({ state }: { state: HistoryState | undefined }) {
         </HTMLTable>
       )}
       <H3 className="pf-h4 pf-small">Thread ({messages.length} messages)</H3>
-      <ol className="pf-history-thread" data-testid="thread-at">
+      {/* A box that scrolls is a Tab stop with a name, so the keyboard can scroll it too (axe: scrollable-region-focusable). */}
+      <ol
+        className="pf-history-thread"
+        data-testid="thread-at"
+        tabIndex={0}
+        aria-label={`Thread at this moment, ${messages.length} messages`}
+      >
         {messages.map((message) => (
           <li key={message.id} data-testid="message-at">
             <strong>{message.fromAgentName}</strong>
             {message.isAutomated ? null : (
               <Tag minimal className="pf-history-person">
-                written by a person
+                Written by a person
               </Tag>
             )}
             : {message.content}

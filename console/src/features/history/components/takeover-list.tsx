@@ -1,6 +1,6 @@
 import { Button, Card, H2 } from '@blueprintjs/core';
 import type { HistoryEvent, Takeover } from '@pf/events';
-import { ISSUES } from './timeline-model';
+import { ISSUES, sessionNames } from './timeline-model';
 import { formatTime } from '../../../lib/display';
 
 function duration(ms: number): string {
@@ -20,6 +20,7 @@ export function TakeoverList({
   events: readonly HistoryEvent[];
   onShowBefore: (index: number) => void;
 }) {
+  const session = sessionNames(events);
   return (
     <Card>
       <H2 className="pf-h4">Manual takeovers</H2>
@@ -30,7 +31,7 @@ export function TakeoverList({
           <div key={t.startPosition} className="pf-takeover" data-testid="takeover">
             <p>
               <strong>{t.name}</strong> took control at {formatTime(t.startedAt)}
-              {t.sessionId ? ` (session ${t.sessionId})` : ''} and{' '}
+              {t.sessionId ? ` (${session(t.sessionId)})` : ''} and{' '}
               {t.endedAt ? `held it for ${duration(t.durationMs)}` : `has held it for ${duration(t.durationMs)} so far`}
               {t.endedBy ? `, until ${t.endedBy} handed it back` : ''}.
             </p>
