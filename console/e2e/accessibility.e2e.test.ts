@@ -7,9 +7,10 @@ import { consoleDir } from './server';
 import type { ConversationView, CurrentUserView } from '@pf/events';
 
 /**
- * Accessibility and layout as tests, on the shared server, signed in with demo data: axe-core (every rule it
- * runs by default, none disabled) over every route at desktop (1440×900) and phone (390×844) size with no
- * violation; no route wider than the screen at 390 px or 320 px. One page is reused for every route and size.
+ * Accessibility and layout as tests, on the shared server, signed in with demo data and a long conversation (200
+ * messages more): axe-core (every rule it runs by default, none disabled) over every route at desktop (1440×900)
+ * and phone (390×844) size with no violation; no route wider than the screen at 390 px or 320 px. One page is
+ * reused for every route and size.
  */
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -17,6 +18,7 @@ const SMALL_PHONE = { width: 320, height: 640 };
 
 let page: Page;
 let negotiation: Negotiation;
+let long: Negotiation;
 let seededConversation: number;
 
 const SIGNED_IN_ROUTES = (): [string, string][] => [
@@ -26,6 +28,8 @@ const SIGNED_IN_ROUTES = (): [string, string][] => [
   ['conversation', `/conversations/${negotiation.conversationId}`],
   ['seeded conversation', `/conversations/${seededConversation}`],
   ['history', `/conversations/${negotiation.conversationId}/history`],
+  ['long conversation', `/conversations/${long.conversationId}`],
+  ['long history', `/conversations/${long.conversationId}/history`],
   ['deals', '/deals'],
   ['documents', '/documents'],
   ['matching', '/matching'],
@@ -33,6 +37,7 @@ const SIGNED_IN_ROUTES = (): [string, string][] => [
   ['market', '/market'],
   ['notifications', '/notifications'],
   ['settings', '/settings'],
+  ['system', '/system'],
   ['conversation-invalid', '/conversations/abc'],
   ['conversation-missing', '/conversations/999999'],
   ['not-found', '/no-such-page'],
@@ -76,10 +81,14 @@ test.beforeAll(async ({ browser }: { browser: Browser }) => {
   await page.getByRole('button', { name: 'Seed Demo Data' }).click();
   await expect(page.getByText('Demo data created successfully')).toBeVisible();
   const me = (await (await page.request.get('/api/auth/user')).json()) as CurrentUserView;
-  negotiation = await writeNegotiation(process.env.E2E_DATABASE_URL!, me.id, 2_600_000 + Math.floor(Math.random() * 1000) * 10);
+  const base = 2_600_000 + Math.floor(Math.random() * 1000) * 10;
+  negotiation = await writeNegotiation(process.env.E2E_DATABASE_URL!, me.id, base);
+  long = await writeNegotiation(process.env.E2E_DATABASE_URL!, me.id, base + 5, 200);
   const list = (await (await page.request.get('/api/conversations')).json()) as ConversationView[];
-  seededConversation = list.find((c) => c.id !== negotiation.conversationId)!.id;
-  await expect.poll(async () => (await page.request.get(`/api/conversations/${negotiation.conversationId}`)).status()).toBe(200);
+  seededConversation = list.find((c) => c.id !== negotiation.conversationId && c.id !== long.conversationId)!.id;
+  for (const id of [negotiation.conversationId, long.conversationId]) {
+    await expect.poll(async () => (await page.request.get(`/api/conversations/${id}`)).status()).toBe(200);
+  }
 });
 
 test.afterAll(async () => {
@@ -87,8 +96,8 @@ test.afterAll(async () => {
 });
 
 test('axe-core finds no violation on any route, signed out or in, at desktop and phone size', async ({ browser }) => {
-  // 36 scans of a few seconds each on a loaded two-core machine.
-  test.setTimeout(360_000);
+  // 44 scans of a few seconds each on a loaded two-core machine.
+  test.setTimeout(480_000);
   const found: string[] = [];
   for (const size of [DESKTOP, PHONE]) {
     const visitor = await (await browser.newContext({ viewport: size })).newPage();
@@ -152,7 +161,7 @@ test('the thread reads at a glance: sides and colours, who wrote each message, o
     const statuses = negotiation.offers.map((o) => o.status.charAt(0).toUpperCase() + o.status.slice(1));
     await expect(cards.getByTestId('offer-status')).toHaveText(statuses);
     // The accepted offer's terms, in the one money style.
-    await expect(cards.last()).toContainText('Rate4.6%');
+    await expect(cards.last()).toContainText('Rate4.60%');
     await expect(cards.last()).toContainText('Loan£236,000');
     await expect(cards.last()).toContainText('Term25 years');
     await expect(cards.last()).toContainText('Fee£999');
@@ -199,11 +208,11 @@ test('the timeline an auditor can use: unique ticks, values at points and on foc
     for (const lane of ['interestRate', 'loanAmount', 'termYears', 'arrangementFee']) {
       await expect(chart.getByTestId(`lane-${lane}`).getByTestId('offer-value').first()).toBeVisible();
     }
-    await expect(chart.getByTestId('lane-interestRate').getByTestId('offer-value')).toContainText(['4.6%']);
-    // A point taken by the keyboard shows its value (the lender's middle offer, 4.9%).
-    const middle = chart.getByRole('img', { name: new RegExp(`^${negotiation.lender.name}, Rate 4\\.9%`) });
+    await expect(chart.getByTestId('lane-interestRate').getByTestId('offer-value')).toContainText(['4.60%']);
+    // A point taken by the keyboard shows its value (the lender's middle offer, 4.90%).
+    const middle = chart.getByRole('img', { name: new RegExp(`^${negotiation.lender.name}, Rate 4\\.90%`) });
     await middle.focus();
-    await expect(middle.getByTestId('offer-value')).toHaveText('4.9%');
+    await expect(middle.getByTestId('offer-value')).toHaveText('4.90%');
 
     const me = (await (await page.request.get('/api/auth/user')).json()) as CurrentUserView;
     const takeover = chart.getByTestId('takeover-span');

@@ -168,7 +168,7 @@ test('Analytics & Reports and Market Intelligence show what the events say, and 
   test.setTimeout(240_000);
   const page = await (await browser.newContext({ baseURL: server.url })).newPage();
   await page.goto('/api/login');
-  await expect(page.getByRole('heading', { name: 'Welcome to the product' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Welcome to PropertyFinance AI' })).toBeVisible();
   const me = (await (await page.request.get('/api/auth/user')).json()) as CurrentUserView;
   // Two London deals of this firm's past: in the last 30 days, not the last 7.
   const pastDeals: PastDeal[] = [];

@@ -32,7 +32,7 @@ async function signIn(browser: Browser): Promise<Page> {
   const context = await browser.newContext({ baseURL: server.url, viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
   await page.goto('/api/login');
-  await expect(page.getByRole('heading', { name: 'Welcome to the product' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Welcome to PropertyFinance AI' })).toBeVisible();
   return page;
 }
 

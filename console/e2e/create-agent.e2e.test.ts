@@ -32,7 +32,7 @@ test('the create-agent dialog shows both rules for an empty form and creates a g
   await expect(card).toBeVisible();
   await expect(card.getByText('Lender', { exact: true })).toBeVisible();
   await expect(card.getByText('Active', { exact: true })).toBeVisible();
-  await expect(card.getByText('3.9%')).toBeVisible();
+  await expect(card.getByText('3.90%')).toBeVisible();
   await expect(card.getByText('Interest rate (max)')).toBeHidden();
 
   // Pause, then delete after the confirmation.

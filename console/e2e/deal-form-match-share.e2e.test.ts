@@ -72,7 +72,7 @@ test('New Deal: messages that name each field, then the deal listed with its ter
   const row = page.getByTestId('deal-row');
   await expect(row).toHaveCount(1);
   await expect(row).toContainText('9 Orchard Close, Bath BA2 3QT');
-  await expect(row.getByTestId('deal-terms')).toHaveText('£262,500 at 4.25% over 25 years · LTV 75% · value £350,000');
+  await expect(row.getByTestId('deal-terms')).toHaveText('£262,500 at 4.25% over 25 years · LTV 75.0% · value £350,000');
   await expect(row).toContainText(`${borrower} · ${lender}`);
   await expect(figure(page, 'activeDeals')).toHaveText('1');
   await expect(figure(page, 'totalValue')).toHaveText('£263k');

@@ -1,6 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startE2eServer, type E2eServer } from './server';
-import type { ConversationView, DealView, LeadView, MatchRequestAnswer, MatchRunView, MatchView } from '@pf/events';
+import {
+  requirementWords,
+  type ConversationView,
+  type DealView,
+  type LeadView,
+  type MatchRequestAnswer,
+  type MatchRunView,
+  type MatchView,
+} from '@pf/events';
 
 /**
  * Deals & Transactions, Documents and Matching & Leads with the automated agents running (their own server:
@@ -95,12 +103,12 @@ test('deals from agreed negotiations: terms, a filter, editing and the stage adv
   await expect(detail).toContainText(`conversation`);
   for (const stage of ['valuation', 'underwriting', 'completed']) {
     await detail.getByRole('button', { name: `Advance to ${stage}` }).click();
-    await expect(detail.getByTestId('deal-stage')).toHaveText(stage);
+    await expect(detail.getByTestId('deal-stage')).toHaveText(stage.charAt(0).toUpperCase() + stage.slice(1));
   }
-  await expect(detail.getByTestId('deal-status')).toHaveText('completed');
+  await expect(detail.getByTestId('deal-status')).toHaveText('Completed');
   await expect(page.getByTestId('deal-timeline')).toContainText('Stage moved from underwriting to completed');
   await page.keyboard.press('Escape');
-  await expect(edited.getByTestId('deal-status')).toHaveText('completed');
+  await expect(edited.getByTestId('deal-status')).toHaveText('Completed');
   await expect(figure(page, 'completionRate')).toHaveText('100%');
   await expect(figure(page, 'activeDeals')).toHaveText(String(deals.length - 1));
 
@@ -207,7 +215,9 @@ test('matching: leads with their need, and each match with the matcher’s reaso
   await page.goto(`${server.url}/matching`);
   await expect(page.getByTestId('lead-card')).toHaveCount(leads.length);
   const lender = leads.find((l) => l.type === 'lender')!;
-  await expect(page.getByTestId('lead-card').filter({ hasText: lender.name })).toContainText(lender.requirement);
+  await expect(page.getByTestId('lead-card').filter({ hasText: lender.name })).toContainText(
+    requirementWords(lender.type, lender.criteria),
+  );
   await page.getByLabel('Type filter').selectOption('lender');
   await expect(page.getByTestId('lead-card')).toHaveCount(leads.filter((l) => l.type === 'lender').length);
 
@@ -255,7 +265,7 @@ test('matching: leads with their need, and each match with the matcher’s reaso
   for (const criterion of match.explanation) {
     await expect(row.getByTestId('match-explanation')).toContainText(`${criterion.criterion}: ${criterion.detail}`);
   }
-  await expect(row.getByTestId('verdict').first()).toHaveText(match.explanation[0]!.verdict);
+  await expect(row.getByTestId('verdict').first()).toHaveText(match.explanation[0]!.verdict.replace(/^./, (c) => c.toUpperCase()));
   await row.getByRole('button', { name: 'Track' }).click();
   await expect(page).toHaveURL(new RegExp(`/conversations/${match.conversationId}$`));
 

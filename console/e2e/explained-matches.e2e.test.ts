@@ -12,7 +12,7 @@ test('the conversation header explains, criterion by criterion, why the agents w
   const header = page.getByTestId('match-explanation');
   await expect(header.getByText('Why they were matched · score 99')).toBeVisible();
   const row = (criterion: string) => header.locator('li').filter({ hasText: `${criterion}:` });
-  await expect(row('Loan to value')).toHaveText("Pass Loan to value: LTV 80% (£236,000 on £295,000) is within this lender's 90%");
+  await expect(row('Loan to value')).toHaveText("Pass Loan to value: LTV 80.0% (£236,000 on £295,000) is within this lender's 90.0%");
   await expect(row('Income multiple')).toHaveText('Pass Income multiple: £236,000 is 4.1 times income of £58,000, within 4.5');
   await expect(row('Region')).toHaveText("Pass Region: Leeds is within this lender's regions");
   await expect(row('Pricing')).toHaveText('Pass Pricing: LTV band 75–80%: rates from 4.20%');
@@ -41,9 +41,9 @@ test('an agent card shows back the criteria the agents could not read as "not un
 
   const card = page.getByTestId('agent-card').filter({ hasText: 'Glasgow Home Buyer' });
   const row = (label: string) => card.locator('tr').filter({ hasText: label });
-  await expect(row('Loan amount')).toHaveText('Loan amountas much as possiblenot understood');
-  await expect(row('Region')).toHaveText('RegionGlasgownot understood');
-  await expect(row('Maximum LTV')).toHaveText('Maximum LTV80%');
+  await expect(row('Loan amount')).toHaveText('Loan amountas much as possibleNot understood');
+  await expect(row('Region')).toHaveText('RegionGlasgowNot understood');
+  await expect(row('Maximum LTV')).toHaveText('Maximum LTV80.0%');
   await expect(row('Annual income')).toHaveText('Annual income£65k');
-  await expect(card.getByText('not understood')).toHaveCount(2);
+  await expect(card.getByText('Not understood')).toHaveCount(2);
 });

@@ -36,7 +36,7 @@ test('Dashboard, Conversations, Matching & Leads and Analytics tell the same fig
   test.setTimeout(240_000);
   const page = await (await browser.newContext({ baseURL: server.url })).newPage();
   await page.goto('/api/login');
-  await expect(page.getByRole('heading', { name: 'Welcome to the product' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Welcome to PropertyFinance AI' })).toBeVisible();
   expect((await page.request.post('/api/seed-demo')).status()).toBe(201);
 
   // One negotiation stopped: a demo lender paused while it negotiates (its conversations end as stopped).

@@ -18,7 +18,11 @@ export interface Negotiation {
   personSaid: string;
 }
 
-export async function writeNegotiation(databaseUrl: string, userId: string, base: number): Promise<Negotiation> {
+/**
+ * `chatter`: that many more messages back and forth after the first offer, for a long conversation (the thread and
+ * History with a couple of hundred messages).
+ */
+export async function writeNegotiation(databaseUrl: string, userId: string, base: number, chatter = 0): Promise<Negotiation> {
   const conversationId = base;
   const borrower: Participant = { agentId: base + 1, ownerId: userId, name: 'Amelia Hart', type: 'borrower' };
   const lender: Participant = { agentId: base + 2, ownerId: userId, name: 'Northgate Building Society', type: 'lender' };
@@ -76,6 +80,14 @@ export async function writeNegotiation(databaseUrl: string, userId: string, base
     data: { ...c, offerId: `fixture-${base}-0`, byAgentId: borrower.agentId },
     by: agent(borrower.agentId),
   });
+  for (let n = 0; n < chatter; n++) {
+    const from = n % 2 === 0 ? borrower : lender;
+    say(
+      from,
+      `Point ${n + 1} of the file: checking the ${n % 3 === 0 ? 'valuation' : n % 3 === 1 ? 'income' : 'deposit'} figures again.`,
+      agent(from.agentId),
+    );
+  }
   say(borrower, 'That is above what I can take on. I would propose 4.1% over 30 years for £236,000, no fee.', agent(borrower.agentId));
   offer(1);
   say(lender, 'We can move to 4.9% over 25 years on £234,000, with the fee down to £1,299.', agent(lender.agentId));
@@ -111,8 +123,9 @@ export async function writeNegotiation(databaseUrl: string, userId: string, base
     `agent-${a.agentId}`,
     [{ type: 'AgentCreated', data: { ...a, description: 'Written by the browser tests', criteria: null } }],
   ]);
-  // Thirty minutes ago, 90 s apart; the takeover's three events (take, say, offer) fall inside one second.
-  const start = Date.now() - 30 * 60_000;
+  // Thirty minutes ago (longer for a long one), 90 s apart; the takeover's three events (take, say, offer) fall
+  // inside one second.
+  const start = Date.now() - Math.max(30 * 60_000, (conversation.length + 2) * 90_000);
   const takeover = 2 + conversation.findIndex((e) => e.type === 'ManualModeChanged');
   const at = (n: number) =>
     new Date(

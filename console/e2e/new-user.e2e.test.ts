@@ -14,7 +14,7 @@ test('a new user signs in, seeds demo data and takes over a conversation, seen l
   await page.getByRole('button', { name: 'Get Started' }).click();
 
   await expect(page).toHaveURL(/\/auth$/);
-  await expect(page.getByRole('heading', { name: 'Welcome to the product' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Welcome to PropertyFinance AI' })).toBeVisible();
   await page.getByTestId('role-borrower').getByRole('button', { name: 'Get Started' }).click();
 
   await expect(page).toHaveURL(/\/dashboard$/);

@@ -74,7 +74,7 @@ test('an offer card, a deal and History show the product and its figures; Analyt
   await page.getByTestId('deal-row').filter({ hasText: agreed.borrowerName }).getByRole('button', { name: 'View' }).click();
   for (const stage of ['valuation', 'underwriting', 'completed']) {
     await page.getByRole('button', { name: `Advance to ${stage}` }).click();
-    await expect(page.getByTestId('deal-detail').getByTestId('deal-stage')).toHaveText(stage);
+    await expect(page.getByTestId('deal-detail').getByTestId('deal-stage')).toHaveText(stage.charAt(0).toUpperCase() + stage.slice(1));
   }
   card2 = await commission();
   await expect(card2.getByTestId('commission-totals')).toHaveText('Earned £525 · Due £0');

@@ -57,7 +57,7 @@ test('signs in at the OpenID provider as that person; the same person again find
   await signInAtProvider(page, 'grace');
   // Lands where registration-free sign-in lands: the role picker, then the console under the provider's name.
   await expect(page).toHaveURL(`${server.url}/auth`);
-  await expect(page.getByRole('heading', { name: 'Welcome to the product' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Welcome to PropertyFinance AI' })).toBeVisible();
   await page.getByTestId('role-lender').getByRole('button', { name: 'Get Started' }).click();
   await expect(page).toHaveURL(`${server.url}/dashboard`);
   await expect(page.locator('.pf-user-name')).toHaveText('Grace Hopper');

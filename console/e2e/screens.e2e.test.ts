@@ -51,7 +51,7 @@ for (const size of SIZES) {
       await shoot(page, 'not-found', size.name);
 
       await page.goto('/api/login');
-      await expect(page.getByRole('heading', { name: 'Welcome to the product' })).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Welcome to PropertyFinance AI' })).toBeVisible();
       await shoot(page, 'auth', size.name);
 
       await page.goto('/dashboard');

@@ -13,7 +13,7 @@ test('a visitor without a session is told so and signed in again', async ({ page
   expect(await toast).toBe(want);
   // /api/login signs in and lands on the role picker.
   await expect(page).toHaveURL(/\/auth$/);
-  await expect(page.getByRole('heading', { name: 'Welcome to the product' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Welcome to PropertyFinance AI' })).toBeVisible();
 });
 
 test('Export downloads the conversation with its real messages', async ({ page }) => {

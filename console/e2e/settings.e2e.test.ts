@@ -102,8 +102,8 @@ test('Settings: preferences and agent defaults are saved; the defaults pre-fill 
   await page.goto('/settings');
 
   await page.getByRole('tab', { name: 'Agent Defaults' }).click();
-  await page.getByLabel('Minimum loan amount (£)').fill('150000');
-  await page.getByLabel('Maximum loan amount (£)').fill('300000');
+  await page.getByLabel('Minimum loan amount').fill('150000');
+  await page.getByLabel('Maximum loan amount').fill('300000');
   await page.getByLabel('Preferred LTV (%)').fill('60');
   await page.getByLabel('Preferred term (years)').fill('20');
   await page.getByText('Buy-to-Let', { exact: true }).click();
@@ -204,7 +204,7 @@ test.describe('the session timeout, on a server of its own (its database is chan
     await page.locator('.pf-sidebar').getByRole('menuitem', { name: 'My Agents' }).click();
     expect(await toast).toBe(want);
     await expect(page).toHaveURL(/\/auth$/);
-    await expect(page.getByRole('heading', { name: 'Welcome to the product' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Welcome to PropertyFinance AI' })).toBeVisible();
     // Signed in again (this browser's device brings it back to its account) with a new session: the idle one is gone.
     const after = ((await (await page.request.get(`${server.url}/api/auth/sessions`)).json()) as SessionView[])[0]!;
     expect(((await (await page.request.get(`${server.url}/api/auth/user`)).json()) as CurrentUserView).id).toBe(me.id);

@@ -67,9 +67,9 @@ test('an administrator reads the followers, the rates as load arrives and the ba
   await expect(page.getByTestId('system-readiness')).toContainText('Ready: the database answered in');
 
   const projector = page.getByTestId('follower-row').filter({ hasText: 'read-model projector' });
-  await expect(projector.getByRole('cell').nth(1)).toHaveText('running');
+  await expect(projector.getByRole('cell').nth(1)).toHaveText('Running');
   await expect(projector.getByRole('cell').nth(2)).toHaveText('0');
-  await expect(page.getByTestId('follower-row').filter({ hasText: 'realtime-gateway' })).toContainText('running');
+  await expect(page.getByTestId('follower-row').filter({ hasText: 'realtime-gateway' })).toContainText('Running');
 
   // Load: commands through the API; the figures read from the metrics move. The metrics are the process's, and this
   // worker may have run other nodes before: the count is read before the load and must move by exactly 12.
