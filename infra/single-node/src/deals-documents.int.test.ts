@@ -248,7 +248,7 @@ describe('deals, documents and matching from what the agents do', () => {
     const second = await alice.post<ApiError>('/api/deals', { ...base, propertyAddress: '4 Mill Lane, Leeds LS1 4AB' });
     expect(second.status).toBe(409);
     expect(second.body.message).toBe(
-      `Imogen Reid already has an agreed deal with ${lender.name} (deal ${created.body.id}, made by hand): a second deal for this borrower is refused until that deal is cancelled, or Imogen Reid's operator edits the need or asks for another lender`,
+      `Imogen Reid already has an agreed deal with ${lender.name} (made by hand): a second deal for this borrower is refused until that deal is cancelled, or Imogen Reid's operator edits the need or asks for another lender`,
     );
     expect((await alice.patch(`/api/deals/${created.body.id}`, { status: 'cancelled' })).status).toBe(200);
     await expect

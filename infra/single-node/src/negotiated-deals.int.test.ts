@@ -91,7 +91,7 @@ describe('deals the agents agree after Seed Demo Data', () => {
     expect(amelia?.match?.explanation).toContainEqual({
       criterion: 'Loan to value',
       verdict: 'pass',
-      detail: "LTV 80% (£236,000 on £295,000) is within this lender's 90%",
+      detail: "LTV 80.0% (£236,000 on £295,000) is within this lender's 90.0%",
     });
 
     // Amelia talks to two lenders at once: one deal, and a polite withdrawal from the other.
