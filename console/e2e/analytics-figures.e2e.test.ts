@@ -286,7 +286,7 @@ test('Analytics & Reports and Market Intelligence show what the events say, and 
     .filter({ has: page.getByRole('cell', { name: busiest.row.name, exact: true }) });
   await expect(row.getByRole('cell')).toHaveText([
     busiest.row.name,
-    busiest.row.type,
+    busiest.row.type.charAt(0).toUpperCase() + busiest.row.type.slice(1),
     String(busiest.row.deals),
     busiest.row.conversion === null ? '–' : `${busiest.row.conversion.toFixed(1)}% of ${busiest.row.negotiations}`,
     pounds(busiest.row.revenue),

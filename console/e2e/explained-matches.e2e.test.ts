@@ -44,6 +44,6 @@ test('an agent card shows back the criteria the agents could not read as "not un
   await expect(row('Loan amount')).toHaveText('Loan amountas much as possibleNot understood');
   await expect(row('Region')).toHaveText('RegionGlasgowNot understood');
   await expect(row('Maximum LTV')).toHaveText('Maximum LTV80.0%');
-  await expect(row('Annual income')).toHaveText('Annual income£65k');
+  await expect(row('Annual income')).toHaveText('Annual income£65,000');
   await expect(card.getByText('Not understood')).toHaveCount(2);
 });

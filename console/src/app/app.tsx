@@ -27,7 +27,7 @@ export function App() {
             <Route path="/join/:token" component={Join} />
             <Route path={SIGNED_IN} component={SignedIn} />
             <Route>
-              <main>
+              <main id="main-content" tabIndex={-1}>
                 <NotFound />
               </main>
             </Route>

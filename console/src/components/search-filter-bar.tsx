@@ -1,3 +1,4 @@
+import { capitalised } from '@pf/events';
 import { HTMLSelect, InputGroup } from '@blueprintjs/core';
 import { useNarrow } from '../lib/use-narrow';
 
@@ -15,8 +16,6 @@ interface Props<Value extends string> {
   onFilter: (value: Value | 'all') => void;
   className?: string;
 }
-
-const capitalised = (value: string) => value[0]!.toUpperCase() + value.slice(1);
 
 /** The search box beside an exact-match filter, as Deals, Documents and Leads show them. */
 export function SearchFilterBar<Value extends string>(props: Props<Value>) {

@@ -113,7 +113,7 @@ export default function Join({ params: { token = '' } }: RouteComponentProps) {
     );
 
   return (
-    <main className="pf-role-picker pf-join">
+    <main className="pf-role-picker pf-join" id="main-content" tabIndex={-1}>
       <H1>Join a firm</H1>
       <p className="pf-muted">An invitation from a colleague</p>
       {body}

@@ -30,7 +30,7 @@ export function RolePicker() {
     navigate(takeAfterSignIn('/dashboard'));
   };
   return (
-    <main className="pf-role-picker">
+    <main className="pf-role-picker" id="main-content" tabIndex={-1}>
       <H1>Welcome to PropertyFinance AI</H1>
       <p className="pf-muted">No registration required: choose how you work and start exploring at once.</p>
       <p className="pf-muted">

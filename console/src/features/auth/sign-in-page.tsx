@@ -33,7 +33,7 @@ export function SignInPage() {
   };
 
   return (
-    <main className="pf-role-picker pf-sign-in">
+    <main className="pf-role-picker pf-sign-in" id="main-content" tabIndex={-1}>
       <H1>Sign in</H1>
       <p className="pf-muted">This account is protected: sign in with its email and password.</p>
       <Card>

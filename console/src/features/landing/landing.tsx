@@ -23,7 +23,7 @@ const login = () => window.location.assign('/api/login');
 
 export function Landing() {
   return (
-    <main className="pf-landing">
+    <main className="pf-landing" id="main-content" tabIndex={-1}>
       <section className="pf-hero">
         <H1>PropertyFinance AI</H1>
         <p className="pf-tagline">

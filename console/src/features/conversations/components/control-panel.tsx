@@ -2,7 +2,8 @@ import { Button, Callout, HTMLSelect, Intent, Tag } from '@blueprintjs/core';
 import type { ConversationView, SideControl } from '@pf/events';
 import { useNow } from '../../../lib/use-now';
 import type { Collision } from './use-collision';
-import { capitalised, heldByMe, heldHereBy, sideLabel, type Me, type ModeSwitch } from './use-mode-switch';
+import { capitalised } from '@pf/events';
+import { heldByMe, heldHereBy, sideLabel, type Me, type ModeSwitch } from './use-mode-switch';
 
 /** "for 4 min": how long a side has been taken over, in whole minutes (under one: "just now"). */
 function heldFor(since: string, now: number): string {

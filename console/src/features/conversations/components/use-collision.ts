@@ -11,7 +11,8 @@ import {
   type ControlRequest,
 } from '../../../lib/live/presence';
 import { toastError, toastSuccess } from '../../../lib/toaster';
-import { capitalised, heldByMe, heldHereBy, sideLabel, type Me } from './use-mode-switch';
+import { capitalised } from '@pf/events';
+import { heldByMe, heldHereBy, sideLabel, type Me } from './use-mode-switch';
 
 /**
  * Requests for control of a side (docs/decisions/per-side-control.md): a person of the side's firm asks whoever

@@ -16,7 +16,6 @@ export function sideLabel(conversation: ConversationView, agentId: number): stri
   return participant ? `the ${participant.type} side (${participant.name})` : `agent ${agentId}'s side`;
 }
 
-const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 const listed = (items: string[]) => (items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
 
 /** The signed-in person and the session this console is. */
@@ -145,5 +144,3 @@ export function useModeSwitch(conversation: ConversationView, me: Me) {
 }
 
 export type ModeSwitch = ReturnType<typeof useModeSwitch>;
-
-export { capitalised };

@@ -1,6 +1,7 @@
 import { Button, Callout, Card, H2, HTMLTable, Icon, Intent, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
 import { Problem } from '../../../components/problem';
 import {
+  capitalised,
   ratePercent,
   compactPounds,
   MARKET_MIN_DEALS,
@@ -23,7 +24,6 @@ import { monthLabel, percent } from '../../../lib/format';
 import { usePreferences } from '../../../lib/preferences';
 import { useMarket } from '../api/market';
 
-const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 type MarketTab = 'rates' | 'prices' | 'lenders';
 
 function Headline({ data }: { data: MarketView }) {
@@ -43,7 +43,7 @@ function Headline({ data }: { data: MarketView }) {
           </div>
           <div className="pf-stat-value">{value}</div>
           <div className="pf-stat-trend pf-flat">
-            {capital(data.region)}, {MARKET_PERIOD_LABELS[data.period].toLowerCase()}
+            {capitalised(data.region)}, {MARKET_PERIOD_LABELS[data.period].toLowerCase()}
           </div>
         </Card>
       ))}
@@ -54,7 +54,7 @@ function Headline({ data }: { data: MarketView }) {
 function marketCsv(data: MarketView, tab: MarketTab): string {
   const h = data.headline;
   const rows: (string | number | null)[][] = [
-    ['Market Intelligence', capital(data.region), MARKET_PERIOD_LABELS[data.period]],
+    ['Market Intelligence', capitalised(data.region), MARKET_PERIOD_LABELS[data.period]],
     ['Avg Interest Rate %', h.avgInterestRate],
     ['Avg Property Price', h.avgPropertyPrice],
     ['Market Volume', h.marketVolume],
@@ -66,7 +66,7 @@ function marketCsv(data: MarketView, tab: MarketTab): string {
     data.rates.forEach((r) => rows.push([r.month, r.offeredRate, r.agreedRate, r.offers, r.deals]));
   } else if (tab === 'prices') {
     rows.push(['Region', 'Average price', 'Change %', 'Transactions']);
-    data.regions.forEach((r) => rows.push([capital(r.region), r.avgPrice, r.change, r.count]));
+    data.regions.forEach((r) => rows.push([capitalised(r.region), r.avgPrice, r.change, r.count]));
   } else {
     rows.push(['Lender', 'Market share %', 'Average rate %', 'Criteria', 'Deals']);
     data.lenders.forEach((l) => rows.push([l.name, l.marketShare, l.avgRate, l.criteria, l.deals]));
@@ -97,7 +97,7 @@ export function MarketPage() {
   return (
     <>
       <PageHeader title="Market Intelligence" subtitle="From the offers and deals agreed on this platform">
-        <ChoiceSelect label="Region" choices={MARKET_REGIONS} value={region} labelOf={capital} onChange={setRegion} />
+        <ChoiceSelect label="Region" choices={MARKET_REGIONS} value={region} labelOf={capitalised} onChange={setRegion} />
         <ChoiceSelect
           label="Period"
           choices={MARKET_PERIODS}
@@ -124,8 +124,8 @@ export function MarketPage() {
             <Callout intent={Intent.WARNING} className="pf-section" data-testid="market-too-little">
               <h2 className="bp6-heading pf-callout-title">Not enough data</h2>
               Market figures combine firms only where at least {MARKET_MIN_DEALS} deals from at least {MARKET_MIN_FIRMS} different firms
-              back them; fewer were agreed in {capital(data.region)} in the {MARKET_PERIOD_LABELS[data.period].toLowerCase()}, so no firm's
-              clients can be read from them. A deal's region is the region its borrower agent names in its criteria.
+              back them; fewer were agreed in {capitalised(data.region)} in the {MARKET_PERIOD_LABELS[data.period].toLowerCase()}, so no
+              firm's clients can be read from them. A deal's region is the region its borrower agent names in its criteria.
             </Callout>
           ) : null}
           <Headline data={data} />
@@ -167,7 +167,7 @@ export function MarketPage() {
                 data.rates.some((r) => r.offers + r.deals > 0) ? (
                   <Card>
                     <LineChart
-                      title={`Interest rates in ${capital(data.region)}`}
+                      title={`Interest rates in ${capitalised(data.region)}`}
                       description="Average rate offered and agreed per month, in percent."
                       series={[
                         { key: 'Offered', points: data.rates.map((r) => ({ x: monthLabel(r.month), y: r.offeredRate })) },
@@ -177,7 +177,7 @@ export function MarketPage() {
                     />
                   </Card>
                 ) : (
-                  <NonIdealState icon="timeline-line-chart" description={`No offers made in ${capital(data.region)} in this period.`} />
+                  <NonIdealState icon="timeline-line-chart" description={`No offers made in ${capitalised(data.region)} in this period.`} />
                 )
               }
             />
@@ -198,7 +198,7 @@ export function MarketPage() {
                     <tbody>
                       {data.regions.map((r) => (
                         <tr key={r.region}>
-                          <td>{capital(r.region)}</td>
+                          <td>{capitalised(r.region)}</td>
                           <td>{r.avgPrice === null ? '–' : pounds(r.avgPrice)}</td>
                           <td>{r.change === null ? '–' : `${r.change > 0 ? '+' : ''}${percent(r.change)}`}</td>
                           <td>{r.count === null ? 'Not enough data' : r.count}</td>
@@ -214,7 +214,10 @@ export function MarketPage() {
               title="Lender Analysis"
               panel={
                 data.lenders.length === 0 ? (
-                  <NonIdealState icon="bank-account" description={`No lender agreed a deal in ${capital(data.region)} in this period.`} />
+                  <NonIdealState
+                    icon="bank-account"
+                    description={`No lender agreed a deal in ${capitalised(data.region)} in this period.`}
+                  />
                 ) : (
                   <Card className="pf-table-wrap">
                     <HTMLTable compact striped className="pf-full" data-testid="market-lenders">

@@ -1,5 +1,6 @@
 import { Button, Checkbox, FormGroup, InputGroup, Intent, NumericInput, Switch } from '@blueprintjs/core';
 import {
+  capitalised,
   agentDefaultsInput,
   DEFAULT_PROPERTY_TYPES,
   pounds,
@@ -22,7 +23,6 @@ const PROPERTY_LABELS: Record<(typeof DEFAULT_PROPERTY_TYPES)[number], string> =
   commercial: 'Commercial',
   bridging: 'Bridging',
 };
-const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
  * An amount in pounds written as the console writes money ("£50,000"): typed freely ("50000", "50k", "£50,000"),
@@ -109,7 +109,7 @@ export function AgentDefaultsTab({ defaults: view }: { defaults: AgentDefaultsVi
           <Checkbox
             key={region}
             inline
-            label={capital(region)}
+            label={capitalised(region)}
             checked={values.regions.includes(region)}
             onChange={() => set({ regions: toggleIn(values.regions, region) })}
           />
