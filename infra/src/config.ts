@@ -135,6 +135,11 @@ export const configSchema = z
       .number()
       .positive()
       .default(24 * 14),
+    /**
+     * The realtime gateway's index: entries kept in each of its maps (agents, conversations, deals, documents) besides the
+     * conversations connected sockets follow; what leaves is loaded again from the store (docs/decisions/bounded-restart.md).
+     */
+    GATEWAY_INDEX_ENTRIES: z.coerce.number().int().min(100).max(10_000_000).default(20_000),
     /** How long a process trusts a session it has just confirmed (a revocation elsewhere takes up to this long). */
     SESSION_CACHE_MS: z.coerce.number().int().nonnegative().max(60_000).default(2000),
     /** How long an Idempotency-Key is remembered after its first use (a retry after that runs again). */

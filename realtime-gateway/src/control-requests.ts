@@ -1,7 +1,7 @@
 import { evolveConversation, firmOf, holderOf, manualSideOf, sideName, streams, type Conversation, type Participant } from '@pf/events';
 import type { EventStore } from '@pf/infra';
 import type { Connection } from './connection';
-import { readEvent } from './follower';
+import { readEvent } from './read-event';
 import type { Presence } from './presence';
 
 /**

@@ -1,23 +1,37 @@
-import { comparePositions, domainEvent, START, type DomainEvent, type Position } from '@pf/events';
-import { displayName, metrics, runOf, type EventStore, type FollowerSpec, type Logger, type RecordedEvent } from '@pf/infra';
+import { comparePositions, START, type DomainEvent, type Position } from '@pf/events';
+import {
+  catchUpOnTypes,
+  displayName,
+  metrics,
+  runOf,
+  type EventStore,
+  type FollowerSpec,
+  type Logger,
+  type Queryable,
+  type RecordedEvent,
+} from '@pf/infra';
 import type { Connection } from './connection';
 import { deliveriesFor } from './deliveries';
-import { applyEvent, emptyIndex, type ViewIndex } from './view-index';
+import { loadNeeded, neededBy, nothingNeeded, type Needed } from './on-demand';
+import { readEvent } from './read-event';
+import { applyEvent, emptyIndex, holdIndex, type ViewIndex } from './view-index';
 
-/** A stored event the gateway understands, or null (a type added later, or bad data, is skipped). */
-export function readEvent(recorded: RecordedEvent): DomainEvent | null {
-  const parsed = domainEvent.safeParse({ type: recorded.type, data: recorded.data });
-  return parsed.success ? parsed.data : null;
-}
+export { readEvent } from './read-event';
+
+/** Entries kept in each of the index's maps unless the gateway is told otherwise (GatewayOptions.indexEntries). */
+export const DEFAULT_INDEX_ENTRIES = 20_000;
 
 /**
- * Follows the event store from the start: keeps the index and hands each event's pushes to the
- * sockets entitled to them. Each gateway copy runs its own, so copies share nothing.
+ * Follows the event store from the head it finds when the process starts (docs/decisions/bounded-restart.md):
+ * keeps the index of what live pushes need, loading from the store what an event names and the index lacks, and
+ * hands each event's pushes to the sockets entitled to them. Each gateway copy runs its own, so copies share nothing.
  */
 export class Follower {
-  readonly index: ViewIndex = emptyIndex();
+  readonly index: ViewIndex;
   /** The position of the last event applied; every push so far is at or below it. */
   position: Position = START;
+  /** Whether this process has found where to begin (the head, with the deleted people read before it). */
+  private begun = false;
   private readonly byUser = new Map<string, Set<Connection>>();
   private readonly byFirm = new Map<string, Set<Connection>>();
   private waiters: { position: Position; resolve: () => void }[] = [];
@@ -25,18 +39,76 @@ export class Follower {
   constructor(
     private readonly store: EventStore,
     private readonly log: Logger,
-  ) {}
+    options: { indexEntries?: number; readModels?: Queryable | null } = {},
+  ) {
+    this.readModels = options.readModels ?? null;
+    this.index = emptyIndex({
+      entries: options.indexEntries ?? DEFAULT_INDEX_ENTRIES,
+      followed: (conversationId) => this.isFollowed(conversationId),
+    });
+  }
+
+  private readonly readModels: Queryable | null;
 
   /**
-   * For the supervisor: a run follows the store from the last event applied here. The index lives in this
-   * process's memory, so that is its checkpoint: a restart after a failure neither skips nor repeats a push.
+   * For the supervisor: a run follows the store from the last event applied here. A process begins at the head:
+   * no socket is connected to it yet, so there is nothing earlier to push (a socket that comes back resumes from its
+   * own position, read from the store), and the index is loaded as events need it; only the deleted people are read
+   * first, by type, so what is loaded of theirs is erased. A store without typed reads begins at the first event. The
+   * index lives in this process's memory, so after a failure the run resumes from the last event applied: a restart
+   * of the run neither skips nor repeats a push.
    */
   spec(): FollowerSpec {
     return {
       name: 'realtime-gateway',
       position: () => this.position,
-      start: () => runOf((onError) => this.store.subscribe(this.position, async (batch) => this.handle(batch), { onError })),
+      start: async () => {
+        if (!this.begun) {
+          this.position = await catchUpOnTypes({
+            store: this.store,
+            from: START,
+            types: ['AccountDeleted'],
+            handle: async (events) => {
+              for (const recorded of events) {
+                const event = readEvent(recorded);
+                if (event?.type === 'AccountDeleted') this.index.deletedPeople.add(event.data.userId);
+              }
+            },
+            save: async () => undefined,
+          });
+          this.begun = true;
+        }
+        return runOf((onError) => this.store.subscribe(this.position, async (batch) => this.handle(batch), { onError }));
+      },
     };
+  }
+
+  /** Whether a connected socket follows the conversation (its entry never leaves the index). */
+  private isFollowed(conversationId: number): boolean {
+    for (const set of this.byUser.values()) for (const connection of set) if (connection.subscriptions.has(conversationId)) return true;
+    return false;
+  }
+
+  /**
+   * Loads into the index what these events (or ids) name and it lacks, as applied by now, and holds the index so
+   * none of it leaves before the caller is done (call the returned release). For a resume's replay and a subscribe.
+   */
+  async need(what: readonly DomainEvent[] | Needed): Promise<() => void> {
+    const release = holdIndex(this.index);
+    try {
+      await loadNeeded(this.index, this.store, this.readModels, Array.isArray(what) ? neededBy(what) : (what as Needed), this.position);
+      return release;
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  /** A conversation in the index if it exists as applied by now (a subscribe asks before it decides). */
+  async needConversation(conversationId: number): Promise<void> {
+    const needed = nothingNeeded();
+    needed.conversations.add(conversationId);
+    (await this.need(needed))();
   }
 
   add(connection: Connection): void {
@@ -64,10 +136,23 @@ export class Follower {
     return [...this.byUser.values()].flatMap((set) => [...set]);
   }
 
-  /** Synchronous on purpose: a resume reads `position` between batches, never in the middle of one. */
-  private handle(batch: readonly RecordedEvent[]): void {
-    for (const recorded of batch) {
-      const event = readEvent(recorded);
+  /**
+   * What the batch needs is loaded first (the position stays before the batch meanwhile); then the batch is applied
+   * synchronously on purpose: a resume reads `position` between batches, never in the middle of one.
+   */
+  private async handle(batch: readonly RecordedEvent[]): Promise<void> {
+    const events = batch.map((recorded) => readEvent(recorded));
+    const release = await this.need(events.filter((event): event is DomainEvent => event !== null));
+    try {
+      this.apply(batch, events);
+    } finally {
+      release();
+    }
+  }
+
+  private apply(batch: readonly RecordedEvent[], events: readonly (DomainEvent | null)[]): void {
+    for (const [i, recorded] of batch.entries()) {
+      const event = events[i];
       if (event) {
         const at = recorded.recordedAt.toISOString();
         try {

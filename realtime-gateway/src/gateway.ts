@@ -28,6 +28,11 @@ export interface GatewayOptions {
   readonly presenceHeartbeatMs?: number;
   /** How long a person is shown typing after their composer's last typing message. */
   readonly typingShownMs?: number;
+  /**
+   * Entries the index keeps in each of its maps besides the conversations sockets follow (GATEWAY_INDEX_ENTRIES;
+   * docs/decisions/bounded-restart.md); what leaves is loaded again from the store when an event needs it.
+   */
+  readonly indexEntries?: number;
 }
 
 export interface RealtimeGateway {
@@ -50,7 +55,11 @@ export function attachRealtimeGateway(
     perSecond: options.perSecond ?? 20,
   };
   const log = ctx.log.child({ service: 'realtime-gateway' });
-  const follower = new Follower(ctx.store, log);
+  // The read models' participants tell it a deleted person's conversations; the rest it loads from the store.
+  const follower = new Follower(ctx.store, log, {
+    indexEntries: options.indexEntries ?? ctx.config.GATEWAY_INDEX_ENTRIES,
+    readModels: ctx.pool,
+  });
   const following = ctx.supervisor.run(follower.spec());
   const ready = following.caughtUp;
   const presence = new Presence(

@@ -165,16 +165,20 @@ async function subscribe(
 ): Promise<void> {
   const { follower } = ctx;
   const deadline = Date.now() + ctx.catchUpWaitMs;
+  // The index keeps what live pushes used lately: a conversation not in it is loaded as applied by now.
+  await follower.needConversation(conversationId);
   let visible = canSeeConversation(follower.index, conversationId, connection.user.firmId);
   if (!visible) {
     // A conversation created a moment ago may be stored but not yet applied by this copy.
     const head = await ctx.store.headPosition();
     await follower.waitFor(head, ctx.catchUpWaitMs);
+    await follower.needConversation(conversationId);
     // Or committed but not yet readable: global reads wait for every older transaction in the cluster to
     // end, so the head above may not include it yet. An id this copy has never seen gets until the deadline.
     while (!follower.index.conversations.has(conversationId) && Date.now() < deadline) {
       const { commit, prepare } = follower.position;
       await follower.waitFor({ commit, prepare: prepare + 1n }, deadline - Date.now());
+      await follower.needConversation(conversationId);
     }
     visible = canSeeConversation(follower.index, conversationId, connection.user.firmId);
   }
@@ -202,13 +206,20 @@ async function resume(ctx: HandlerContext, connection: Connection, after: Positi
     while (comparePositions(replayedTo, until) < 0 && connection.isOpen) {
       const batch = await ctx.store.readAll(replayedTo, REPLAY_BATCH);
       const upToLive = batch.filter((recorded) => comparePositions(recorded.position, until) <= 0);
-      for (const recorded of upToLive) {
-        const event = readEvent(recorded);
-        if (!event) continue;
-        for (const delivery of deliveriesFor(follower.index, event, recorded.recordedAt.toISOString())) {
-          if (connection.wants(delivery))
-            connection.replay(recorded.position, delivery.body({ userId: connection.user.id, firmId: connection.user.firmId }));
+      const events = upToLive.map((recorded) => readEvent(recorded));
+      // What the replayed events name, loaded into the index (as applied by now) and kept there while they are replayed.
+      const release = await follower.need(events.filter((event) => event !== null));
+      try {
+        for (const [i, recorded] of upToLive.entries()) {
+          const event = events[i];
+          if (!event) continue;
+          for (const delivery of deliveriesFor(follower.index, event, recorded.recordedAt.toISOString())) {
+            if (connection.wants(delivery))
+              connection.replay(recorded.position, delivery.body({ userId: connection.user.id, firmId: connection.user.firmId }));
+          }
         }
+      } finally {
+        release();
       }
       if (upToLive.length === 0) break;
       replayedTo = upToLive[upToLive.length - 1]!.position;
