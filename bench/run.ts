@@ -19,6 +19,7 @@ import { measureAutomationMoves } from './scenarios/automation';
 import { measureMatching } from './scenarios/matching';
 import { measureAppend } from './scenarios/append';
 import { measureConsole } from './scenarios/console';
+import { measureHistorySize, type HistorySize } from './scenarios/history';
 import { measureAgainstEmmett } from './scenarios/emmett';
 import { LARGE_BOOK_LIMITS, measureLargeBook, seedLargeBook } from './scenarios/large-book';
 import { measureReplay } from './scenarios/replay';
@@ -238,6 +239,45 @@ try {
     );
     await context.close();
     context = null;
+  }
+
+  if (only?.has('history')) {
+    // Restart, memory, appends and recent reads at two sizes of history (bench/scenarios/history.ts); only when asked
+    // for: at 2,000,000 events it takes the better part of an hour on two cores.
+    const sizes = (process.env.BENCH_HISTORY_SIZES ?? (quick ? '10000,200000' : '100000,2000000')).split(',').map(Number);
+    const measured: HistorySize[] = [];
+    for (const events of sizes) {
+      log(`history at ${events.toLocaleString('en-GB')} events`);
+      const database = await server.createDatabase(`history_${events}`);
+      context = await openContext(database);
+      measured.push(
+        await measureHistorySize({
+          context,
+          databaseUrl: database,
+          start: () => startChild('single-node', singleNodeEnv(database)),
+          events,
+          appendSeconds: counts.seconds / 2,
+          log,
+        }),
+      );
+      await context.close();
+      context = null;
+      results.history = measured;
+      log(`  ${JSON.stringify(measured[measured.length - 1])}`);
+    }
+    const [small, large] = [measured[0]!, measured[measured.length - 1]!];
+    const ratio = (a: number, b: number) => round(a / b, 3);
+    Object.assign(results, {
+      history_restart_ready_ms: measured.map((m) => m.restart_ready_ms),
+      history_restart_ready_ratio: ratio(large.restart_ready_ms, small.restart_ready_ms),
+      history_restart_rss_mb: measured.map((m) => m.restart_rss_mb),
+      history_restart_rss_ratio: ratio(large.restart_rss_mb, small.restart_rss_mb),
+      history_start_after_rebuild_ms: measured.map((m) => m.start_after_live_rebuild_ready_ms),
+      history_start_after_rebuild_vs_restart: measured.map((m) => ratio(m.start_after_live_rebuild_ready_ms, m.restart_ready_ms)),
+      history_append_batch10_ratio: ratio(large.append_events_per_s_batch10, small.append_events_per_s_batch10),
+      history_append_batch1_ratio: ratio(large.append_events_per_s_batch1, small.append_events_per_s_batch1),
+      history_recent_feed_read_ratio: ratio(small.recent_feed_read_ms, large.recent_feed_read_ms),
+    });
   }
 
   if (wanted('automation')) {

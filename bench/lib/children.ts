@@ -6,6 +6,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 
 export interface ChildServer {
   readonly url: string;
+  /** The server process's id (its resident memory is read from /proc). */
+  readonly pid: number;
   close(): Promise<void>;
 }
 
@@ -21,7 +23,7 @@ export async function startChild(name: 'single-node' | 'baseline', env: Record<s
     child.once('message', (message) => resolve((message as { url: string }).url));
     child.once('exit', (code) => reject(new Error(`The ${name} server exited (code ${code}) before listening`)));
   });
-  return { url, close: () => closeChild(child) };
+  return { url, pid: child.pid!, close: () => closeChild(child) };
 }
 
 /** Asks a child started here to close, and kills it if it has not exited within 10 s. */
