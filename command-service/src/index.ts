@@ -11,6 +11,8 @@ import { oidcRoutes } from './identity/oidc-routes';
 import { matchRequestRoutes } from './matching/routes';
 import { apiTokenRoutes } from './identity/api-token-routes';
 import { securityRoutes } from './identity/security-routes';
+import { billingRoutes } from './billing/routes';
+import { startInvoicing } from './billing/invoicing';
 import { photoRoutes } from './identity/photo/routes';
 import { settingsRoutes } from './identity/settings-routes';
 import { protectionRoutes } from './identity/protection/routes';
@@ -26,6 +28,7 @@ import { processManagerMigrations } from './process-managers/schema';
 
 export const commandMigrations = [...idMigrations, ...processManagerMigrations, ...documentMigrations, ...seedDemoMigrations];
 export { startDealOpener } from './deal/deal-opener';
+export { issueDueInvoices } from './billing/invoicing';
 export { startIllustrationMaker } from './illustration/illustration-maker';
 export { illustrationInputOf } from './illustration/esis-content';
 export { startAutomation, type Automation, type AutomationOptions } from './process-managers/automation';
@@ -74,6 +77,7 @@ const commandRoutes: FastifyPluginAsync<ServiceContext> = async (app, context) =
   await app.register(notificationRoutes, context);
   await app.register(firmRoutes, context);
   await app.register(inviteRoutes, context);
+  await app.register(billingRoutes, context);
 };
 
 /**
@@ -106,6 +110,9 @@ export const commandService: FastifyPluginAsync<ServiceContext> = async (app, co
   timer.unref();
   purge();
   app.addHook('onClose', async () => clearInterval(timer));
+  // Each firm's monthly invoice from its plan (docs/behaviour/billing.md, "Invoices").
+  const stopInvoicing = startInvoicing(context.pool, context.store, context.log, context.config.INVOICE_RUN_SECONDS);
+  app.addHook('onClose', async () => stopInvoicing());
 };
 /** For the simulation's invariants (infra/single-node/src/simulation): the same rules the agents apply. */
 export { bestLine, negotiatedNeeds } from './automation/negotiation/setup';

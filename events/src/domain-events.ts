@@ -10,6 +10,7 @@ import { documentDownloaded, documentStatusChanged, documentUploaded } from './d
 import { matchRequested, matchRunCompleted } from './matching';
 import { agentDefaultsInput, notificationPreferences, sealed, sessionTimeout } from './user';
 import { firmRole } from './firm';
+import { invoiceIssued, paymentMethodAdded, paymentMethodUpdated } from './billing';
 
 const id = z.number().int().positive();
 
@@ -309,6 +310,9 @@ export const domainEvent = z.discriminatedUnion('type', [
   agentDefaultsChanged,
   profilePhotoChanged,
   profilePhotoRemoved,
+  paymentMethodAdded,
+  paymentMethodUpdated,
+  invoiceIssued,
   accountDeleted,
   passwordChanged,
   twoFactorEnabled,
@@ -344,4 +348,5 @@ export const streams = {
   firm: (firmId: string) => `firm-${firmId}`,
   need: (borrowerAgentId: number) => `need-${borrowerAgentId}`,
   membership: (userId: string) => `membership-${userId}`,
+  billing: (firmId: string) => `billing-${firmId}`,
 } as const;

@@ -22,6 +22,7 @@ export * from './socket';
 export * from './user';
 export * from './protection';
 export * from './photo';
+export * from './billing';
 export * from './user-messages';
 export * from './read-criteria';
 export * from './products';

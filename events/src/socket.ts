@@ -60,7 +60,7 @@ const pushed = { position: positionToken, previousPosition: positionToken.nullab
  * Screens whose data an event may change. A `views_changed` push names them; the console refetches their
  * queries (keyed by the same names, with the push's position, so the read already includes the change).
  */
-export const liveView = z.enum(['deals', 'documents', 'leads', 'matches', 'analytics', 'market', 'notifications', 'profile']);
+export const liveView = z.enum(['deals', 'documents', 'leads', 'matches', 'analytics', 'market', 'notifications', 'profile', 'billing']);
 export type LiveView = z.infer<typeof liveView>;
 
 /**

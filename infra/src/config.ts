@@ -185,6 +185,16 @@ export const configSchema = z
     LLM_MODEL: z.string().optional(),
     /** Where a standalone realtime gateway sends commands (the command-service's base URL). */
     COMMAND_SERVICE_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+    /**
+     * The payment provider (docs/behaviour/billing.md): its API's base URL and the platform's secret key for it, and
+     * the publishable key its hosted card fields are opened with. Unset, Billing says no provider is configured and
+     * takes no payment method; invoices are issued all the same.
+     */
+    PAYMENT_PROVIDER_URL: z.url({ protocol: /^https?$/, error: "must be the payment provider's API URL (https://…)" }).optional(),
+    PAYMENT_PROVIDER_SECRET_KEY: z.string().min(1).optional(),
+    PAYMENT_PROVIDER_PUBLISHABLE_KEY: z.string().min(1).optional(),
+    /** How often, in seconds, the invoicing run looks for firms whose month has begun without its invoice. */
+    INVOICE_RUN_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
     /** OpenID Connect (docs/behaviour/sign-in.md): all three set, sign-in goes through the provider; none set, registration-free. */
     OIDC_ISSUER: z.url({ protocol: /^https?$/, error: "must be the provider's issuer URL (https://…)" }).optional(),
     OIDC_CLIENT_ID: z.string().optional(),
@@ -196,6 +206,18 @@ export const configSchema = z
     PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
   })
   .superRefine((config, context) => {
+    // Half a payment provider would show Add Payment Method and fail at the provider: refuse it, naming what is missing.
+    const payment = ['PAYMENT_PROVIDER_URL', 'PAYMENT_PROVIDER_SECRET_KEY', 'PAYMENT_PROVIDER_PUBLISHABLE_KEY'] as const;
+    const paymentSet = payment.filter((name) => config[name] !== undefined);
+    if (paymentSet.length > 0 && paymentSet.length < payment.length) {
+      for (const name of payment.filter((n) => config[n] === undefined)) {
+        context.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `is required when ${paymentSet.join(' and ')} is set (set all three, or none)`,
+        });
+      }
+    }
     // Half an OIDC configuration would silently fall back to guest sign-in: refuse it, naming what is missing.
     const oidc = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const;
     const set = oidc.filter((name) => config[name] !== undefined);

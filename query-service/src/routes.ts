@@ -34,6 +34,7 @@ import { userStats } from './read-models/stats/queries';
 import { weeklyTrends } from './read-models/stats/trends';
 import { streamVersion } from './read-models/versions';
 import { notificationReadRoutes } from './read-models/notifications/routes';
+import { billingReadRoutes } from './billing/routes';
 
 /** The errors of a read: those of any signed-in route, and 503 when x-after-position is not reached in time. */
 const READ_ERRORS = [...SIGNED_IN_ERRORS, 503] as const;
@@ -55,6 +56,7 @@ export const readRoutes: FastifyPluginAsyncZod<ServiceContext & { progress: Read
   // Registered inside this plugin so the read-your-writes hook above applies to them too.
   await app.register(notificationReadRoutes, options);
   await app.register(readModelRoutes, { pool, cache });
+  await app.register(billingReadRoutes, options);
 
   app.get(
     '/api/stats',

@@ -210,6 +210,11 @@ export function deliveriesFor(index: ViewIndex, event: DomainEvent, at: string):
     case 'RecoveryCodeUsed':
       // The user's other consoles refetch their settings.
       return [personalDelivery(event.data.userId, ['profile'])];
+    case 'PaymentMethodAdded':
+    case 'PaymentMethodUpdated':
+    case 'InvoiceIssued':
+      // The firm's Billing tab, wherever its people have it open.
+      return [viewsDelivery([event.data.firmId], ['billing'])];
     case 'AccountDeleted': {
       // Their conversations as every reader now tells them (names erased), and the boards that named their agents.
       const conversations = conversationsOfPerson(index, event.data.userId);

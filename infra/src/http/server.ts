@@ -74,6 +74,8 @@ export async function createHttpServer(config: Config, log: Logger, options: Htt
           imgSrc: ["'self'", 'data:'],
           fontSrc: ["'self'", 'data:'],
           connectSrc: ["'self'", 'ws:', 'wss:'],
+          // The payment provider's hosted card fields, in a frame of their own origin (docs/behaviour/billing.md).
+          frameSrc: ["'self'", ...(config.PAYMENT_PROVIDER_URL ? [new URL(config.PAYMENT_PROVIDER_URL).origin] : [])],
           frameAncestors: ["'none'"],
           upgradeInsecureRequests: null,
         },

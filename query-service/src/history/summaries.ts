@@ -172,6 +172,9 @@ export function summarise(event: DomainEvent | null, type: string, actor: Histor
     case 'AgentDefaultsChanged':
     case 'ProfilePhotoChanged':
     case 'ProfilePhotoRemoved':
+    case 'PaymentMethodAdded':
+    case 'PaymentMethodUpdated':
+    case 'InvoiceIssued':
     case 'AccountDeleted':
     case 'PasswordChanged':
     case 'TwoFactorEnabled':
