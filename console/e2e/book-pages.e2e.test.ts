@@ -99,7 +99,7 @@ test('deals, documents and leads a page at a time: the 31st on the next page, se
   await expect(page.getByTestId('lead-card')).toHaveCount(2);
   await expect(page.getByTestId('lead-card').nth(0)).toContainText('Borrower 01');
   await expect(page.getByTestId('lead-card').nth(1)).toContainText('Page Bank');
-  await expect(page.getByTestId('lead-card').nth(1)).toContainText('Lends on: Property up to £400k');
+  await expect(page.getByTestId('lead-card').nth(1)).toContainText('Lends on: Property up to £400,000');
   // Searched by requirement and filtered by type on the server.
   await page.getByPlaceholder('Search leads by name or requirements...').fill('lends on: property UP TO £400k');
   await expect(range).toHaveText('1–1 of 1 leads');

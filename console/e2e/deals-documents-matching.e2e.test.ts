@@ -1,6 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startE2eServer, type E2eServer } from './server';
 import {
+  ltvPercent,
+  ratePercent,
   requirementWords,
   type ConversationView,
   type DealView,
@@ -64,8 +66,8 @@ test('deals from agreed negotiations: terms, a filter, editing and the stage adv
   const deal = deals[0]!;
   const row = page
     .getByTestId('deal-row')
-    .filter({ hasText: `${pounds(deal.loanAmount)} at ${deal.interestRate}% over ${deal.term} years` });
-  await expect(row).toContainText(`LTV ${deal.ltv}%`);
+    .filter({ hasText: `${pounds(deal.loanAmount)} at ${ratePercent(deal.interestRate)} over ${deal.term} years` });
+  await expect(row).toContainText(`LTV ${ltvPercent(deal.ltv)}`);
   await expect(row).toContainText(deal.borrowerName);
   await expect(row).toContainText(deal.lenderName);
   await expect(figure(page, 'activeDeals')).toHaveText(String(deals.filter((d) => d.status === 'active').length));
