@@ -3,8 +3,10 @@ import type { Position } from '@pf/events';
 import type { OpenedContext } from '@pf/infra';
 import { liveRebuild } from '@pf/query-service';
 import type { ChildServer } from '../lib/children';
-import { generateEvents } from '../lib/generate';
-import { call, type Readiness } from '../lib/session';
+import { randomUUID } from 'node:crypto';
+import { formatPosition, streams, type DomainEvent } from '@pf/events';
+import { generateEvents, reserveIds } from '../lib/generate';
+import { benchUser, call, expectStatus, type Readiness } from '../lib/session';
 import { percentile, round, sleep } from '../lib/stats';
 import { measureAppend } from './append';
 
@@ -24,6 +26,70 @@ export interface HistorySize {
   readonly append_events_per_s_batch1: number;
   /** Median of five reads of the last 10,000 events (the feed's read of recent positions). */
   readonly recent_feed_read_ms: number;
+  /** One History scrub step (GET /api/conversations/:id/history?at=) on a 2,000-event conversation: p50 and p95 of 200. */
+  readonly history_scrub_step_ms: { p50: number; p95: number };
+}
+
+/**
+ * A conversation of 2,000 events (its start, then messages between its two agents) of a signed-in person's firm, then
+ * 200 steps of the History scrubber at positions spread over it, as the screen asks them (after 20 to warm up).
+ */
+async function scrubSteps(context: OpenedContext, url: string): Promise<{ p50: number; p95: number }> {
+  const user = await benchUser(context.sessions);
+  const ids = await reserveIds(context.pool, 1);
+  const agents = (['borrower', 'lender'] as const).map((type) => ({
+    agentId: ids.agent(),
+    ownerId: user.id,
+    firmId: user.id,
+    name: `Scrub ${type}`,
+    type,
+  }));
+  const metadata = { actor: { kind: 'user' as const, userId: user.id }, correlationId: randomUUID(), causationId: null };
+  const toNew = (event: DomainEvent) => ({ id: randomUUID(), type: event.type, data: event.data, metadata });
+  for (const agent of agents) {
+    await context.store.append(
+      streams.agent(agent.agentId),
+      [toNew({ type: 'AgentCreated', data: { ...agent, description: 'History scrub', criteria: null } })],
+      'no_stream',
+    );
+  }
+  const conversationId = ids.conversation();
+  const stream = streams.conversation(conversationId);
+  await context.store.append(
+    stream,
+    [
+      toNew({
+        type: 'ConversationStarted',
+        data: { conversationId, title: 'Scrub borrower and Scrub lender', participants: agents, matchId: null },
+      }),
+    ],
+    'no_stream',
+  );
+  for (let page = 0; page < 20; page++) {
+    const events: DomainEvent[] = Array.from({ length: page === 19 ? 99 : 100 }, (_, i) => ({
+      type: 'MessageSent',
+      data: {
+        conversationId,
+        messageId: ids.message(),
+        fromAgentId: agents[i % 2]!.agentId,
+        toAgentId: agents[(i + 1) % 2]!.agentId,
+        content: `Message ${page * 100 + i + 1} about the terms of the loan`,
+        isAutomated: true,
+      },
+    }));
+    await context.store.append(stream, events.map(toNew), page * 100);
+  }
+  const positions = (await context.store.readStream(stream)).map((event) => formatPosition(event.position));
+  const step = async (i: number) => {
+    const at = positions[Math.floor((i * 7919) % positions.length)]!;
+    const began = performance.now();
+    expectStatus(await call(url, user, 'GET', `/api/conversations/${conversationId}/history?at=${at}`), 200, 'history scrub step');
+    return performance.now() - began;
+  };
+  for (let i = 0; i < 20; i++) await step(i);
+  const samples: number[] = [];
+  for (let i = 0; i < 200; i++) samples.push(await step(i));
+  return { p50: round(percentile(samples, 50), 1), p95: round(percentile(samples, 95), 1) };
 }
 
 /** From the start of a server process until /readyz answers 200 with every follower of the log at lag 0. */
@@ -105,6 +171,8 @@ export async function measureHistorySize(options: {
   await restart.server.close();
   const afterRebuild = await readyAfter(options.start);
   log(`  start after a live rebuild: ready in ${afterRebuild.ms.toFixed(0)} ms`);
+  const scrub = await scrubSteps(context, afterRebuild.server.url);
+  log(`  history scrub step on 2,000 events: p50 ${scrub.p50} ms, p95 ${scrub.p95} ms`);
   await afterRebuild.server.close();
 
   const append = await measureAppend(context.store, { writers: 8, seconds: options.appendSeconds });
@@ -123,5 +191,6 @@ export async function measureHistorySize(options: {
     start_after_live_rebuild_ready_ms: round(afterRebuild.ms, 0),
     ...append,
     recent_feed_read_ms: round(feed, 1),
+    history_scrub_step_ms: scrub,
   };
 }
