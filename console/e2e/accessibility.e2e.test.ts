@@ -96,8 +96,8 @@ test.afterAll(async () => {
 });
 
 test('axe-core finds no violation on any route, signed out or in, at desktop and phone size', async ({ browser }) => {
-  // 44 scans of a few seconds each on a loaded two-core machine.
-  test.setTimeout(480_000);
+  // 44 scans of up to ten seconds each on a loaded two-core machine (a 200-message History is the slowest).
+  test.setTimeout(720_000);
   const found: string[] = [];
   for (const size of [DESKTOP, PHONE]) {
     const visitor = await (await browser.newContext({ viewport: size })).newPage();
