@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DomainEvent, EventMetadata, Position } from '@pf/events';
+import { readStoredEvent, type DomainEvent, type EventMetadata, type Position, type StoredEventData } from '@pf/events';
 import {
   ConcurrencyConflict,
   DomainError,
@@ -18,7 +18,8 @@ export type { StoredFact } from './stream-cache';
 export interface Decider<Command, State, Event extends DomainEvent> {
   readonly initialState: State;
   decide(command: Command, state: State): Event[];
-  evolve(state: State, event: Event): State;
+  /** Folds any stored event of the aggregate's stream (events of other types leave the state as it is). */
+  evolve(state: State, event: DomainEvent): State;
 }
 
 export interface Handled<State, Event> {
@@ -51,9 +52,9 @@ export interface CommandOptions {
 
 export function foldEvents<State, Event extends DomainEvent>(
   decider: Decider<unknown, State, Event>,
-  events: readonly { type: string; data: unknown }[],
+  events: readonly StoredEventData[],
 ): State {
-  return events.reduce((state, event) => decider.evolve(state, event as Event), decider.initialState);
+  return events.reduce((state, event) => decider.evolve(state, readStoredEvent(event)), decider.initialState);
 }
 
 /**
@@ -165,9 +166,7 @@ async function decideAndAppend<Command, State, Event extends DomainEvent>(
   let state: State;
   let events: Event[];
   try {
-    state = streamCacheOf(store).fold(stream, recorded, decider, decider.initialState, (folded, fact) =>
-      decider.evolve(folded, fact as unknown as Event),
-    );
+    state = streamCacheOf(store).fold(stream, recorded, decider, decider.initialState, (folded, fact) => decider.evolve(folded, fact));
     events = decider.decide(command, state);
   } catch (error) {
     if (onHeld) throw new NotDecidedOnHeld();
@@ -207,11 +206,13 @@ async function decideAndAppend<Command, State, Event extends DomainEvent>(
   };
 }
 
-/** Our events as the store now holds them: their data as its JSON gives it back, the versions after `current`. */
+/**
+ * Our events as a read of the store would give them: their data as its JSON gives it back, read by the one reader
+ * of stored events, the versions after `current`.
+ */
 function storedFacts(events: readonly DomainEvent[], current: number | null, recordedAt: Date): StoredFact[] {
   return events.map((event, index) => ({
-    type: event.type,
-    data: JSON.parse(JSON.stringify(event.data)) as unknown,
+    ...readStoredEvent({ type: event.type, data: JSON.parse(JSON.stringify(event.data)) as unknown }),
     recordedAt,
     streamVersion: (current ?? -1) + 1 + index,
   }));

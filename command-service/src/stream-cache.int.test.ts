@@ -16,7 +16,9 @@ import { handleCommand, type Decider } from './handle-command';
 import { StreamCache, type StoredFact } from './stream-cache';
 
 const metadata = { actor: { kind: 'system' as const, name: 'test' }, correlationId: randomUUID(), causationId: null };
-const note = (text: string) => ({ id: randomUUID(), type: 'Noted', data: { text }, metadata });
+/** A real event of the contract (the cache reads every event through the one reader, which validates it): a note's text is the name. */
+const note = (text: string) => ({ id: randomUUID(), type: 'FirmRenamed', data: { firmId: 'note', name: text }, metadata });
+const textOf = (fact: StoredFact) => (fact.type === 'FirmRenamed' ? fact.data.name : '');
 
 /** The store, with every readStream call's starting version and the number of events it answered. */
 function countingStore(store: EventStore) {
@@ -48,7 +50,7 @@ afterAll(async () => {
   await drop?.();
 });
 
-const texts = (events: readonly StoredFact[]) => events.map((event) => (event.data as { text: string }).text);
+const texts = (events: readonly StoredFact[]) => events.map(textOf);
 
 describe('the command side reads each stream once, then only what is new (real PostgreSQL)', () => {
   it('answers the whole stream every time, reading from the store only the events after those it holds', async () => {
@@ -112,10 +114,12 @@ describe('the command side reads each stream once, then only what is new (real P
     await context.store.append('held-1', [note('a')], 'no_stream');
     await cache.read('held-1');
     const result = await context.store.append('held-1', [note('b')], 0);
-    cache.appended('held-1', 0, [{ type: 'Noted', data: { text: 'b' }, recordedAt: result.recordedAt!, streamVersion: 1 }]);
+    cache.appended('held-1', 0, [
+      { type: 'FirmRenamed', data: { firmId: 'note', name: 'b' }, recordedAt: result.recordedAt!, streamVersion: 1 },
+    ]);
     expect(texts(cache.held('held-1')!)).toEqual(['a', 'b']);
     // Appended after a version it does not end at: not held (it would leave a gap).
-    cache.appended('held-1', 5, [{ type: 'Noted', data: { text: 'z' }, recordedAt: new Date(), streamVersion: 6 }]);
+    cache.appended('held-1', 5, [{ type: 'FirmRenamed', data: { firmId: 'note', name: 'z' }, recordedAt: new Date(), streamVersion: 6 }]);
     expect(texts(await cache.read('held-1'))).toEqual(['a', 'b']);
     expect(reads.at(-1)).toEqual({ stream: 'held-1', from: 2, answered: 0 });
   });
@@ -127,8 +131,8 @@ describe('folds taken up where they left off (real PostgreSQL)', () => {
     const seen: string[] = [];
     const key = {};
     const join = (state: string, fact: StoredFact) => {
-      seen.push((fact.data as { text: string }).text);
-      return state + (fact.data as { text: string }).text;
+      seen.push(textOf(fact));
+      return state + textOf(fact);
     };
     await context.store.append('fold-1', [note('a'), note('b')], 'no_stream');
     expect(cache.fold('fold-1', await cache.read('fold-1'), key, '', join)).toBe('ab');
@@ -152,14 +156,19 @@ describe('folds taken up where they left off (real PostgreSQL)', () => {
   });
 });
 
-/** A counter that never passes its limit: decide refuses what would, and an addition of nothing changes nothing. */
-const counter: Decider<{ n: number; limit: number }, number, DomainEvent> = {
+/**
+ * A counter that never passes its limit: decide refuses what would, and an addition of nothing changes nothing. Its
+ * additions are real events of the contract (RecoveryCodeUsed's `remaining` carries the number added).
+ */
+type Added = Extract<DomainEvent, { type: 'RecoveryCodeUsed' }>;
+const addition = (n: number): Added => ({ type: 'RecoveryCodeUsed', data: { userId: 'counter', remaining: n } });
+const counter: Decider<{ n: number; limit: number }, number, Added> = {
   initialState: 0,
   decide: ({ n, limit }, total) => {
     if (total + n > limit) throw new Error(`${total} + ${n} passes ${limit}`);
-    return n === 0 ? [] : [{ type: 'Added', data: { n } } as unknown as DomainEvent];
+    return n === 0 ? [] : [addition(n)];
   },
-  evolve: (total, event) => total + (event.data as unknown as { n: number }).n,
+  evolve: (total, event) => (event.type === 'RecoveryCodeUsed' ? total + event.data.remaining : total),
 };
 
 describe('handleCommand decides on the events it holds, and on the store whenever that is not enough (real PostgreSQL)', () => {
@@ -168,7 +177,7 @@ describe('handleCommand decides on the events it holds, and on the store wheneve
   afterAll(async () => elsewhere?.close());
   const add = (store: EventStore, stream: string, n: number, limit = 100, options = {}) =>
     handleCommand(store, stream, counter, { n, limit }, metadata, options);
-  const added = (stored: readonly { data: unknown }[]) => stored.map((event) => (event.data as { n: number }).n);
+  const added = (stored: readonly { data: unknown }[]) => stored.map((event) => (event.data as Added['data']).remaining);
 
   it('reads nothing for a second command when nothing else was appended, and answers with the stream as stored', async () => {
     const { store, reads } = countingStore(context.store);
@@ -178,8 +187,8 @@ describe('handleCommand decides on the events it holds, and on the store wheneve
     expect(reads.length).toBe(readsBefore);
     expect(second.state).toBe(3);
     expect(second.history?.map((fact) => [fact.streamVersion, fact.data])).toEqual([
-      [0, { n: 1 }],
-      [1, { n: 2 }],
+      [0, addition(1).data],
+      [1, addition(2).data],
     ]);
     expect(added(await context.store.readStream('counter-1'))).toEqual([1, 2]);
   });
@@ -187,7 +196,7 @@ describe('handleCommand decides on the events it holds, and on the store wheneve
   it('decides again on the store when another process appended meanwhile: nothing is lost', async () => {
     const { store } = countingStore(context.store);
     await add(store, 'counter-2', 1);
-    await elsewhere.append('counter-2', [{ id: randomUUID(), type: 'Added', data: { n: 10 }, metadata }], 0);
+    await elsewhere.append('counter-2', [{ id: randomUUID(), ...addition(10), metadata }], 0);
     const handled = await add(store, 'counter-2', 2);
     expect(handled.state).toBe(13);
     expect(handled.version).toBe(2);
@@ -198,7 +207,7 @@ describe('handleCommand decides on the events it holds, and on the store wheneve
     const { store } = countingStore(context.store);
     await add(store, 'counter-3', 5, 10);
     // Elsewhere the total falls back to 0; on what this process holds (5), adding 8 would pass 10.
-    await elsewhere.append('counter-3', [{ id: randomUUID(), type: 'Added', data: { n: -5 }, metadata }], 0);
+    await elsewhere.append('counter-3', [{ id: randomUUID(), ...addition(-5), metadata }], 0);
     expect((await add(store, 'counter-3', 8, 10)).state).toBe(8);
     // And a real refusal is still given, with the decider's own words.
     await expect(add(store, 'counter-3', 5, 10)).rejects.toThrow('8 + 5 passes 10');
@@ -207,7 +216,7 @@ describe('handleCommand decides on the events it holds, and on the store wheneve
   it('takes If-Match against the stream as stored, not as held', async () => {
     const { store } = countingStore(context.store);
     await add(store, 'counter-4', 1);
-    await elsewhere.append('counter-4', [{ id: randomUUID(), type: 'Added', data: { n: 1 }, metadata }], 0);
+    await elsewhere.append('counter-4', [{ id: randomUUID(), ...addition(1), metadata }], 0);
     // The client saw version 1 (from the read side): held is at 0, the store at 1. It goes through.
     expect((await add(store, 'counter-4', 1, 100, { expectedVersion: 1 })).version).toBe(2);
     // A stale version is 412 whichever copy says so.

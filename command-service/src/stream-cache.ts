@@ -1,19 +1,20 @@
+import { readStoredEvent, type DomainEvent } from '@pf/events';
 import type { EventStore, RecordedEvent } from '@pf/infra';
 
 /** How many events the command side keeps in memory, over all streams. */
 const STREAM_CACHE_EVENTS = 20_000;
 
-/** What a decider or a view folds from a stored event, and where it stands in its stream. */
-export interface StoredFact {
-  readonly type: string;
-  readonly data: unknown;
+/**
+ * What a decider or a view folds from a stored event (read once, upgraded and validated: events/src/stored-events.ts),
+ * and where it stands in its stream.
+ */
+export type StoredFact = DomainEvent & {
   readonly recordedAt: Date;
   readonly streamVersion: number;
-}
+};
 
 const factOf = (event: RecordedEvent): StoredFact => ({
-  type: event.type,
-  data: event.data,
+  ...readStoredEvent(event),
   recordedAt: event.recordedAt,
   streamVersion: event.streamVersion,
 });

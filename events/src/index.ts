@@ -8,6 +8,7 @@ export * from './deal';
 export * from './document';
 export * from './domain-events';
 export * from './envelope';
+export * from './stored-events';
 export * from './firm';
 export * from './success-rate';
 export * from './visibility';

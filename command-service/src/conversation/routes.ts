@@ -3,7 +3,6 @@ import {
   conversationViewFor,
   evolveConversation,
   type Conversation,
-  type DomainEvent,
   errorAnswers,
   handOverInput,
   idParams,
@@ -14,6 +13,7 @@ import {
   patchConversationInput,
   sendMessageInput,
   SIGNED_IN_ERRORS,
+  readStoredEvent,
   streams,
   writeHeaders,
   type ConversationView,
@@ -57,7 +57,7 @@ async function currentView(
     history ?? (await cache.read(stream)),
     evolveConversation,
     null,
-    (folded, fact) => evolveConversation(folded, { type: fact.type, data: fact.data } as DomainEvent, fact.recordedAt.toISOString()),
+    (folded, fact) => evolveConversation(folded, readStoredEvent(fact), fact.recordedAt.toISOString()),
   );
   if (!conversation) throw new Error('A conversation view needs a conversation');
   // The signed-in person's own name comes with their session; only other people's are looked up.

@@ -8,7 +8,7 @@ export async function readNeed(store: EventStore, borrowerAgentId: number): Prom
   const stream = streams.need(borrowerAgentId);
   const cache = streamCacheOf(store);
   return cache.fold(stream, await cache.read(stream), needDecider, needDecider.initialState, (state, fact) =>
-    needDecider.evolve(state, { type: fact.type, data: fact.data } as never),
+    needDecider.evolve(state, fact),
   );
 }
 

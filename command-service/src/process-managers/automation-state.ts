@@ -9,6 +9,7 @@ import {
   DEFAULT_BANK_RATE_PERCENT,
   type BorrowerNeeds,
   type SourcedProduct,
+  readStoredEvent,
   type Agent,
   type Conversation,
   type DomainEvent,
@@ -79,7 +80,7 @@ export class AutomationState {
   ) {}
 
   observe(recorded: RecordedEvent): void {
-    const event = { type: recorded.type, data: recorded.data } as DomainEvent;
+    const event = readStoredEvent(recorded);
     const at = recorded.recordedAt.toISOString();
     const agentId = agentsView.keyOf(event);
     if (event.type === 'NeedCommitted' || event.type === 'NeedReopened') {

@@ -1,4 +1,4 @@
-import { streams, type DomainEvent, type EventMetadata } from '@pf/events';
+import { readStoredEvent, streams, type EventMetadata } from '@pf/events';
 import type { RecordedEvent, ServiceContext } from '@pf/infra';
 import { handleCommand } from '../handle-command';
 import { needDecider } from '../need/need';
@@ -74,7 +74,7 @@ export function startAutomation(context: ServiceContext, options: AutomationOpti
           const touched = new Set<number>();
           for (const recorded of batch) {
             state.observe(recorded);
-            const event = { type: recorded.type, data: recorded.data } as DomainEvent;
+            const event = readStoredEvent(recorded);
             switch (event.type) {
               case 'AgentUpdated':
                 // An operator who edits a committed borrower's need opens it again (then it is matched anew).

@@ -1,4 +1,4 @@
-import { streams, type DomainEvent, type EventMetadata } from '@pf/events';
+import { readStoredEvent, streams, type EventMetadata } from '@pf/events';
 import { AccountStore, type RecordedEvent, type ServiceContext } from '@pf/infra';
 import { conversationDecider } from '../conversation/conversation';
 import { handleCommand } from '../handle-command';
@@ -39,7 +39,7 @@ export function startResponseTimeKeeper(
       const responseTimes = new Map<number, number>();
       const clocks = new Map<number, SideClock>();
       const observe = (recorded: RecordedEvent) => {
-        const event = { type: recorded.type, data: recorded.data } as DomainEvent;
+        const event = readStoredEvent(recorded);
         if (event.type === 'AgentCreated' && event.data.responseTime) responseTimes.set(event.data.agentId, event.data.responseTime);
         if (!('conversationId' in event.data)) return;
         const id = event.data.conversationId;

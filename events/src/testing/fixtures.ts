@@ -119,3 +119,17 @@ export const FURNESS_FIVE_YEAR_FIX: OfferedProduct = {
   cashbackPounds: 0,
 };
 export const FURNESS_TERMS = { loanAmount: 150_000, termYears: 23, interestRate: 4.59, arrangementFee: 999 };
+
+/**
+ * Tests only: a deal id (a UUID, as the contract asks) named by a readable label, the same for the same label, so a
+ * test can write `dealUuid('d11')` where it means "deal 11".
+ */
+export function dealUuid(label: string): string {
+  let hex = '';
+  for (let round = 0; hex.length < 32; round++) {
+    let hash = 2166136261 ^ round;
+    for (const char of label) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619);
+    hex += (hash >>> 0).toString(16).padStart(8, '0');
+  }
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}

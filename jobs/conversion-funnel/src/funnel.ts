@@ -1,4 +1,4 @@
-import type { DomainEvent, FeedEnvelope } from '@pf/events';
+import { readStoredEvent, type FeedEnvelope } from '@pf/events';
 
 /**
  * The job's figures, folded from events with no I/O. Everything it keeps is JSON, so it is saved with the
@@ -78,7 +78,7 @@ export function applyEvent(
 
   const day = envelope.recordedAt.slice(0, 10);
   const volumes = (state.daily[day] ??= { conversations: 0, offers: 0, dealsAgreed: 0, loansAgreed: 0 });
-  const event = { type: envelope.type, data: envelope.data } as DomainEvent;
+  const event = readStoredEvent(envelope);
   switch (event.type) {
     case 'AgentCreated':
       if (event.data.type === 'borrower') addTo(state.borrowers, event.data.agentId);

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { DomainEvent, FeedEnvelope } from '@pf/events';
+import { readStoredEvent, type FeedEnvelope } from '@pf/events';
 import { toEnvelope, type RecordedEvent } from '@pf/infra';
 import { eraseDeleted, redactDeleted, type PeopleOfBatch } from './redact';
 
@@ -16,7 +16,7 @@ async function peopleOfBatch(
   const agentIds = new Set<number>();
   const people = new Set<string>([...peopleOfStream.values()].flat());
   for (const recorded of events) {
-    const event = { type: recorded.type, data: recorded.data } as DomainEvent;
+    const event = readStoredEvent(recorded);
     if (recorded.metadata.actor.kind === 'user') people.add(recorded.metadata.actor.userId);
     if (event.type === 'AgentCreated') people.add(event.data.ownerId);
     if (event.type === 'AgentUpdated') agentIds.add(event.data.agentId);

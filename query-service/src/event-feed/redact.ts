@@ -1,4 +1,4 @@
-import type { DomainEvent, FeedEnvelope } from '@pf/events';
+import { readStoredEvent, type DomainEvent, type FeedEnvelope } from '@pf/events';
 
 /** What a reader knows of the people behind an event: who deleted their account, each agent's owner, each stream's people. */
 export interface PeopleOfBatch {
@@ -85,8 +85,11 @@ export function eraseDeleted(
   const redacted: string[] = [];
   let data = event.data as Data;
   if (people.peopleOf(event.stream).some(gone)) {
-    const changes = emptied({ type: event.type, data: event.data } as DomainEvent, gone, people.ownerOf);
-    const fields = Object.keys(changes).filter((key) => key in data && JSON.stringify(changes[key]) !== JSON.stringify(data[key]));
+    const read = readStoredEvent(event);
+    const changes = emptied(read, gone, people.ownerOf);
+    // Compared with the event as read (today's shape), so a field only upgraded (a party's firm filled in) is not counted as emptied.
+    const current = read.data as Data;
+    const fields = Object.keys(changes).filter((key) => key in data && JSON.stringify(changes[key]) !== JSON.stringify(current[key]));
     if (fields.length > 0) {
       data = { ...data, ...Object.fromEntries(fields.map((key) => [key, changes[key]])) };
       for (const key of fields) if (data[key] === undefined) delete data[key];

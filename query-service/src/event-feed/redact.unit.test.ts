@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FeedEnvelope } from '@pf/events';
+import { dealOpened } from '@pf/events/testing';
 import { redactDeleted, type PeopleOfBatch } from './redact';
 
 const envelope = (type: string, data: unknown, actor: FeedEnvelope['metadata']['actor'] = { kind: 'agent', agentId: 1 }): FeedEnvelope => ({
@@ -65,21 +66,26 @@ describe('redactDeleted: a deleted person leaves the feed, their figures stay', 
     const completed = envelope('ConversationCompleted', { conversationId: 7, outcome: 'agreed', reason: 'Carol Clark agreed' });
     expect(redactDeleted(completed, gone).data).toEqual({ conversationId: 7, outcome: 'agreed', reason: '' });
     const edited = {
-      ...envelope('DealEdited', { dealId: 'd', propertyAddress: '12 Acacia Avenue', targetCompletion: null }),
+      ...envelope('DealEdited', {
+        dealId: '44444444-4444-4444-8444-444444444444',
+        propertyAddress: '12 Acacia Avenue',
+        targetCompletion: null,
+      }),
       stream: 'deal-d',
     };
-    expect(redactDeleted(edited, gone).data).toEqual({ dealId: 'd', propertyAddress: '', targetCompletion: null });
+    expect(redactDeleted(edited, gone).data).toEqual({
+      dealId: '44444444-4444-4444-8444-444444444444',
+      propertyAddress: '',
+      targetCompletion: null,
+    });
   });
 
   it("keeps everything of people still here, and a deal's figures whoever left", () => {
-    const party = (agentId: number, ownerId: string) => ({ agentId, ownerId, name: `Agent ${agentId}`, type: 'borrower' });
-    const opened = envelope('DealOpened', {
-      dealId: 'd',
-      borrower: party(1, 'carol'),
-      lender: party(2, 'dan'),
-      broker: null,
-      loanAmount: 236_000,
-    });
+    const party = (agentId: number, ownerId: string, type: 'borrower' | 'lender') => ({ agentId, ownerId, name: `Agent ${agentId}`, type });
+    const opened = envelope(
+      'DealOpened',
+      dealOpened({ borrower: party(1, 'carol', 'borrower'), lender: party(2, 'dan', 'lender'), loanAmount: 236_000 }).data,
+    );
     const inDeal = { ...opened, stream: 'deal-d' };
     expect(redactDeleted(inDeal, people(['erin']))).toBe(inDeal);
     const redacted = redactDeleted(inDeal, people(['carol']));

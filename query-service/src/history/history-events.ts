@@ -18,7 +18,7 @@ import { actorOf, kindOf, summarise, type SummaryContext } from './summaries';
  */
 type Visible = Pick<HistoryEvent, 'data' | 'metadata' | 'redacted' | 'contentDigest'>;
 
-function visibleData(record: HistoryRecord, participants: readonly Participant[], viewerId: string | null): Visible {
+function visibleData(record: HistoryRecord, participants: readonly Participant[], viewerFirmId: string | null): Visible {
   const { event, recorded } = record;
   // An erased copy (a party deleted their account) shows what is left, with the stored event's digest for its link.
   const whole: Visible = record.storedDigest
@@ -27,8 +27,8 @@ function visibleData(record: HistoryRecord, participants: readonly Participant[]
   const agentId = event && recorded.stream.startsWith('agent-') ? (event.data as { agentId?: number }).agentId : undefined;
   if (!event || agentId === undefined) return whole;
   const owner = participants.find((p) => p.agentId === agentId);
-  // viewerId: the reading firm's id; its own agents' events are shown whole (visibility.ts: isOwnSide).
-  if (!owner || viewerId === null || isOwnSide(owner, viewerId)) return whole;
+  // viewerFirmId: the reading firm's id; its own agents' events are shown whole (visibility.ts: isOwnSide).
+  if (!owner || viewerFirmId === null || isOwnSide(owner, viewerFirmId)) return whole;
   if (event.type === 'AgentCreated' || event.type === 'AgentUpdated') {
     // The digest is what the hash covers in place of the hidden fields, so the chain still checks offline.
     return {
@@ -61,14 +61,14 @@ function figuresOf(event: DomainEvent | null, products: ReadonlyMap<string, Offe
 }
 
 /**
- * `viewerId` null: the auditor's CLI, which runs with the database's own access and sees everything. `whole`: the
+ * `viewerFirmId` null: the auditor's CLI, which runs with the database's own access and sees everything. `whole`: the
  * conversation's whole history when `records` is a page of it (an acceptance's product is its offer's, perhaps on an
  * earlier page).
  */
 export function toHistoryEvents(
   records: readonly HistoryRecord[],
   participants: readonly Participant[],
-  viewerId: string | null,
+  viewerFirmId: string | null,
   personName: (userId: string) => string,
   whole: readonly HistoryRecord[] = records,
   personPhoto?: (userId: string) => string | null,
@@ -90,7 +90,7 @@ export function toHistoryEvents(
       kind: kindOf(recorded.type),
       actor,
       summary: summarise(event, recorded.type, actor, context),
-      ...visibleData(record, participants, viewerId),
+      ...visibleData(record, participants, viewerFirmId),
       hash: recorded.hash ?? null,
       previousHash: recorded.previousHash ?? null,
       ...(figures ? { figures } : {}),

@@ -39,7 +39,7 @@ export function stateAt(
   records: readonly HistoryRecord[],
   moment: Moment,
   requested: string,
-  viewerId: string,
+  viewerFirmId: string,
   now: Date,
   personName: (userId: string) => string,
 ): HistoryState {
@@ -82,7 +82,7 @@ export function stateAt(
   return {
     conversationId,
     at: { requested, position: last ? formatPosition(last.position) : null, recordedAt: last ? last.recordedAt.toISOString() : null },
-    conversation: conversation && canSeeConversation(conversation, viewerId) ? conversationViewFor(conversation, viewerId) : null,
+    conversation: conversation && canSeeConversation(conversation, viewerFirmId) ? conversationViewFor(conversation, viewerFirmId) : null,
     messages,
     offers: offers.sort((a, b) => a.agentId - b.agentId),
     takeovers: takeoversOf(upTo, participants, until, personName),

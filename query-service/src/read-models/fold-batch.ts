@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { foldInto, type DomainEvent, type View } from '@pf/events';
+import { foldInto, readStoredEvent, type DomainEvent, type View } from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
 import { bulkFillOf, type BulkTarget } from './bulk-fill';
 
@@ -13,8 +13,8 @@ function oncePerEvent<T>(make: (recorded: RecordedEvent) => T): (recorded: Recor
   return (recorded) => ((recorded as RecordedEvent & Record<symbol, T | undefined>)[key] ??= make(recorded));
 }
 
-/** Events were validated by the deciders that wrote them, so the read models trust them. */
-export const domainEventOf = oncePerEvent((recorded): DomainEvent => ({ type: recorded.type, data: recorded.data }) as DomainEvent);
+/** The event read once (upgraded and validated: events/src/stored-events.ts) and shared by every read model folding it. */
+export const domainEventOf = oncePerEvent((recorded): DomainEvent => readStoredEvent(recorded));
 
 /**
  * The event's recorded time as ISO text (in a profile of a rebuild, making it again for each read model was 0.5 s

@@ -3,6 +3,7 @@ import {
   DEFAULT_BANK_RATE_PERCENT,
   evolveAgent,
   productRangeOf,
+  readStoredEvent,
   type Agent,
   type DomainEvent,
   type EventOf,
@@ -74,7 +75,7 @@ export class World {
 
   observe(recorded: RecordedEvent): void {
     this.tally.events += 1;
-    const event = { type: recorded.type, data: recorded.data } as DomainEvent;
+    const event = readStoredEvent(recorded);
     const at = recorded.recordedAt.toISOString();
     if ('agentId' in event.data && event.type.startsWith('Agent')) {
       const id = (event.data as { agentId: number }).agentId;

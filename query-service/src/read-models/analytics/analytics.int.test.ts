@@ -1,3 +1,4 @@
+import { dealUuid } from '@pf/events/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { ANALYTICS_PERIOD_DAYS, DEAL_SIZE_BANDS, type AnalyticsPeriod, type DomainEvent, type EventOf } from '@pf/events';
@@ -91,7 +92,7 @@ function negotiation(n: {
       event: {
         type: 'DealAgreed',
         data: {
-          dealId: `d${n.id}`,
+          dealId: dealUuid(`d${n.id}`),
           conversationId: n.id,
           borrowerAgentId: n.borrower,
           lenderAgentId: n.lender,
@@ -323,15 +324,15 @@ describe('analytics facts', () => {
     };
     const events: Timed[] = [
       ...HISTORY,
-      lifecycle('2026-03-28T14:00:00Z', 'DealOpened', { dealId: 'd11', ...opened }),
-      lifecycle('2026-03-29T14:00:00Z', 'DealStageChanged', { dealId: 'd11', stage: 'valuation', from: 'application' }),
-      lifecycle('2026-03-30T02:00:00Z', 'DealStageChanged', { dealId: 'd11', stage: 'underwriting', from: 'valuation' }),
-      lifecycle('2026-03-31T02:00:00Z', 'DealStageChanged', { dealId: 'd11', stage: 'completed', from: 'underwriting' }),
-      lifecycle('2026-03-31T02:00:00Z', 'DealStatusChanged', { dealId: 'd11', status: 'completed', from: 'active' }),
+      lifecycle('2026-03-28T14:00:00Z', 'DealOpened', { dealId: dealUuid('d11'), ...opened }),
+      lifecycle('2026-03-29T14:00:00Z', 'DealStageChanged', { dealId: dealUuid('d11'), stage: 'valuation', from: 'application' }),
+      lifecycle('2026-03-30T02:00:00Z', 'DealStageChanged', { dealId: dealUuid('d11'), stage: 'underwriting', from: 'valuation' }),
+      lifecycle('2026-03-31T02:00:00Z', 'DealStageChanged', { dealId: dealUuid('d11'), stage: 'completed', from: 'underwriting' }),
+      lifecycle('2026-03-31T02:00:00Z', 'DealStatusChanged', { dealId: dealUuid('d11'), status: 'completed', from: 'active' }),
       // A deal entered by hand (New Deal), later cancelled: agreed in the period, never revenue.
       lifecycle('2026-03-29T10:00:00Z', 'DealOpened', {
         ...opened,
-        dealId: 'manual',
+        dealId: dealUuid('manual'),
         source: 'manual',
         agreedInConversationId: null,
         borrower: party(3),
@@ -341,7 +342,7 @@ describe('analytics facts', () => {
         propertyValue: 200_000,
         arrangementFee: 700,
       }),
-      lifecycle('2026-03-30T10:00:00Z', 'DealStatusChanged', { dealId: 'manual', status: 'cancelled', from: 'active' }),
+      lifecycle('2026-03-30T10:00:00Z', 'DealStatusChanged', { dealId: dealUuid('manual'), status: 'cancelled', from: 'active' }),
     ];
     const client = await db.pool.connect();
     try {
@@ -376,7 +377,7 @@ describe('analytics facts', () => {
   it('counts a completed deal’s arrangement fee and broker commission as revenue (once deals complete)', async () => {
     const { revenueOf } = await import('./report');
     const base = {
-      dealId: 'd',
+      dealId: dealUuid('d'),
       conversationId: 1,
       agreedAt: '',
       borrowerAgentId: 1,
@@ -403,11 +404,11 @@ describe('analytics facts', () => {
     await db.reset();
     const stage = (at: string, dealId: string, from: string, to: string): Timed => ({
       at,
-      event: { type: 'DealStageChanged', data: { dealId, stage: to as 'valuation', from: from as 'application' } },
+      event: { type: 'DealStageChanged', data: { dealId: dealUuid(dealId), stage: to as 'valuation', from: from as 'application' } },
     });
     const status = (at: string, dealId: string, from: string, to: string): Timed => ({
       at,
-      event: { type: 'DealStatusChanged', data: { dealId, status: to as 'completed', from: from as 'active' } },
+      event: { type: 'DealStatusChanged', data: { dealId: dealUuid(dealId), status: to as 'completed', from: from as 'active' } },
     });
     // Broker 6 (erin's firm) introduces three deals; the lenders' procuration fees as each agreement records them.
     const introduced = (id: number, day: string, borrower: number, procurationFee: number) =>
@@ -493,7 +494,7 @@ describe('analytics facts', () => {
           event: {
             type: 'DealAgreed',
             data: {
-              dealId: `london-${id}`,
+              dealId: dealUuid(`london-${id}`),
               conversationId: id,
               borrowerAgentId: id,
               lenderAgentId: 4,

@@ -1,3 +1,4 @@
+import { dealUuid } from '@pf/events/testing';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyRequest } from 'fastify';
@@ -65,7 +66,7 @@ function deal(id: number): DomainEvent[] {
     {
       type: 'DealAgreed',
       data: {
-        dealId: `d${id}`,
+        dealId: dealUuid(`d${id}`),
         conversationId: id,
         borrowerAgentId: 100 + id,
         lenderAgentId: 2,
@@ -147,9 +148,9 @@ describe('the analytics consumer folds the facts behind Analytics & Reports and 
     await store.append(
       'deal-d1',
       [
-        life('DealOpened', { dealId: 'd1', ...opened }),
-        life('DealStageChanged', { dealId: 'd1', stage: 'valuation', from: 'application' }),
-        life('DealStatusChanged', { dealId: 'd1', status: 'completed', from: 'active' }),
+        life('DealOpened', { dealId: dealUuid('d1'), ...opened }),
+        life('DealStageChanged', { dealId: dealUuid('d1'), stage: 'valuation', from: 'application' }),
+        life('DealStatusChanged', { dealId: dealUuid('d1'), status: 'completed', from: 'active' }),
       ],
       'no_stream',
     );
@@ -196,12 +197,16 @@ describe('the analytics consumer folds the facts behind Analytics & Reports and 
     expect(formatPosition(await loadCheckpoint(pool, ANALYTICS_FACTS_CHECKPOINT))).toBe(formatPosition(head));
     const followed = await snapshot();
     // d1 was agreed while its borrower named London, d4 after it moved to Leeds.
-    expect(followed.rm_an_deals!.map((d) => [d.deal_id, d.region, Number(d.property_value), d.status])).toEqual([
-      ['d1', 'london', 400_001, 'completed'],
-      ['d2', 'london', 400_002, 'agreed'],
-      ['d3', 'london', 400_003, 'agreed'],
-      ['d4', 'leeds', 400_004, 'agreed'],
-    ]);
+    // The rows come in deal id order (the ids are UUIDs named by their labels).
+    const byId = (rows: (string | number)[][]) => rows.sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    expect(followed.rm_an_deals!.map((d) => [d.deal_id, d.region, Number(d.property_value), d.status])).toEqual(
+      byId([
+        [dealUuid('d1'), 'london', 400_001, 'completed'],
+        [dealUuid('d2'), 'london', 400_002, 'agreed'],
+        [dealUuid('d3'), 'london', 400_003, 'agreed'],
+        [dealUuid('d4'), 'leeds', 400_004, 'agreed'],
+      ]),
+    );
     expect(
       followed.rm_an_leads!.map((l) => [
         Number(l.agent_id),

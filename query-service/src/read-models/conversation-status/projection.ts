@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { DomainEvent } from '@pf/events';
+import { domainEventOf } from '../fold-batch';
 import type { Migration, RecordedEvent } from '@pf/infra';
 import type { ReadModel } from '../read-model';
 
@@ -25,7 +25,7 @@ type Stall = { agentId: number | null; reason: string; at: Date } | null;
 function stallsOf(batch: readonly RecordedEvent[]): Map<number, Stall> {
   const stalls = new Map<number, Stall>();
   for (const recorded of batch) {
-    const event = { type: recorded.type, data: recorded.data } as DomainEvent;
+    const event = domainEventOf(recorded);
     if (!('conversationId' in event.data)) continue;
     if (event.type === 'ConversationStalled') {
       stalls.set(event.data.conversationId, { agentId: event.data.agentId, reason: event.data.reason, at: recorded.recordedAt });

@@ -16,8 +16,17 @@ const agent = (agentId: number, ownerId: string, type: 'borrower' | 'lender'): D
   type: 'AgentCreated',
   data: { ...participant(agentId, ownerId, type), description: '', criteria: null },
 });
-/** An event of the deal and document lifecycle, written loosely (the projection trusts what the deciders validated). */
-const shaped = (type: string, data: Record<string, unknown>) => ({ type, data }) as unknown as DomainEvent;
+/** A PDF uploaded to a deal (the events here are read as stored ones: whole, as the contract describes them). */
+const uploaded = (data: {
+  documentId: string;
+  dealId: string;
+  name: string;
+  uploadedBy: { userId: string };
+  ownerIds: string[];
+}): DomainEvent => ({
+  type: 'DocumentUploaded',
+  data: { ...data, documentType: 'valuation', contentType: 'application/pdf', size: 1024, sha256: 'a'.repeat(64) },
+});
 /** The terms the deals here are agreed on: £300,000 on a £400,000 property at 4.3% over 25 years. */
 const AGREED_TERMS = { propertyValue: 400_000, loanAmount: 300_000, ltv: 75, interestRate: 4.3, termYears: 25, arrangementFee: 999 };
 /** A deal opened by hand for 12 Elm Street between alice's borrower agent and bob's lender agent. */
@@ -126,19 +135,22 @@ describe('notifications read model', () => {
     await project(
       [
         manualDeal(dealId),
-        shaped('DocumentUploaded', {
-          documentId: 'doc-1',
+        uploaded({
+          documentId: '0d0c0000-0000-4000-8000-000000000001',
           dealId,
           name: 'Valuation report.pdf',
           uploadedBy: { userId: 'alice' },
           ownerIds: ['alice', 'bob'],
         }),
-        shaped('DocumentStatusChanged', { documentId: 'doc-1', status: 'rejected', from: 'pending' }),
+        {
+          type: 'DocumentStatusChanged',
+          data: { documentId: '0d0c0000-0000-4000-8000-000000000001', status: 'rejected', from: 'pending' },
+        },
       ],
       (index) => (index === 1 ? 'alice' : index === 2 ? 'bob' : null),
       'each',
     );
-    await project([shaped('DealStatusChanged', { dealId, status: 'cancelled', from: 'active' })]);
+    await project([{ type: 'DealStatusChanged', data: { dealId, status: 'cancelled', from: 'active' } }]);
     const titles = async (user: string) =>
       (await listNotifications(db.pool, user)).notifications.map((n) => [n.title, n.priority, n.message]).sort();
     expect(await titles('alice')).toEqual([
@@ -247,8 +259,8 @@ describe('notifications read model', () => {
     const dealId = '22222222-2222-4222-8222-222222222222';
     await project([
       manualDeal(dealId),
-      shaped('DocumentUploaded', {
-        documentId: 'doc-2',
+      uploaded({
+        documentId: '0d0c0000-0000-4000-8000-000000000002',
         dealId,
         name: 'Payslips.pdf',
         uploadedBy: { userId: 'alice' },
@@ -259,7 +271,7 @@ describe('notifications read model', () => {
     const subjects = await db.pool.query(`select id, owner_ids, uploader_id from rm_notification_subjects order by id`);
     expect(subjects.rows).toEqual([
       { id: `deal:${dealId}`, owner_ids: ['bob'], uploader_id: null },
-      { id: 'document:doc-2', owner_ids: ['bob'], uploader_id: null },
+      { id: 'document:0d0c0000-0000-4000-8000-000000000002', owner_ids: ['bob'], uploader_id: null },
     ]);
   });
 
