@@ -72,3 +72,12 @@ export function readStoredEvent(stored: StoredEventData): DomainEvent {
   const issue = parsed.error.issues[0];
   throw new InvalidStoredEventError(stored.type, issue ? `${issue.path.join('.') || 'data'}: ${issue.message}` : 'unreadable');
 }
+
+/**
+ * The same reader for a reader that must go on past an event it cannot read (History shows a tampered or unknown
+ * event as such; a transcript skips it): the event in today's shape, or null.
+ */
+export function readStoredEventOrNull(stored: StoredEventData): DomainEvent | null {
+  const parsed = domainEvent.safeParse(upcast(stored));
+  return parsed.success ? parsed.data : null;
+}

@@ -1,4 +1,4 @@
-import { comparePositions, domainEvent, streams, type DomainEvent, type EventOf } from '@pf/events';
+import { comparePositions, readStoredEventOrNull, streams, type DomainEvent, type EventOf } from '@pf/events';
 import type { EventStore, RecordedEvent } from '@pf/infra';
 
 /** A stored event with its domain meaning (null for a type this version does not know). */
@@ -21,8 +21,7 @@ export interface LoadedHistory {
 }
 
 function toRecord(recorded: RecordedEvent): HistoryRecord {
-  const parsed = domainEvent.safeParse({ type: recorded.type, data: recorded.data });
-  return { recorded, event: parsed.success ? parsed.data : null };
+  return { recorded, event: readStoredEventOrNull(recorded) };
 }
 
 /**

@@ -1,6 +1,6 @@
 import {
   conversationListView,
-  domainEvent,
+  readStoredEventOrNull,
   historyPage,
   messageListView,
   HISTORY_PAGE_MAX,
@@ -94,9 +94,8 @@ function transcriptOf(
   const entries: Entry[] = [];
   for (const recorded of history) {
     if (recorded.type === 'ConversationStarted') started = true;
-    const parsed = domainEvent.safeParse({ type: recorded.type, data: recorded.data });
-    if (!parsed.success) continue;
-    const event = parsed.data;
+    const event = readStoredEventOrNull(recorded);
+    if (!event) continue;
     switch (event.type) {
       case 'AgentCreated':
       case 'AgentUpdated':
