@@ -58,7 +58,7 @@ test('Settings: the profile is validated, saved, shown in the sidebar and still 
   await expect(page.locator('html')).toHaveAttribute('lang', 'fr-FR');
 });
 
-test('Settings: preferences and agent defaults are saved; the defaults pre-fill Create Agent; Billing is read-only', async ({ page }) => {
+test('Settings: preferences and agent defaults are saved; the defaults pre-fill Create Agent; Billing says no provider is configured', async ({ page }) => {
   await page.goto('/api/login');
   await page.goto('/settings');
   await page.getByRole('tab', { name: 'Preferences' }).click();
@@ -116,8 +116,8 @@ test('Settings: preferences and agent defaults are saved; the defaults pre-fill 
 
   await page.getByRole('tab', { name: 'Billing' }).click();
   await expect(page.getByTestId('current-plan')).toContainText('Professional');
-  await expect(page.getByTestId('current-plan')).toContainText('£49 per month');
-  await expect(page.getByText('Not connected to payments')).toBeVisible();
+  await expect(page.getByTestId('current-plan')).toContainText('£49.00 per month');
+  await expect(page.getByTestId('no-provider')).toContainText('No payment provider is configured for this installation');
 
   // £150,000 and £300,000 at 60% LTV stand for properties of £250,000 to £500,000.
   await page.goto('/agents');

@@ -1,0 +1,67 @@
+import { Button, Callout, Dialog, DialogBody, Intent, Spinner } from '@blueprintjs/core';
+import type { PaymentSetupView } from '@pf/events';
+import { useEffect, useState } from 'react';
+import { failureReason } from '../../../lib/api-client';
+import { toastSuccess } from '../../../lib/toaster';
+import { useAddPaymentMethod, useStartSetup } from '../api/billing';
+
+/**
+ * Add Payment Method (docs/behaviour/billing.md): the card is typed into the payment provider's own page, in a
+ * frame of the provider's origin, and goes to the provider; this page only hears, from that origin alone, that the
+ * setup succeeded, and sends the platform the setup's id.
+ */
+export function AddPaymentMethod() {
+  const [setup, setSetup] = useState<PaymentSetupView | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const start = useStartSetup();
+  const add = useAddPaymentMethod();
+
+  useEffect(() => {
+    if (!setup) return;
+    const listen = (event: MessageEvent) => {
+      const data = event.data as { type?: string; setupIntent?: string } | null;
+      if (event.origin !== setup.providerOrigin || data?.type !== 'setup_intent.succeeded' || data.setupIntent !== setup.setupId) return;
+      add.mutate(setup.setupId, {
+        onSuccess: (method) => {
+          setSetup(null);
+          toastSuccess(`${brandName(method.brand)} ending ${method.last4} can now pay the firm's invoices`, 'Payment method added');
+        },
+        onError: (error) => setProblem(failureReason(error)),
+      });
+    };
+    window.addEventListener('message', listen);
+    return () => window.removeEventListener('message', listen);
+  }, [setup, add]);
+
+  const open = () => {
+    setProblem(null);
+    start.mutate(undefined, { onSuccess: setSetup, onError: (error) => setProblem(failureReason(error)) });
+  };
+
+  return (
+    <>
+      <Button icon="plus" text="Add Payment Method" onClick={open} loading={start.isPending} />
+      {problem && !setup ? (
+        <Callout intent={Intent.DANGER} role="alert" compact>
+          {problem}
+        </Callout>
+      ) : null}
+      <Dialog isOpen={setup !== null} onClose={() => setSetup(null)} title="Add Payment Method">
+        <DialogBody>
+          <p className="pf-muted pf-small">Your card details go straight to the payment provider. This platform never sees them.</p>
+          {setup ? <iframe className="pf-card-fields" title="Card details (payment provider)" src={setup.hostedFieldsUrl} /> : null}
+          {add.isPending ? <Spinner size={20} /> : null}
+          {problem ? (
+            <Callout intent={Intent.DANGER} role="alert" compact>
+              {problem}
+            </Callout>
+          ) : null}
+        </DialogBody>
+      </Dialog>
+    </>
+  );
+}
+
+/** "Visa", "Mastercard", "Amex": the provider's brand as people write it. */
+export const brandName = (brand: string) =>
+  ({ visa: 'Visa', mastercard: 'Mastercard', amex: 'Amex' })[brand] ?? brand.charAt(0).toUpperCase() + brand.slice(1);
