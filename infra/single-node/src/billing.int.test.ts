@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueDueInvoices } from '@pf/command-service';
 import { createPool, PostgresEventStore } from '@pf/infra';
-import type { ApiError, BillingView, CurrentUserView, InviteView, PaymentMethodView, PaymentSetupView } from '@pf/events';
+import {
+  streams,
+  type ApiError,
+  type BillingView,
+  type CurrentUserView,
+  type InviteView,
+  type PaymentMethodView,
+  type PaymentSetupView,
+} from '@pf/events';
 import { ApiClient } from './testing/api-client';
 import { startPaymentProviderStandIn } from './testing/payment-provider-stand-in';
 import { testSingleNode } from './testing/single-node';
@@ -148,7 +156,7 @@ describe('billing', () => {
       expect(mine[0]!.issuedOn.endsWith('-01')).toBe(true);
       const events = await pool.query<{ n: number }>(
         "select count(*)::int as n from events where stream_name = $1 and type = 'InvoiceIssued'",
-        [`billing-${me.firmId}`],
+        [streams.billing(me.firmId!)],
       );
       expect(events.rows[0]!.n).toBe(4);
     } finally {

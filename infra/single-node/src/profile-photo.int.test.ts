@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import sharp from 'sharp';
-import { PHOTO_NOT_AN_IMAGE, PHOTO_TOO_LARGE, type ApiError, type CurrentUserView, type PhotoChangedAnswer } from '@pf/events';
+import { PHOTO_NOT_AN_IMAGE, PHOTO_TOO_LARGE, streams, type ApiError, type CurrentUserView, type PhotoChangedAnswer } from '@pf/events';
 import { ApiClient } from './testing/api-client';
 import { testSingleNode } from './testing/single-node';
 
@@ -54,7 +54,7 @@ describe('profile photo', () => {
     expect(kept.rows[0]!.n).toBe(1);
     const events = await db.query<{ type: string; data: string }>(
       "select type, data::text as data from events where stream_name = $1 and type = 'ProfilePhotoChanged'",
-      [`user-${await idOf(alice)}`],
+      [streams.user(await idOf(alice))],
     );
     expect(events.rows).toHaveLength(3);
     for (const row of events.rows) expect(row.data.length).toBeLessThan(400);
