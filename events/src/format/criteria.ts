@@ -32,26 +32,38 @@ export function criterionWords(key: CriteriaKey, text: string): string {
   }
 }
 
-const PARTS = [
+/** The parts of a lead's requirement, each a label and its criteria's lower and upper bounds. */
+export const REQUIREMENT_PARTS = [
   ['Property', 'propertyValueMin', 'propertyValueMax'],
   ['Rate', 'interestRateMin', 'interestRateMax'],
   ['Term', 'loanTermMin', 'loanTermMax'],
 ] as const;
 
-const LEAD = { borrower: 'Needs', lender: 'Lends on', broker: 'Introduces' } as const;
+/** How a requirement opens, by the lead's type. */
+export const REQUIREMENT_LEAD = { borrower: 'Needs', lender: 'Lends on', broker: 'Introduces' } as const;
 
 /**
- * A lead's need or appetite in words, its figures in the one style: "Needs: Property £250,000 to £500,000 · Rate
- * 3.50% to 5.00%". The read side keeps the words as written for searching (query-service leads/requirement.ts).
+ * A lead's need or appetite in words ("Needs: Property … to … · Rate from …"), each criterion written by `words`
+ * (null: none given). The console writes them in the one style (requirementWords); the read side keeps them as
+ * written, for searching (query-service leads/requirement.ts).
  */
-export function requirementWords(type: AgentType, criteria: Criteria | null): string {
-  const parts = PARTS.flatMap(([label, minKey, maxKey]) => {
-    const min = criteria?.[minKey]?.trim() ? criterionWords(minKey, criteria[minKey]) : null;
-    const max = criteria?.[maxKey]?.trim() ? criterionWords(maxKey, criteria[maxKey]) : null;
+export function requirementIn(
+  type: AgentType,
+  criteria: Criteria | null,
+  words: (key: CriteriaKey, written: string | undefined) => string | null,
+): string {
+  const parts = REQUIREMENT_PARTS.flatMap(([label, minKey, maxKey]) => {
+    const min = words(minKey, criteria?.[minKey]);
+    const max = words(maxKey, criteria?.[maxKey]);
     if (min && max) return [`${label} ${min} to ${max}`];
     if (min) return [`${label} from ${min}`];
     if (max) return [`${label} up to ${max}`];
     return [];
   });
-  return parts.length === 0 ? `${LEAD[type]}: no criteria given yet` : `${LEAD[type]}: ${parts.join(' · ')}`;
+  return parts.length === 0 ? `${REQUIREMENT_LEAD[type]}: no criteria given yet` : `${REQUIREMENT_LEAD[type]}: ${parts.join(' · ')}`;
+}
+
+/** A lead's need or appetite in the one style: "Needs: Property £250,000 to £500,000 · Rate 3.50% to 5.00%". */
+export function requirementWords(type: AgentType, criteria: Criteria | null): string {
+  return requirementIn(type, criteria, (key, written) => (written?.trim() ? criterionWords(key, written) : null));
 }

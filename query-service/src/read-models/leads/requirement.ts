@@ -1,27 +1,11 @@
-import type { AgentType, Criteria } from '@pf/events';
-
-const PARTS = [
-  ['Property', 'propertyValueMin', 'propertyValueMax'],
-  ['Rate', 'interestRateMin', 'interestRateMax'],
-  ['Term', 'loanTermMin', 'loanTermMax'],
-] as const;
-
-const LEAD = { borrower: 'Needs', lender: 'Lends on', broker: 'Introduces' } as const;
+import { REQUIREMENT_LEAD, REQUIREMENT_PARTS, requirementIn, type AgentType, type Criteria } from '@pf/events';
 
 /**
  * A lead's need or appetite in words, from its criteria as they were written ("£250k", "4.5%"): a borrower's
  * need, a lender's appetite, a broker's market. Searchable "by name or requirements" (docs/behaviour/matching.md).
  */
 export function describeRequirement(type: AgentType, criteria: Criteria | null): string {
-  const parts = PARTS.flatMap(([label, minKey, maxKey]) => {
-    const min = criteria?.[minKey];
-    const max = criteria?.[maxKey];
-    if (min && max) return [`${label} ${min} to ${max}`];
-    if (min) return [`${label} from ${min}`];
-    if (max) return [`${label} up to ${max}`];
-    return [];
-  });
-  return parts.length === 0 ? `${LEAD[type]}: no criteria given yet` : `${LEAD[type]}: ${parts.join(' · ')}`;
+  return requirementIn(type, criteria, (_key, written) => written || null);
 }
 
 /**
@@ -30,14 +14,14 @@ export function describeRequirement(type: AgentType, criteria: Criteria | null):
  */
 export const REQUIREMENT_SQL = (() => {
   const value = (key: string) => `nullif(b.doc->'criteria'->>'${key}', '')`;
-  const part = ([label, minKey, maxKey]: (typeof PARTS)[number]) => {
+  const part = ([label, minKey, maxKey]: (typeof REQUIREMENT_PARTS)[number]) => {
     const [min, max] = [value(minKey), value(maxKey)];
     return `case when ${min} is not null and ${max} is not null then '${label} ' || ${min} || ' to ' || ${max}
       when ${min} is not null then '${label} from ' || ${min} when ${max} is not null then '${label} up to ' || ${max} end`;
   };
-  const lead = Object.entries(LEAD)
+  const lead = Object.entries(REQUIREMENT_LEAD)
     .map(([type, words]) => `when '${type}' then '${words}'`)
     .join(' ');
   return `(case b.doc->>'type' ${lead} end || ': ' ||
-    coalesce(nullif(concat_ws(' · ', ${PARTS.map(part).join(', ')}), ''), 'no criteria given yet'))`;
+    coalesce(nullif(concat_ws(' · ', ${REQUIREMENT_PARTS.map(part).join(', ')}), ''), 'no criteria given yet'))`;
 })();
