@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import sharp from 'sharp';
+import { PNG_BYTES } from '@pf/single-node/testing/documents';
 
 /**
  * Settings → Profile → Change Photo in real Chromium (docs/behaviour/settings.md, "Profile photo"): the server
@@ -20,9 +20,8 @@ test('Change Photo refuses a 6 MB file and a renamed text file with the reason, 
   };
 
   // Over 5 MB, whatever it holds (a real PNG's bytes in front).
-  const png = await sharp({ create: { width: 400, height: 300, channels: 3, background: { r: 20, g: 120, b: 200 } } })
-    .png()
-    .toBuffer();
+  // A real PNG (one pixel, which the server enlarges to the stored 128 × 128).
+  const png = PNG_BYTES;
   await choose({ name: 'large.png', mimeType: 'image/png', buffer: Buffer.concat([png, Buffer.alloc(6 * 1024 * 1024, 1)]) });
   await expect(problem).toHaveText('That file is larger than 5 MB. Choose a JPG, PNG or GIF of at most 5 MB.');
 

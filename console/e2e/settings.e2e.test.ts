@@ -58,7 +58,9 @@ test('Settings: the profile is validated, saved, shown in the sidebar and still 
   await expect(page.locator('html')).toHaveAttribute('lang', 'fr-FR');
 });
 
-test('Settings: preferences and agent defaults are saved; the defaults pre-fill Create Agent; Billing says no provider is configured', async ({ page }) => {
+test('Settings: preferences and agent defaults are saved; the defaults pre-fill Create Agent; Billing says no provider is configured', async ({
+  page,
+}) => {
   await page.goto('/api/login');
   await page.goto('/settings');
   await page.getByRole('tab', { name: 'Preferences' }).click();

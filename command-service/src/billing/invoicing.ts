@@ -14,7 +14,7 @@ const monthNames = new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'nume
 const monthName = (period: string) => monthNames.format(new Date(`${period}-01T00:00:00Z`));
 
 /** Every month from the one the firm began in to the one `now` is in, as YYYY-MM. */
-export function monthsBetween(from: Date, now: Date): string[] {
+function monthsBetween(from: Date, now: Date): string[] {
   const months: string[] = [];
   for (let d = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), 1)); d <= now; d.setUTCMonth(d.getUTCMonth() + 1)) {
     months.push(monthOf(d));

@@ -14,7 +14,7 @@ interface Schema<T> {
   safeParse(value: unknown): { success: true; data: T } | { success: false };
 }
 
-export class ProviderUnavailable extends DomainError {
+class ProviderUnavailable extends DomainError {
   constructor(what: string) {
     super(`The payment provider could not ${what} just now; nothing was changed. Try again in a minute.`, 502);
   }

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 
 /** Where a profile photo is read from (docs/behaviour/settings.md, "Profile photo"). */
-export const photoUrl = (photoId: string) => `/api/auth/photos/${photoId}`;
+const photoUrl = (photoId: string) => `/api/auth/photos/${photoId}`;
 
 interface Props {
   /** The person's current photo, or none: their initials are drawn instead. */
