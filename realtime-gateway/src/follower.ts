@@ -18,8 +18,8 @@ import { applyEvent, emptyIndex, holdIndex, type ViewIndex } from './view-index'
 
 export { readEvent } from './read-event';
 
-/** Entries kept in each of the index's maps unless the gateway is told otherwise (GatewayOptions.indexEntries). */
-export const DEFAULT_INDEX_ENTRIES = 20_000;
+/** Entries kept in each of the index's maps unless the gateway is told otherwise (GatewayOptions.indexEntries; the same default as GATEWAY_INDEX_ENTRIES in infra/src/config.ts). */
+const DEFAULT_INDEX_ENTRIES = 20_000;
 
 /**
  * Follows the event store from the head it finds when the process starts (docs/decisions/bounded-restart.md):
