@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import sharp from 'sharp';
-import { PHOTO_NOT_AN_IMAGE, PHOTO_TOO_LARGE, streams, type ApiError, type CurrentUserView, type PhotoChangedAnswer } from '@pf/events';
+import {
+  PHOTO_NOT_AN_IMAGE,
+  PHOTO_TOO_LARGE,
+  streams,
+  type ApiError,
+  type ConversationView,
+  type CurrentUserView,
+  type HistoryPage,
+  type PhotoChangedAnswer,
+} from '@pf/events';
 import { ApiClient } from './testing/api-client';
 import { testSingleNode } from './testing/single-node';
 
@@ -89,5 +98,32 @@ describe('profile photo', () => {
     expect((await fetch(`${node.server.url}/api/auth/photos/${answer.body.photoId}`, { headers: { cookie: bob.cookie } })).status).toBe(
       404,
     );
+  });
+});
+
+describe('profile photo beside a person’s messages', () => {
+  const node = testSingleNode({ AUTOMATION: 'on', AGENT_REPLY_DELAY_MS: '150' });
+
+  it('names the photo of the person who wrote a message in the conversation’s history', async () => {
+    const ada = await ApiClient.signIn(node.server.url);
+    await ada.post('/api/seed-demo');
+    await expect
+      .poll(async () => (await ada.get<ConversationView[]>('/api/conversations')).body.length, { timeout: 10_000, interval: 50 })
+      .toBeGreaterThan(0);
+    const conversation = (await ada.get<ConversationView[]>('/api/conversations')).body[0]!;
+    expect((await ada.patch(`/api/conversations/${conversation.id}`, { isManualMode: true })).status).toBe(200);
+    expect((await ada.post(`/api/conversations/${conversation.id}/messages`, { content: 'Hello from Ada.' })).status).toBe(201);
+    const form = new FormData();
+    form.append('photo', new Blob([new Uint8Array(await image('png'))]), 'ada.png');
+    const answer = (await (
+      await fetch(`${node.server.url}/api/auth/photo`, {
+        method: 'POST',
+        headers: { cookie: ada.cookie, origin: node.server.url },
+        body: form,
+      })
+    ).json()) as PhotoChangedAnswer;
+    const history = (await ada.get<HistoryPage>(`/api/conversations/${conversation.id}/history`)).body;
+    const said = history.events.find((event) => event.type === 'MessageSent' && event.actor.kind === 'person');
+    expect(said?.actor).toMatchObject({ kind: 'person', photoId: answer.photoId });
   });
 });
