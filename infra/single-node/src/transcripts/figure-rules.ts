@@ -55,14 +55,16 @@ export const quotedFigures: Rule = {
       checked += 1;
       const own = offerOfTurn(turn);
       if (quote) {
-        // A broker's suggestion is no offer made: its figures are checked as the terms it names, of the product it names.
+        // A broker's suggestion is no offer made: its figures are checked as the terms and the cashback it names, of
+        // the product it names (cashback is a lender's concession, so the product's last offer may carry another).
         const terms = own?.terms ?? {
           loanAmount: quote.loanAmount,
           termYears: quote.termYears,
           interestRate: quote.interestRate,
           arrangementFee: quote.arrangementFee,
         };
-        const product = own ? own.product : (products.get(quote.productName) ?? null);
+        const named = products.get(quote.productName);
+        const product = own ? own.product : named ? { ...named, cashbackPounds: quote.cashbackPounds } : null;
         for (const problem of quoteProblems(quote, terms, product)) findings.push({ text, detail: problem });
       } else {
         const figures = own ? figuresOf(own.terms, own.product) : null;

@@ -218,6 +218,31 @@ describe('the transcript rules, on fabricated conversations', () => {
     expect(payment.violations[0]!.text).toContain('a month');
   });
 
+  it("checks a broker's suggestion as the cashback it names, of the product it names", () => {
+    // The suggestion (a point of the lender's ladder, cashback included) is no offer: the product's offers may carry
+    // another cashback. Its figures must still be those of the terms and cashback it states.
+    const BROKER = 3;
+    const withCashback = { ...PRODUCT, cashbackPounds: 2_500 };
+    const t = terms(4.64);
+    const figures = offerFigures(t, withCashback);
+    const suggestion = (aprc: number) =>
+      `You're not far apart. Would ${PRODUCT.name}, a 5-year fixed rate, on ${pounds(t.loanAmount)} over ${t.termYears} years: ` +
+      `${t.interestRate.toFixed(2)}%, fee ${pounds(t.arrangementFee)}, £2,500 cashback, ${poundsAndPence(figures.monthlyPayment)} a month, ` +
+      `APRC ${aprc.toFixed(1)}% work for you both?`;
+    const withBroker = (text: string): Transcript => {
+      const entries = soundEntries();
+      entries.splice(8, 0, say(BROKER, text));
+      const read = transcript(entries);
+      return { ...read, participants: [...read.participants, { agentId: BROKER, type: 'broker', name: 'Fabricated broker' }] };
+    };
+    const sound = checkTranscripts([withBroker(suggestion(figures.aprc))]);
+    expect(sound.violations).toEqual([]);
+    expect(sound.rules.find((rule) => rule.name === 'quoted figures are computed')?.checked).toBe(6);
+    const wrong = checkTranscripts([withBroker(suggestion(offerFigures(t, PRODUCT).aprc))]);
+    expect(figures.aprc.toFixed(1)).not.toBe(offerFigures(t, PRODUCT).aprc.toFixed(1));
+    expect(violated(wrong)).toEqual(['quoted figures are computed']);
+  });
+
   it('catches an agreement that does not name the product and its figures', () => {
     const report = checkTranscripts([broken(11, say(LENDER, "We're happy to agree: 4.59%, fee £999."))]);
     expect(violated(report)).toContain('agreements name the deal');
