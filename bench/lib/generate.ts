@@ -81,7 +81,8 @@ export async function appendUserHistory(store: EventStore, ids: Ids, ownerId: st
   for (let c = 0; c < 2; c++) {
     const conversationId = ids.conversation();
     const matchId = `m-${conversationId}`;
-    const dealId = `d-${conversationId}`;
+    // A deal id is a UUID (the contract's), one per conversation: readable in the store as the conversation's number in hex.
+    const dealId = `00000000-0000-4000-8000-${conversationId.toString(16).padStart(12, '0')}`;
     const explanation = [{ criterion: 'property value', verdict: 'pass' as const, detail: '£420,000 is within £200,000–£650,000' }];
     await store.append(
       streams.match(matchId),
@@ -131,38 +132,29 @@ export async function appendUserHistory(store: EventStore, ids: Ids, ownerId: st
       }
     }
     flow.push({ type: 'ManualModeChanged', data: { conversationId, isManualMode: true } });
-    flow.push({ type: 'ConversationCompleted', data: { conversationId, outcome: 'agreed', reason: 'Terms accepted' } });
-    await store.append(
-      streams.conversation(conversationId),
-      flow.map((event) => toNew(event, user)),
-      'no_stream',
+    // The negotiator records the agreement on the conversation's stream (the deal opener then opens the deal's own).
+    const agreed = toNew(
+      {
+        type: 'DealAgreed',
+        data: {
+          dealId,
+          conversationId,
+          borrowerAgentId: borrower.agentId,
+          lenderAgentId: lender.agentId,
+          brokerAgentId: broker.agentId,
+          propertyValue: 420_000,
+          loanAmount: terms.loanAmount,
+          ltv: 75,
+          interestRate: terms.interestRate,
+          termYears: terms.termYears,
+          arrangementFee: terms.arrangementFee,
+        },
+      },
+      metadataOf({ kind: 'system', name: 'negotiator' }),
     );
-    await store.append(
-      streams.deal(dealId),
-      [
-        toNew(
-          {
-            type: 'DealAgreed',
-            data: {
-              dealId,
-              conversationId,
-              borrowerAgentId: borrower.agentId,
-              lenderAgentId: lender.agentId,
-              brokerAgentId: broker.agentId,
-              propertyValue: 420_000,
-              loanAmount: terms.loanAmount,
-              ltv: 75,
-              interestRate: terms.interestRate,
-              termYears: terms.termYears,
-              arrangementFee: terms.arrangementFee,
-            },
-          },
-          metadataOf({ kind: 'system', name: 'negotiator' }),
-        ),
-      ],
-      'no_stream',
-    );
-    appended += flow.length + 2;
+    const completed = toNew({ type: 'ConversationCompleted', data: { conversationId, outcome: 'agreed', reason: 'Terms accepted' } }, user);
+    await store.append(streams.conversation(conversationId), [...flow.map((event) => toNew(event, user)), agreed, completed], 'no_stream');
+    appended += flow.length + 3;
   }
   return appended;
 }

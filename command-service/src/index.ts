@@ -111,7 +111,7 @@ export const commandService: FastifyPluginAsync<ServiceContext> = async (app, co
   purge();
   app.addHook('onClose', async () => clearInterval(timer));
   // Each firm's monthly invoice from its plan (docs/behaviour/billing.md, "Invoices").
-  const stopInvoicing = startInvoicing(context.pool, context.store, context.log, context.config.INVOICE_RUN_SECONDS);
+  const stopInvoicing = await startInvoicing(context.pool, context.store, context.log, context.config.INVOICE_RUN_SECONDS);
   app.addHook('onClose', async () => stopInvoicing());
 };
 /** For the simulation's invariants (infra/single-node/src/simulation): the same rules the agents apply. */

@@ -63,18 +63,20 @@ export async function issueDueInvoices(pool: pg.Pool, store: EventStore, now: Da
   return issued;
 }
 
-/** Runs the invoicing now and every `seconds`; a failed run is logged and the next one tries again. */
-export function startInvoicing(pool: pg.Pool, store: EventStore, log: Logger, seconds: number): () => void {
-  let running = false;
-  const run = () => {
-    if (running) return;
-    running = true;
-    issueDueInvoices(pool, store, new Date())
+/**
+ * Runs invoicing now, then every `seconds`; a failed run is logged and the next one tries again. The first run is
+ * finished before this returns (so before the service answers): a firm made after start-up is invoiced by a later
+ * run, never by one racing its creation.
+ */
+export async function startInvoicing(pool: pg.Pool, store: EventStore, log: Logger, seconds: number): Promise<() => void> {
+  let running: Promise<void> | null = null;
+  const run = () =>
+    (running ??= issueDueInvoices(pool, store, new Date())
+      .then(() => undefined)
       .catch((error: unknown) => log.warn({ err: error }, 'the invoicing run failed; the next one will try again'))
-      .finally(() => (running = false));
-  };
-  const timer = setInterval(run, seconds * 1000);
+      .finally(() => (running = null)));
+  await run();
+  const timer = setInterval(() => void run(), seconds * 1000);
   timer.unref();
-  run();
   return () => clearInterval(timer);
 }

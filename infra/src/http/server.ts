@@ -74,8 +74,9 @@ export async function createHttpServer(config: Config, log: Logger, options: Htt
           imgSrc: ["'self'", 'data:'],
           fontSrc: ["'self'", 'data:'],
           connectSrc: ["'self'", 'ws:', 'wss:'],
-          // The payment provider's hosted card fields, in a frame of their own origin (docs/behaviour/billing.md).
-          frameSrc: ["'self'", ...(config.PAYMENT_PROVIDER_URL ? [new URL(config.PAYMENT_PROVIDER_URL).origin] : [])],
+          // The payment provider's hosted card fields, in a frame of their own origin (docs/behaviour/billing.md);
+          // without a provider, frames are default-src's: this site's own (a document's preview).
+          ...(config.PAYMENT_PROVIDER_URL ? { frameSrc: ["'self'", new URL(config.PAYMENT_PROVIDER_URL).origin] } : {}),
           frameAncestors: ["'none'"],
           upgradeInsecureRequests: null,
         },

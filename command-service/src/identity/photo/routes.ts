@@ -123,7 +123,6 @@ export const photoRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { 
       schema: {
         summary: "A person's profile photo (WebP, 128 × 128), by the id their account or a conversation you may read names",
         params: photoParams,
-        produces: ['image/webp'],
         response: { 200: photoFile, ...errorAnswers(400, 401, 404) },
       },
     },

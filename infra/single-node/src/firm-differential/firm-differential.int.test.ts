@@ -63,7 +63,7 @@ async function run(firmAActs: boolean): Promise<Run> {
       await dealByHand(a, '21 Harbour Row, Bristol', 2);
       await readNotifications(a);
     }
-    await readNotifications(b);
+    await readNotifications(b, '9 Mill Lane, Leeds');
     const token = await b.post<CreatedApiTokenView>('/api/auth/tokens', { name: 'B job', scopes: ['events:read', 'analytics:read'] });
     expect(token.status).toBe(201);
 

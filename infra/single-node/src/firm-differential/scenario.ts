@@ -78,9 +78,15 @@ export async function dealByHand(person: ApiClient, address: string, borrowerInd
 }
 
 /** Reads the firm's notifications and marks the first one read. */
-export async function readNotifications(person: ApiClient): Promise<void> {
-  const listed = (await person.get<NotificationsView>('/api/notifications')).body;
-  if (listed.notifications[0]) expect((await person.post(`/api/notifications/${listed.notifications[0].id}/read`)).status).toBe(200);
+/**
+ * Marks the person's newest notification read; with `about`, once the newest is about it (a deal's completion is
+ * told by a follower of its own, so it may be listed a moment after the read that names the completing write).
+ */
+export async function readNotifications(person: ApiClient, about?: string): Promise<void> {
+  const newest = async () => (await person.get<NotificationsView>('/api/notifications')).body.notifications[0];
+  if (about) await expect.poll(async () => (await newest())?.message ?? '', { timeout: 30_000 }).toContain(about);
+  const first = await newest();
+  if (first) expect((await person.post(`/api/notifications/${first.id}/read`)).status).toBe(200);
 }
 
 /**
