@@ -90,7 +90,8 @@ export async function writePastDeal(databaseUrl: string, past: PastDeal): Promis
         {
           type: 'DealAgreed',
           data: {
-            dealId: `past-deal-${past.conversationId}`,
+            // A deal id is a UUID (the contract's): the conversation's number in hex, so each past deal has its own.
+            dealId: `00000000-0000-4000-8000-${past.conversationId.toString(16).padStart(12, '0')}`,
             conversationId: past.conversationId,
             borrowerAgentId: borrower.agentId,
             lenderAgentId: lender.agentId,

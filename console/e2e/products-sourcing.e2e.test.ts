@@ -29,13 +29,13 @@ test('a borrower’s Match sources every product with its verdict, reasons and f
   );
   const lines = dialog.getByTestId('sourcing-line');
   await expect(lines.nth(0)).toHaveText(
-    'Northgate Building Societyshortlist2 Year Fixed (no fee) (fixed, 2 years)pass5.44%£0£1,331.11£31,946.647.4%Meets every criterion',
+    'Northgate Building SocietyShortlist2 Year Fixed (no fee) (fixed, 2 years)Pass5.44%£0£1,331.11£31,946.647.4%Meets every criterion',
   );
   await expect(lines.nth(1)).toHaveText(
-    'Northgate Building Societyshortlist2 Year Fixed (fixed, 2 years)pass5.16%£995£1,290.08£31,956.927.3%Meets every criterion',
+    'Northgate Building SocietyShortlist2 Year Fixed (fixed, 2 years)Pass5.16%£995£1,290.08£31,956.927.3%Meets every criterion',
   );
   await expect(lines.filter({ hasText: 'Capital & Counties Bank' }).first()).toContainText(
-    'fail–––––Region: The lender does not lend in Leeds',
+    'Fail–––––Region: The lender does not lend in Leeds',
   );
 });
 
