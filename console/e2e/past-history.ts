@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { DomainEvent, EventMetadata } from '@pf/events';
+import { dealUuid } from '@pf/events/testing';
 import { contentDigest, linkHash } from '@pf/infra';
 
 /**
@@ -90,8 +91,7 @@ export async function writePastDeal(databaseUrl: string, past: PastDeal): Promis
         {
           type: 'DealAgreed',
           data: {
-            // A deal id is a UUID (the contract's): the conversation's number in hex, so each past deal has its own.
-            dealId: `00000000-0000-4000-8000-${past.conversationId.toString(16).padStart(12, '0')}`,
+            dealId: dealUuid(`past-deal-${past.conversationId}`),
             conversationId: past.conversationId,
             borrowerAgentId: borrower.agentId,
             lenderAgentId: lender.agentId,
