@@ -10,6 +10,9 @@ export const USER_MESSAGES = {
   agentUpdateFailed: 'Failed to update agent',
   agentDeleted: 'Agent deleted successfully',
   agentDeleteFailed: 'Failed to delete agent',
+  /** A write whose answer the network lost, after the console's own retries (docs/decisions/idempotency-keys.md). */
+  writeUnanswered:
+    'The server could not be reached, so it is not known whether this was done; trying again is safe: it will not be done twice',
   agentDeleteConfirm: 'Are you sure you want to delete this agent?',
   demoDataCreated: 'Demo data created successfully',
   demoDataFailed: 'Failed to create demo data',

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
-import { describeZodError } from '@pf/events';
+import { backoffDelay, describeZodError, USER_MESSAGES } from '@pf/events';
 import { notePosition, latestPosition } from './position';
+import { answered, isTransientStatus, keyFor, leftUnanswered, requestIdentity } from './write-keys';
 
 /**
  * What a person reads of a failed answer (docs/behaviour/README.md "Errors"): the server's own `message` where the
@@ -85,6 +86,47 @@ async function request<Schema extends z.ZodType>(method: string, path: string, s
   return (await send(method, path, schema, body)).data;
 }
 
+/** How often a write whose answer was lost to the network is sent again, with the same key, before giving up. */
+const WRITE_ATTEMPTS = 3;
+const WRITE_RETRY = { baseMs: 250, maxMs: 2000 } as const;
+
+/**
+ * A request the network failed (fetch rejects with a TypeError; an abort is a DOMException and is not retried).
+ * Its answer may have been lost after the server acted, which is why a write is only ever sent again with its key.
+ */
+const isNetworkFailure = (error: unknown) => error instanceof TypeError;
+
+/**
+ * Sends a write with its `Idempotency-Key` (docs/decisions/idempotency-keys.md), again with the same key while the
+ * network fails, so a retry never acts twice. Still unanswered after the last attempt, the key is kept for the
+ * same request sent again (write-keys.ts).
+ */
+async function sendWrite(
+  method: string,
+  path: string,
+  init: RequestInit & { headers: Record<string, string> },
+  body: unknown,
+): Promise<Response> {
+  const identity = requestIdentity(method, path, body);
+  const key = keyFor(identity);
+  const headers = { ...init.headers, 'idempotency-key': key };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const response = await fetch(path, { ...init, headers });
+      if (isTransientStatus(response.status)) leftUnanswered(identity, key);
+      else answered(identity);
+      return response;
+    } catch (error) {
+      if (!isNetworkFailure(error)) throw error;
+      if (attempt + 1 >= WRITE_ATTEMPTS) {
+        leftUnanswered(identity, key);
+        throw new Error(USER_MESSAGES.writeUnanswered, { cause: error });
+      }
+      await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt, WRITE_RETRY, Math.random)));
+    }
+  }
+}
+
 async function send<Schema extends z.ZodType>(
   method: string,
   path: string,
@@ -97,12 +139,13 @@ async function send<Schema extends z.ZodType>(
   if (body !== undefined && !isForm) headers['content-type'] = 'application/json';
   const after = latestPosition();
   if (method === 'GET' && after) headers['x-after-position'] = after;
-  const response = await fetch(path, {
+  const init = {
     method,
     headers,
-    credentials: 'include',
+    credentials: 'include' as const,
     body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
-  });
+  };
+  const response = method === 'GET' ? await fetch(path, init) : await sendWrite(method, path, init, body);
   const position = response.headers.get('x-position');
   notePosition(position);
   if (!response.ok) throw new ApiError(response.status, await response.text(), response.statusText);
