@@ -42,8 +42,8 @@ export const createAgent = command('CreateAgent', {
 export const changeAgent = command('ChangeAgent', {
   agentId: id,
   actorId: userId,
-  /** The actor's firm: a firm changes its own agents only; absent, the actor's firm of one. */
-  actorFirmId: z.string().optional(),
+  /** The actor's firm (their firm of one when they have no other): a firm changes its own agents only. */
+  actorFirmId: z.string(),
   isActive: z.boolean().optional(),
   name: z.string().optional(),
   description: z.string().optional(),
@@ -52,7 +52,7 @@ export const changeAgent = command('ChangeAgent', {
   products: productRange.nullable().optional(),
   needs: borrowerNeeds.nullable().optional(),
 });
-export const deleteAgent = command('DeleteAgent', { agentId: id, actorId: userId, actorFirmId: z.string().optional() });
+export const deleteAgent = command('DeleteAgent', { agentId: id, actorId: userId, actorFirmId: z.string() });
 
 export const agentCommand = z.discriminatedUnion('type', [createAgent, changeAgent, deleteAgent]);
 export type AgentCommand = z.infer<typeof agentCommand>;
@@ -87,8 +87,8 @@ export const startConversation = command('StartConversation', {
 export const setManualMode = command('SetManualMode', {
   conversationId: id,
   actorId: userId,
-  /** The actor's firm: they switch a side of their firm's agents; absent, their firm of one. */
-  actorFirmId: z.string().optional(),
+  /** The actor's firm (their firm of one when they have no other): they switch a side of their firm's agents. */
+  actorFirmId: z.string(),
   sessionId: z.string().optional(),
   /** One side (older callers); `agentIds` names several. */
   agentId: id.optional(),
@@ -103,7 +103,7 @@ export const handOverSide = command('HandOverSide', {
   conversationId: id,
   agentId: id,
   actorId: userId,
-  actorFirmId: z.string().optional(),
+  actorFirmId: z.string(),
   sessionId: z.string().optional(),
   to: z.object({ userId, firmId: z.string(), sessionId: z.string(), mayWrite: z.boolean() }),
 });

@@ -53,7 +53,7 @@ function decide(command: AgentCommand, state: AgentState): AgentEvent[] {
       ];
     }
     case 'ChangeAgent': {
-      const agent = ownedBy(state, command.agentId, command.actorFirmId ?? command.actorId);
+      const agent = ownedBy(state, command.agentId, command.actorFirmId);
       if (command.products && agent.type !== 'lender') throw new Invalid('products: only a lender has products');
       if (command.needs && agent.type !== 'borrower') throw new Invalid('needs: only a borrower has needs');
       const events: AgentEvent[] = [];
@@ -90,7 +90,7 @@ function decide(command: AgentCommand, state: AgentState): AgentEvent[] {
       return events;
     }
     case 'DeleteAgent': {
-      const agent = ownedBy(state, command.agentId, command.actorFirmId ?? command.actorId);
+      const agent = ownedBy(state, command.agentId, command.actorFirmId);
       return [{ type: 'AgentDeleted', data: { agentId: agent.agentId } }];
     }
     default: {

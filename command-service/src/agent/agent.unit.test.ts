@@ -38,22 +38,32 @@ describe('agent decider', () => {
   it('pauses an active agent and resumes a paused one', () => {
     spec
       .given([created])
-      .when({ type: 'ChangeAgent', agentId: 7, actorId: owner, isActive: false })
+      .when({ type: 'ChangeAgent', agentId: 7, actorId: owner, actorFirmId: owner, isActive: false })
       .then([{ type: 'AgentPaused', data: { agentId: 7 } }]);
     spec
       .given([created, { type: 'AgentPaused', data: { agentId: 7 } }])
-      .when({ type: 'ChangeAgent', agentId: 7, actorId: owner, isActive: true })
+      .when({ type: 'ChangeAgent', agentId: 7, actorId: owner, actorFirmId: owner, isActive: true })
       .then([{ type: 'AgentResumed', data: { agentId: 7 } }]);
   });
 
   it('records nothing when the agent already is as asked', () => {
-    spec.given([created]).when({ type: 'ChangeAgent', agentId: 7, actorId: owner, isActive: true, name: 'Amelia' }).then([]);
+    spec
+      .given([created])
+      .when({ type: 'ChangeAgent', agentId: 7, actorId: owner, actorFirmId: owner, isActive: true, name: 'Amelia' })
+      .then([]);
   });
 
   it('edits name, description and criteria in one event, keeping what was not sent', () => {
     spec
       .given([created])
-      .when({ type: 'ChangeAgent', agentId: 7, actorId: owner, description: 'First-time buyer', criteria: { loanTermMax: '30 years' } })
+      .when({
+        type: 'ChangeAgent',
+        agentId: 7,
+        actorId: owner,
+        actorFirmId: owner,
+        description: 'First-time buyer',
+        criteria: { loanTermMax: '30 years' },
+      })
       .then([
         {
           type: 'AgentUpdated',
@@ -65,23 +75,23 @@ describe('agent decider', () => {
   it("answers not found for someone else's agent, a deleted one and a missing one", () => {
     spec
       .given([created])
-      .when({ type: 'ChangeAgent', agentId: 7, actorId: 'intruder', isActive: false })
+      .when({ type: 'ChangeAgent', agentId: 7, actorId: 'intruder', actorFirmId: 'intruder', isActive: false })
       .thenThrows(NotFound, 'Agent 7 not found');
     spec
       .given([created, { type: 'AgentDeleted', data: { agentId: 7 } }])
-      .when({ type: 'DeleteAgent', agentId: 7, actorId: owner })
+      .when({ type: 'DeleteAgent', agentId: 7, actorId: owner, actorFirmId: owner })
       .thenThrows(NotFound);
-    spec.given([]).when({ type: 'DeleteAgent', agentId: 7, actorId: owner }).thenThrows(NotFound);
+    spec.given([]).when({ type: 'DeleteAgent', agentId: 7, actorId: owner, actorFirmId: owner }).thenThrows(NotFound);
   });
 
   it('records a chosen negotiation strategy, and nothing when it is already the one in use', () => {
     spec
       .given([created])
-      .when({ type: 'ChangeAgent', agentId: 7, actorId: owner, strategy: 'linear' })
+      .when({ type: 'ChangeAgent', agentId: 7, actorId: owner, actorFirmId: owner, strategy: 'linear' })
       .then([{ type: 'AgentUpdated', data: { agentId: 7, name: 'Amelia', description: '', criteria: null, strategy: 'linear' } }]);
     spec
       .given([created, { type: 'AgentUpdated', data: { agentId: 7, name: 'Amelia', description: '', criteria: null, strategy: 'linear' } }])
-      .when({ type: 'ChangeAgent', agentId: 7, actorId: owner, strategy: 'linear' })
+      .when({ type: 'ChangeAgent', agentId: 7, actorId: owner, actorFirmId: owner, strategy: 'linear' })
       .then([]);
   });
 
@@ -91,15 +101,21 @@ describe('agent decider', () => {
       { type: 'AgentDeleted', data: { agentId: 7 } },
       { type: 'AgentResumed', data: { agentId: 7 } },
     ];
-    spec.given(resumedAfterDeletion).when({ type: 'ChangeAgent', agentId: 7, actorId: owner, name: 'Back' }).thenThrows(NotFound);
+    spec
+      .given(resumedAfterDeletion)
+      .when({ type: 'ChangeAgent', agentId: 7, actorId: owner, actorFirmId: owner, name: 'Back' })
+      .thenThrows(NotFound);
     const createdAgain: AgentEvent = { ...created, data: { ...created.data, ownerId: 'intruder' } };
-    spec.given([created, createdAgain]).when({ type: 'DeleteAgent', agentId: 7, actorId: 'intruder' }).thenThrows(NotFound);
+    spec
+      .given([created, createdAgain])
+      .when({ type: 'DeleteAgent', agentId: 7, actorId: 'intruder', actorFirmId: 'intruder' })
+      .thenThrows(NotFound);
   });
 
   it('deletes an agent of its owner', () => {
     spec
       .given([created])
-      .when({ type: 'DeleteAgent', agentId: 7, actorId: owner })
+      .when({ type: 'DeleteAgent', agentId: 7, actorId: owner, actorFirmId: owner })
       .then([{ type: 'AgentDeleted', data: { agentId: 7 } }]);
   });
 
@@ -126,11 +142,11 @@ describe('agent decider', () => {
       ]);
     spec
       .given([created])
-      .when({ type: 'ChangeAgent', agentId: 7, actorId: owner, needs })
+      .when({ type: 'ChangeAgent', agentId: 7, actorId: owner, actorFirmId: owner, needs })
       .then([{ type: 'AgentUpdated', data: { agentId: 7, name: 'Amelia', description: '', criteria: null, needs } }]);
     spec
       .given([created])
-      .when({ type: 'ChangeAgent', agentId: 7, actorId: owner, products: range })
+      .when({ type: 'ChangeAgent', agentId: 7, actorId: owner, actorFirmId: owner, products: range })
       .thenThrows(Invalid, 'products: only a lender has products');
   });
 });

@@ -47,7 +47,7 @@ function sidesNamed(conversation: Started, command: SetManualMode, firmId: strin
  * Two takeovers at once are settled by the append's expected version; the loser is told here on retry.
  */
 export function switchSides(state: ConversationState, command: SetManualMode): ConversationEvent[] {
-  const firmId = command.actorFirmId ?? command.actorId;
+  const firmId = command.actorFirmId;
   const conversation = visibleTo(state, command.conversationId, firmId);
   const events: ConversationEvent[] = [];
   for (const side of sidesNamed(conversation, command, firmId)) {
@@ -72,7 +72,7 @@ export function switchSides(state: ConversationState, command: SetManualMode): C
  * session, to a person of the side's firm who may write; never to another firm, never taken by the asker.
  */
 export function handOver(state: ConversationState, command: HandOverSide): ConversationEvent[] {
-  const firmId = command.actorFirmId ?? command.actorId;
+  const firmId = command.actorFirmId;
   const conversation = visibleTo(state, command.conversationId, firmId);
   const side = ownSide(conversation, command.agentId, firmId);
   const held = conversation.manual[side.agentId];

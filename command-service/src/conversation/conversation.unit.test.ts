@@ -25,7 +25,7 @@ describe('conversation decider', () => {
     data: { conversationId: 3, isManualMode: true, agentId: 2, agentIds: [2], byUserId: 'bob', sessionId: 'bob-1' },
   };
   const takeOver = (actorId: string, sessionId: string, isManualMode = true) =>
-    ({ type: 'SetManualMode', conversationId: 3, actorId, sessionId, isManualMode }) as const;
+    ({ type: 'SetManualMode', conversationId: 3, actorId, actorFirmId: actorId, sessionId, isManualMode }) as const;
 
   it("takes over only the actor's own side, naming the person and the session, and records nothing when already there", () => {
     spec.given([started]).when(takeOver('bob', 'bob-1')).then([bobTakes]);
@@ -49,7 +49,15 @@ describe('conversation decider', () => {
   it("refuses to switch another firm's agent, with a clear 403", () => {
     spec
       .given([started])
-      .when({ type: 'SetManualMode', conversationId: 3, actorId: 'alice', sessionId: 'a', agentId: 2, isManualMode: true })
+      .when({
+        type: 'SetManualMode',
+        conversationId: 3,
+        actorId: 'alice',
+        actorFirmId: 'alice',
+        sessionId: 'a',
+        agentId: 2,
+        isManualMode: true,
+      })
       .thenThrows(Forbidden, "Northgate belongs to another firm: you can take over or hand back only your own firm's agents");
   });
 
@@ -92,7 +100,7 @@ describe('conversation decider', () => {
   it('hides the conversation from everyone else', () => {
     spec
       .given([started])
-      .when({ type: 'SetManualMode', conversationId: 3, actorId: 'mallory', isManualMode: true })
+      .when({ type: 'SetManualMode', conversationId: 3, actorId: 'mallory', actorFirmId: 'mallory', isManualMode: true })
       .thenThrows(NotFound, 'Conversation 3 not found');
     spec
       .given([started, manual])

@@ -6,7 +6,7 @@ import type { Decider } from '../handle-command';
 export type MatchRunEvent = EventOf<'MatchRequested' | 'MatchRunCompleted'>;
 export type MatchRunState = { status: 'none' } | { status: 'requested' | 'answered'; agentId: number };
 export type MatchRunCommand =
-  | { type: 'RequestMatch'; requestId: string; agent: AgentState; agentId: number; actorId: string; actorFirmId?: string }
+  | { type: 'RequestMatch'; requestId: string; agent: AgentState; agentId: number; actorId: string; actorFirmId: string }
   | { type: 'AnswerMatch'; requestId: string; agentId: number; matchIds: string[]; note: string | null; sourcing?: SourcingResult };
 
 /**
@@ -17,8 +17,8 @@ export type MatchRunCommand =
 function decide(command: MatchRunCommand, state: MatchRunState): MatchRunEvent[] {
   switch (command.type) {
     case 'RequestMatch': {
-      const { agent, agentId, actorId, requestId } = command;
-      if (agent.status === 'none' || agent.status === 'deleted' || !canSeeAgent(agent, command.actorFirmId ?? actorId))
+      const { agent, agentId, actorId, actorFirmId, requestId } = command;
+      if (agent.status === 'none' || agent.status === 'deleted' || !canSeeAgent(agent, actorFirmId))
         throw new NotFound(`Agent ${agentId} not found`);
       if (agent.status === 'paused') throw new Invalid(`${agent.name} is paused; resume it before matching`);
       if (state.status !== 'none') return [];
