@@ -4,15 +4,18 @@ import {
   agentPage,
   agentPageQuery,
   agentView,
+  comparePositions,
   conversationListView,
   conversationPage,
   conversationPageQuery,
   conversationView,
   errorAnswers,
+  formatPosition,
   idParams,
   messageListView,
   readHeaders,
   SIGNED_IN_ERRORS,
+  START,
   statsView,
   streams,
   versionETag,
@@ -47,10 +50,13 @@ function withVersion(reply: FastifyReply, version: number | null): void {
 export const readRoutes: FastifyPluginAsyncZod<ServiceContext & { progress: ReadModelProgress }> = async (app, options) => {
   const { pool, progress, config, store } = options;
   const cache = new ReadCache(progress);
-  // Read your writes: a read that names a position waits (bounded) until the read models include it.
-  app.addHook('preHandler', async (request) => {
+  // Read your writes: a read that names a position waits (bounded) until the read models include it. Every answer
+  // then says which position it reflects (docs/architecture.md "A read"): the tables hold everything up to the
+  // progress taken here (the projector moves it after committing), so the answer is at least that fresh.
+  app.addHook('preHandler', async (request, reply) => {
     const after = afterPosition(request);
     if (after) await waitUntilApplied(progress, store, after, config.READ_WAIT_TIMEOUT_MS);
+    if (comparePositions(progress.position, START) > 0) reply.header('x-position', formatPosition(progress.position));
   });
 
   // Registered inside this plugin so the read-your-writes hook above applies to them too.

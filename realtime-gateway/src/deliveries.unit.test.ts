@@ -76,6 +76,8 @@ describe('deliveries', () => {
     });
   });
 
+  // docs/architecture.md "A push": a conversation travels in the push itself, as the receiving firm reads it, and
+  // only to the firms the visibility rule lets see it.
   it('shows a conversation to the owners of its agents, each with their own isMine', () => {
     const index = given(agent(1, 'alice'), agent(2, 'bob', 'lender'));
     const pushes = summary(when(index, started)).filter(({ body }) => body.type === 'conversation_updated');
@@ -88,6 +90,7 @@ describe('deliveries', () => {
     expect(canSeeConversation(index, 7, 'mallory')).toBe(false);
   });
 
+  // docs/architecture.md "A push": a new message travels in the push (message_created), to the conversation's followers.
   it('pushes the mode change to every owner, and a message only to followers of the conversation', () => {
     const index = given(agent(1, 'alice'), agent(2, 'bob', 'lender'), started);
     const mode = summary(when(index, { type: 'ManualModeChanged', data: { conversationId: 7, isManualMode: true } }));

@@ -76,7 +76,7 @@ export function isNotFound(error: unknown): boolean {
   return error instanceof ApiError && error.status === 404;
 }
 
-/** An answer with the `x-position` of the command behind it (null for a read, or a command that changed nothing). */
+/** An answer with its `x-position`: the command's last event, or the position a read reflects (null: none, or a command that changed nothing). */
 export interface Positioned<T> {
   readonly data: T;
   readonly position: string | null;
@@ -167,6 +167,8 @@ async function send<Schema extends z.ZodType>(
  */
 export const api = {
   get: <Schema extends z.ZodType>(path: string, schema: Schema) => request('GET', path, schema),
+  /** GET, with the position the answer reflects (to tell it from a push of a later state). */
+  getPositioned: <Schema extends z.ZodType>(path: string, schema: Schema) => send('GET', path, schema),
   post: <Schema extends z.ZodType>(path: string, schema: Schema, body?: unknown) => request('POST', path, schema, body ?? {}),
   /** multipart/form-data, for uploads. */
   postForm: <Schema extends z.ZodType>(path: string, schema: Schema, form: FormData) => request('POST', path, schema, form),

@@ -8,6 +8,7 @@ import { ApiClient } from './testing/api-client';
 import { PNG_BYTES, uploadDocument } from './testing/documents';
 import { testServerEnv } from './testing/server-env';
 import { rebuiltRows } from './testing/rebuilt-rows';
+import { compareTokens } from '@pf/events';
 import type { AgentView, ApiError, ConversationView, DailyAnalyticsView, DealCreatedAnswer, MessageView, StatsView } from '@pf/events';
 
 const serverEnv = (databaseUrl: string) => testServerEnv(databaseUrl, { READ_WAIT_TIMEOUT_MS: '1000' });
@@ -191,6 +192,19 @@ describe('single node: commands become events, projections serve the reads', () 
     );
     const malformed = await fetch(`${server.url}/api/agents`, { headers: { cookie: alice.cookie, 'x-after-position': 'soon' } });
     expect(malformed.status).toBe(400);
+  });
+
+  // docs/architecture.md "A read": a read that names the position its write answered waits until the read models
+  // have passed it, and the answer says which position it reflects (here: at least the write's).
+  it('says which position a read reflects, at least that of the write it waited for', async () => {
+    const created = await alice.post('/api/agents', { name: 'Positioned Read', type: 'lender' });
+    const written = created.headers.get('x-position')!;
+    const read = await fetch(`${server.url}/api/agents`, { headers: { cookie: alice.cookie, 'x-after-position': written } });
+    expect(read.status).toBe(200);
+    const reflected = read.headers.get('x-position');
+    expect(reflected).toMatch(/^\d+:\d+$/);
+    expect(compareTokens(reflected!, written)).toBeGreaterThanOrEqual(0);
+    expect(((await read.json()) as AgentView[]).map((agent) => agent.name)).toContain('Positioned Read');
   });
 
   it('rebuilds the read models from the events into the same rows', async () => {

@@ -1,15 +1,10 @@
 import { conversationPage, conversationView, messageListView, messageView, type ConversationPageQuery } from '@pf/events';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { conversationQueryOptions } from '../../../lib/conversation-query';
 import { getHistoryQueryOptions } from '../../../lib/history-events';
 import { queryKeys } from '../../../lib/query-keys';
 import { searchParams } from '../../../lib/use-cursor-pages';
-
-const getConversationQueryOptions = (id: number) =>
-  queryOptions({
-    queryKey: queryKeys.conversation(id),
-    queryFn: () => api.get(`/api/conversations/${id}`, conversationView),
-  });
 
 const getMessagesQueryOptions = (id: number) =>
   queryOptions({
@@ -33,7 +28,7 @@ export function useConversationCount(params: Omit<ConversationPageQuery, 'cursor
 
 /** No retry; runs only when the id is valid. */
 export function useConversation(id: number | null) {
-  return useQuery({ ...getConversationQueryOptions(id ?? 0), enabled: id !== null });
+  return useQuery({ ...conversationQueryOptions(id ?? 0), enabled: id !== null });
 }
 
 export function useMessages(id: number | null) {

@@ -1,6 +1,7 @@
-import { agentView, conversationView, demoMessagesView, seedDemoView } from '@pf/events';
+import { agentView, demoMessagesView, seedDemoView } from '@pf/events';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { conversationQueryOptions } from '../../../lib/conversation-query';
 import { queryKeys } from '../../../lib/query-keys';
 
 /**
@@ -33,10 +34,7 @@ export function useAddDemoMessages(conversationId: number) {
  * badged demo. Undefined while it is not known yet.
  */
 export function useIsOwnDemoConversation(conversationId: number): boolean | undefined {
-  const conversation = useQuery({
-    queryKey: queryKeys.conversation(conversationId),
-    queryFn: () => api.get(`/api/conversations/${conversationId}`, conversationView),
-  });
+  const conversation = useQuery(conversationQueryOptions(conversationId));
   const participants = conversation.data?.participants ?? [];
   const ours = participants.every((participant) => participant.isMine);
   const agents = useQueries({
