@@ -79,6 +79,8 @@ describe('accounts that last, and Settings', () => {
     expect((await stranger.client.get<CurrentUserView>('/api/auth/user')).body.id).not.toBe(me.id);
   });
 
+  // docs/decisions/hash-chain.md "Erasure": the profile is in events only as UserProfileChanged, sealed under the
+  // person's own key (the current one, which the console reads, is the users row).
   it('validates the profile naming the field, stores it as a sealed event, and keeps it across a restart', async () => {
     const { client } = await browserSignIn(server.url);
     const bad = await client.put<ApiError>('/api/auth/profile', { ...PROFILE, email: 'not-an-email' });
@@ -252,6 +254,8 @@ describe('accounts that last, and Settings', () => {
     for (const text of personal) {
       expect(everything.filter((row) => row.data.includes(text) || row.metadata.includes(text))).toEqual([]);
     }
+    // docs/decisions/hash-chain.md "Erasure": Delete Account deletes the key, so the sealed profile is unreadable, the
+    // store included, and the users row with the profile in the clear is gone.
     const sealed = await sql.query<{ data: { profile: Sealed } }>(
       "select data from events where stream_name = $1 and type = 'UserProfileChanged'",
       [streams.user(me.id)],
