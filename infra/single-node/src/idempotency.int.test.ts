@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import WebSocket from 'ws';
@@ -111,6 +112,23 @@ describe('idempotent commands (Idempotency-Key)', () => {
     const afterExpiry = await send(alice, 'POST', '/api/agents', body, 'expiring-1');
     expect(afterExpiry.headers.get('idempotent-replayed')).toBeNull();
     expect(await agentsNamed('Expiring Lender')).toBe(2);
+  });
+
+  // docs/decisions/idempotency-keys.md "What it costs": a first request still unanswered after 30 seconds is taken to
+  // have died with its process; a repeat then handles it afresh (rather than waiting for it, then 409).
+  it('handles afresh a repeat whose first request has been pending for over 30 seconds', async () => {
+    const me = (await alice.get<{ id: string }>('/api/auth/user')).body;
+    const body = JSON.stringify({ name: 'After An Abandoned Claim', type: 'lender' });
+    const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+    await db.query(
+      `insert into idempotency_keys (user_id, key, fingerprint, expires_at, created_at, claim_id)
+       values ($1, 'abandoned-key', $2, now() + interval '1 hour', now() - interval '31 seconds', gen_random_uuid())`,
+      [me.id, sha256(`POST /api/agents\n${sha256(body)}`)],
+    );
+    const repeat = await send(alice, 'POST', '/api/agents', JSON.parse(body), 'abandoned-key');
+    expect(repeat.status).toBe(201);
+    expect(repeat.headers.get('idempotent-replayed')).toBeNull();
+    expect(await agentsNamed('After An Abandoned Claim')).toBe(1);
   });
 
   it('carries out a socket command sent twice with one requestId once, acknowledging both', async () => {
