@@ -53,6 +53,7 @@ afterAll(async () => {
 const texts = (events: readonly StoredFact[]) => events.map(textOf);
 
 describe('the command side reads each stream once, then only what is new (real PostgreSQL)', () => {
+  // docs/decisions/stream-cache.md: a command reads only the events after what the cache holds.
   it('answers the whole stream every time, reading from the store only the events after those it holds', async () => {
     const { store, reads } = countingStore(context.store);
     const cache = new StreamCache(store);
@@ -80,6 +81,7 @@ describe('the command side reads each stream once, then only what is new (real P
     await elsewhere.close();
   });
 
+  // docs/decisions/stream-cache.md: bounded by the event count, least recently used first out.
   it('keeps at most its bound of events, letting the least recently used streams go first', async () => {
     const { store, reads } = countingStore(context.store);
     const cache = new StreamCache(store, 5);
@@ -126,6 +128,7 @@ describe('the command side reads each stream once, then only what is new (real P
 });
 
 describe('folds taken up where they left off (real PostgreSQL)', () => {
+  // docs/decisions/stream-cache.md: the last fold of each stream by each decider is kept.
   it('folds each event once per key while the stream only grows, and gives the same state as a fold from the start', async () => {
     const cache = new StreamCache(context.store);
     const seen: string[] = [];
@@ -179,6 +182,7 @@ describe('handleCommand decides on the events it holds, and on the store wheneve
     handleCommand(store, stream, counter, { n, limit }, metadata, options);
   const added = (stored: readonly { data: unknown }[]) => stored.map((event) => (event.data as Added['data']).remaining);
 
+  // docs/decisions/stream-cache.md: a decision appended with its version may answer from what the cache holds.
   it('reads nothing for a second command when nothing else was appended, and answers with the stream as stored', async () => {
     const { store, reads } = countingStore(context.store);
     await add(store, 'counter-1', 1);
@@ -193,6 +197,8 @@ describe('handleCommand decides on the events it holds, and on the store wheneve
     expect(added(await context.store.readStream('counter-1'))).toEqual([1, 2]);
   });
 
+  // docs/decisions/stream-cache.md: staleness is caught by the store refusing the append; the command is decided again.
+  // docs/architecture.md "A command": if another process appended in between, the command is decided again on the newer state.
   it('decides again on the store when another process appended meanwhile: nothing is lost', async () => {
     const { store } = countingStore(context.store);
     await add(store, 'counter-2', 1);

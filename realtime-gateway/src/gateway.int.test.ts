@@ -131,6 +131,7 @@ describe('bad messages', () => {
 });
 
 describe('several gateway copies', () => {
+  // docs/architecture.md "A push": an append wakes every gateway (NOTIFY), whichever copy the command went through.
   it('delivers a command sent through one copy to a socket on another', async () => {
     const alice = await signIn();
     const bob = await signIn();

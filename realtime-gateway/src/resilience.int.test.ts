@@ -18,6 +18,7 @@ const messagesOf = (socket: TestSocket, conversationId: number) =>
   socket.received.filter((message): message is Created => message.type === 'message_created' && message.conversationId === conversationId);
 
 describe('resume', () => {
+  // docs/architecture.md "A push": a socket that reconnects resumes from the last position it saw and misses nothing.
   it('delivers everything missed while away, then live, with no gap and no duplicate', async () => {
     const alice = await harness.signIn();
     const bob = await harness.signIn();

@@ -26,6 +26,7 @@ const join = (now = '2029-01-01T00:00:00.000Z', tokenHash = 'h1') => ({
   now,
 });
 
+// docs/decisions/departures.md and firms-and-visibility.md: the firm's own rules (the last admin, invitations, removal).
 describe('the firm decider', () => {
   it('founds a firm of one from before firms at its first change, its founder as admin', () => {
     spec

@@ -18,6 +18,7 @@ const entered = (firmId: string, inviteId = `invite-${firmId}`): MembershipEvent
   data: { userId: CAROL, firmId, fromFirmId: CAROL, role: 'operator', inviteId, reason: 'joined' },
 });
 
+// docs/decisions/departures.md: a person is in one firm at a time, every move decided on their membership stream.
 describe('a person’s membership: one decision at a time', () => {
   it('lets a person in their own firm of one join another, once', () => {
     spec

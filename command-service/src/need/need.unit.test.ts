@@ -12,6 +12,7 @@ const committed: NeedEvent = {
 };
 const need = deciderSpec(needDecider);
 
+// docs/decisions/one-commitment-per-need.md: one commitment per need; a second refused naming the deal; reopening.
 describe('a borrower need', () => {
   it('is committed once; a second agreement is refused, naming neither the lender nor the deal; the same one is idempotent', () => {
     need.given([]).when({ type: 'CommitNeed', borrowerAgentId: 1, borrowerName: 'Amelia', commitment }).then([committed]);
@@ -38,6 +39,7 @@ describe('a borrower need', () => {
   });
 });
 
+// docs/decisions/one-commitment-per-need.md "What the rule covers": every offer, agreement and leave is decided against the need.
 describe('a conversation against its borrower need', () => {
   const spec = deciderSpec(conversationDecider);
   const started: ConversationEvent = {

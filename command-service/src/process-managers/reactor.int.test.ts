@@ -70,6 +70,7 @@ describe('process manager reactor: a new leader resumes from its snapshot and ch
   };
   const numbers = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
+  // docs/architecture.md "The automation" and docs/decisions/bounded-restart.md: a restart resumes from its snapshot and checkpoint.
   it('reacts to each event once across a lost leadership and a hand-over, replaying only what follows the snapshot', async () => {
     const first = countingReactor(context, 10);
     await append(25); // one batch: reacted to, checkpoint at 25, snapshot at 25

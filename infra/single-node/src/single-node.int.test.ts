@@ -97,6 +97,7 @@ describe('single node: commands become events, projections serve the reads', () 
     expect((await alice.get<StatsView>('/api/stats')).body.activeAgents).toBe(0);
   });
 
+  // docs/architecture.md "A command": bad input is a 400 that names the field and the rule, before anything is read.
   it('answers bad input with a message that names the problem, and writes nothing', async () => {
     const raw = (body: string, contentType = 'application/json') =>
       fetch(`${server.url}/api/agents`, { method: 'POST', headers: { cookie: alice.cookie, 'content-type': contentType }, body });

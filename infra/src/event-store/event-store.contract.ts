@@ -50,6 +50,7 @@ export function eventStoreContract(adapter: string, open: () => Promise<Contract
       expect(await store.readStream(stream, 2)).toHaveLength(1);
     });
 
+    // docs/architecture.md "A command": an append expects the version it was decided on; the store refuses a stale one.
     it('rejects "no stream" when the stream exists, and a stale exact version, with a conflict naming both', async () => {
       const stream = uniqueStream('conflict');
       await store.append(stream, [newEvent()], 'no_stream');
@@ -79,6 +80,7 @@ export function eventStoreContract(adapter: string, open: () => Promise<Contract
       expect(await store.readStream(stream)).toHaveLength(2);
     });
 
+    // docs/architecture.md "A command" and docs/decisions/hash-chain.md: every append writes its events with their hash links.
     it('chains every event to the one before it in its stream, across appends, and the verifier accepts it', async () => {
       const stream = uniqueStream('chain');
       await store.append(stream, [newEvent('A', { n: 1, z: { b: 2, a: 1 } }), newEvent('B', { n: 2 })], 'no_stream');

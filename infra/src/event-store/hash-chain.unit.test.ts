@@ -19,6 +19,7 @@ function chain(count: number): StoredLink[] {
   return linkEvents(null, events).map((event, i) => ({ ...event, position: { commit: 10n, prepare: BigInt(i + 1) } }));
 }
 
+// docs/decisions/hash-chain.md: canonical JSON (keys sorted, no whitespace), so the text jsonb gives back hashes as written.
 describe('canonical encoding', () => {
   // The encoding as first written: through JSON text and back, then keys sorted. Stored hashes were made by it.
   const sorted = (value: unknown): string => {
@@ -82,6 +83,7 @@ describe('canonical encoding', () => {
     );
   });
 
+  // docs/decisions/hash-chain.md: the hash covers id, stream, version, type, data, metadata and time.
   it('hashes every immutable field: changing any one changes the hash', () => {
     const base = { id: 'E', stream: 's', streamVersion: 0, type: 'T', data: { a: 1 }, metadata, recordedAt: at, previousHash: null };
     const hash = chainHash(base);
@@ -116,6 +118,7 @@ describe('the link', () => {
   });
 });
 
+// docs/decisions/hash-chain.md: any change, removal or reordering of a stored event breaks the links after it.
 describe('verifyStream', () => {
   it('accepts an intact chain and its head', () => {
     const events = chain(4);

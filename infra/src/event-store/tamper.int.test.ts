@@ -17,6 +17,7 @@ const metadata: EventMetadata = { actor: { kind: 'user', userId: 'u', sessionId:
  * each case stores a fresh stream of five events, tampers with it in SQL, and expects the verdict to name
  * the event (its version, type and position) and what happened to it.
  */
+// docs/decisions/hash-chain.md: a change made with a database client (an offer's data, who acted, a removed or reordered event) is named.
 describe('hash chain verifier against rows tampered with in PostgreSQL', () => {
   let database: TestDatabase;
   let pool: pg.Pool;

@@ -38,6 +38,7 @@ const eventually = async (check: () => Promise<boolean>, timeoutMs = 10_000) => 
 };
 
 describe('leadership', () => {
+  // docs/architecture.md "The automation": run on one node at a time, leadership through the supervisor.
   it('has one leader; a leader whose lock connection is lost is told, and another copy takes over', async () => {
     const first = await tryLead(database.url, 'relay:test');
     expect(first).not.toBeNull();

@@ -43,6 +43,7 @@ async function until<T>(read: () => Promise<T>, done: (answer: T) => boolean, ti
 describe('the projector after its last commits were lost', () => {
   const node = testSingleNode();
 
+  // docs/architecture.md "A read": each batch is folded in the same transaction as its checkpoint, so rows and checkpoint are lost or kept together.
   it('applies the lost batches again at its next batch, so every agent is listed', async () => {
     const alice = await ApiClient.signIn(node.server.url);
     expect((await alice.post('/api/agents', { name: 'Before the loss', type: 'borrower' })).status).toBe(201);
