@@ -16,6 +16,9 @@ async function deletedAmong(pool: pg.Pool, people: readonly string[]): Promise<S
   return new Set(rows.map((row) => row.user_id));
 }
 
+/** Each loaded history's erased copy for the people gone when it was made: a scrub step asks for it again. */
+const erasedCopies = new WeakMap<LoadedHistory, { deleted: string; copy: LoadedHistory }>();
+
 /**
  * The history as a reader may have it once a party has deleted their account (docs/decisions/hash-chain.md
  * "Erasure"): each event's words erased by the feed's own rule (`eraseDeleted`), each such event carrying the
@@ -29,6 +32,16 @@ export async function withoutDeleted(pool: pg.Pool, history: LoadedHistory): Pro
     participants.map((p) => p.ownerId),
   );
   if (deleted.size === 0) return history;
+  const key = [...deleted].sort().join(' ');
+  const kept = erasedCopies.get(history);
+  if (kept?.deleted === key) return kept.copy;
+  const copy = erasedCopy(history, deleted);
+  erasedCopies.set(history, { deleted: key, copy });
+  return copy;
+}
+
+function erasedCopy(history: LoadedHistory, deleted: ReadonlySet<string>): LoadedHistory {
+  const { participants } = history.started;
   const ownerOf = (agentId: number) => participants.find((p) => p.agentId === agentId)?.ownerId;
   const people: PeopleOfBatch = {
     deleted,
