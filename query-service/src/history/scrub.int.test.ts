@@ -108,6 +108,7 @@ const served = (state: HistoryState): unknown => JSON.parse(JSON.stringify(histo
 const terms = (interestRate: number) => ({ interestRate, termYears: 25, loanAmount: 200_000, arrangementFee: 999 });
 const REASON = { rule: 'Moved within its discretion towards the borrower', figures: { ratePercent: 4.3, trueCostPounds: 60_000 } };
 
+// docs/behaviour/history.md: a scrub step costs no fold of the whole conversation (fewer than 64 events from a kept state), and answers as folding from the first event, for every position and time.
 describe('History scrub steps: each answer is the full fold, and folds fewer than CHECKPOINT_EVERY events', () => {
   let database: TestDatabase;
   let context: OpenedContext;
