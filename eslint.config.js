@@ -1,5 +1,7 @@
-// ESLint for the whole repository: typescript-eslint's strict type-checked rules, React's hooks rules, and the
+// ESLint for the whole repository: typescript-eslint's recommended type-checked rules, React's hooks rules, and the
 // import boundaries that keep the code readable by folder (see docs/architecture.md, "Where code lives").
+// Not the strict set: switched on, it finds about 3,200 problems in 550 files, most of them template literals with
+// numbers and non-null assertions after a lookup the code has checked; taking it on is a change of its own.
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
