@@ -59,11 +59,11 @@ export type AgentCommand = z.infer<typeof agentCommand>;
 
 /** Who issues a conversation command: a signed-in person (must own a participant) or an automated agent. */
 export const speaker = z.discriminatedUnion('kind', [
-  /** A person, speaking for their firm's side; `firmId` absent: their firm of one (docs/decisions/firms-and-visibility.md). */
+  /** A person, speaking for their firm's side (their firm of one when they have no other: docs/decisions/firms-and-visibility.md). */
   z.object({
     kind: z.literal('user'),
     userId,
-    firmId: z.string().optional(),
+    firmId: z.string(),
     sessionId: z.string().optional(),
     preferredAgentId: id.optional(),
   }),

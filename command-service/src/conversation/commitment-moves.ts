@@ -30,10 +30,7 @@ export function commitmentMove(command: CommitmentCommand, state: ConversationSt
   switch (command.type) {
     case 'MakeOffer': {
       if (command.speaker.kind !== 'user') throw new Invalid('An agent offers as part of its turn');
-      const conversation = active(
-        visibleTo(state, command.conversationId, command.speaker.firmId ?? command.speaker.userId),
-        command.conversationId,
-      );
+      const conversation = active(visibleTo(state, command.conversationId, command.speaker.firmId), command.conversationId);
       const sender = senderFor(conversation, command.speaker);
       if (sender.type === 'broker') throw new Invalid("Only the borrower's or the lender's side makes offers");
       if (!isSilenced(conversation, sender.agentId)) throw new Invalid('Take over your side (Manual Mode) first to make an offer');

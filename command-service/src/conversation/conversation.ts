@@ -84,7 +84,7 @@ export function checkSpeaksFor(conversation: Started, sender: Participant, speak
  * else a side they hold, else their own, else their firm's first.
  */
 export function senderFor(conversation: Started, speaker: Speaker): Participant {
-  const firmId = speaker.kind === 'user' ? (speaker.firmId ?? speaker.userId) : null;
+  const firmId = speaker.kind === 'user' ? speaker.firmId : null;
   const ours = (p: Participant) => firmOf(p) === firmId;
   const sender =
     speaker.kind === 'agent'
@@ -130,7 +130,7 @@ function decide(command: ConversationCommand, state: ConversationState): Convers
     case 'HandOverSide':
       return handOver(state, command);
     case 'SendMessage': {
-      if (command.speaker.kind === 'user') visibleTo(state, command.conversationId, command.speaker.firmId ?? command.speaker.userId);
+      if (command.speaker.kind === 'user') visibleTo(state, command.conversationId, command.speaker.firmId);
       const conversation = active(state, command.conversationId);
       const isAutomated = command.speaker.kind === 'agent';
       const sender = senderFor(conversation, command.speaker);

@@ -80,7 +80,13 @@ describe('conversation decider', () => {
       ]);
     spec
       .given([started, bobTakes])
-      .when({ type: 'SendMessage', conversationId: 3, messageId: 9, speaker: { kind: 'user', userId: 'alice' }, content: 'hi' })
+      .when({
+        type: 'SendMessage',
+        conversationId: 3,
+        messageId: 9,
+        speaker: { kind: 'user', userId: 'alice', firmId: 'alice' },
+        content: 'hi',
+      })
       .thenThrows(Invalid, USER_MESSAGES.switchToManualFirst);
     const aliceTakes: ConversationEvent = {
       type: 'ManualModeChanged',
@@ -88,7 +94,13 @@ describe('conversation decider', () => {
     };
     spec
       .given([started, bobTakes, aliceTakes])
-      .when({ type: 'SendMessage', conversationId: 3, messageId: 9, speaker: { kind: 'user', userId: 'alice' }, content: 'Hello Bob' })
+      .when({
+        type: 'SendMessage',
+        conversationId: 3,
+        messageId: 9,
+        speaker: { kind: 'user', userId: 'alice', firmId: 'alice' },
+        content: 'Hello Bob',
+      })
       .then([
         {
           type: 'MessageSent',
@@ -104,7 +116,13 @@ describe('conversation decider', () => {
       .thenThrows(NotFound, 'Conversation 3 not found');
     spec
       .given([started, manual])
-      .when({ type: 'SendMessage', conversationId: 3, messageId: 9, speaker: { kind: 'user', userId: 'mallory' }, content: 'hi' })
+      .when({
+        type: 'SendMessage',
+        conversationId: 3,
+        messageId: 9,
+        speaker: { kind: 'user', userId: 'mallory', firmId: 'mallory' },
+        content: 'hi',
+      })
       .thenThrows(NotFound);
   });
 
@@ -115,7 +133,7 @@ describe('conversation decider', () => {
         type: 'SendMessage',
         conversationId: 3,
         messageId: 9,
-        speaker: { kind: 'user', userId: 'alice', preferredAgentId: 2 },
+        speaker: { kind: 'user', userId: 'alice', firmId: 'alice', preferredAgentId: 2 },
         content: 'We can do 4.1%',
       })
       .then([
@@ -129,7 +147,13 @@ describe('conversation decider', () => {
   it('asks a person to switch to manual first, and keeps automated agents quiet in manual mode', () => {
     spec
       .given([started])
-      .when({ type: 'SendMessage', conversationId: 3, messageId: 9, speaker: { kind: 'user', userId: 'alice' }, content: 'hi' })
+      .when({
+        type: 'SendMessage',
+        conversationId: 3,
+        messageId: 9,
+        speaker: { kind: 'user', userId: 'alice', firmId: 'alice' },
+        content: 'hi',
+      })
       .thenThrows(Invalid, USER_MESSAGES.switchToManualFirst);
     spec
       .given([started, manual])
@@ -197,7 +221,7 @@ describe('conversation decider', () => {
         type: 'MakeOffer',
         conversationId: 3,
         offerId: 'mine',
-        speaker: { kind: 'user', userId: 'alice' },
+        speaker: { kind: 'user', userId: 'alice', firmId: 'alice' },
         terms: terms(interestRate),
         need: { committed: null },
       }) as const;

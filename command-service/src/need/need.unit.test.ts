@@ -85,7 +85,7 @@ describe('a conversation against its borrower need', () => {
       type: 'MakeOffer',
       conversationId: 4,
       offerId: 'x',
-      speaker: { kind: 'user', userId: 'alice' },
+      speaker: { kind: 'user', userId: 'alice', firmId: 'alice' },
       terms,
       need: elsewhere,
     } as const;
@@ -103,7 +103,7 @@ describe('a conversation against its borrower need', () => {
         type: 'MakeOffer',
         conversationId: 4,
         offerId: 'x',
-        speaker: { kind: 'user', userId: 'alice' },
+        speaker: { kind: 'user', userId: 'alice', firmId: 'alice' },
         terms,
         need: { committed: null },
       })

@@ -1,4 +1,4 @@
-import { backoffDelay, isAgentSilenced, streams, type DomainEvent, type EventMetadata } from '@pf/events';
+import { backoffDelay, firmOf, isAgentSilenced, streams, type DomainEvent, type EventMetadata } from '@pf/events';
 import { ConcurrencyConflict, DomainError, metrics, notifyTyping, type Logger, type RecordedEvent, type ServiceContext } from '@pf/infra';
 import { brokerMove } from '../automation/negotiation/broker-move';
 import { moveEvents } from '../automation/negotiation/move-events';
@@ -132,7 +132,7 @@ export class Negotiator {
           speaker: {
             kind: 'user',
             userId: sender.ownerId,
-            ...(sender.firmId ? { firmId: sender.firmId } : {}),
+            firmId: firmOf(sender),
             preferredAgentId: sender.agentId,
           },
           terms: offer.terms,

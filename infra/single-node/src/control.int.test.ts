@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiClient } from './testing/api-client';
 import { testSingleNode } from './testing/single-node';
 import { HARRIET_COLE, WESSEX_BUILDING_SOCIETY } from '@pf/events/testing';
-import type { AgentView, ApiError, ConversationView, CurrentUserView, FirmView, InviteView, MessageView } from '@pf/events';
+import type { AgentView, ApiError, ConversationView, CurrentUserView, FirmView, InviteView, MessageView, OfferMadeView } from '@pf/events';
 
 describe('control per side: two users whose agents are matched', () => {
   const node = testSingleNode({ AUTOMATION: 'on', AGENT_REPLY_DELAY_MS: '150' });
@@ -210,6 +210,34 @@ describe('control per side within one firm (docs/decisions/per-side-control.md)'
     expect(said.body).toMatchObject({ fromAgentId: borrower.id, isAutomated: false });
     expect((await ada.patch<ConversationView>(path, { isManualMode: false })).body.control.every((side) => !side.isManual)).toBe(true);
     expect(lender.id).toBeGreaterThan(0);
+  });
+
+  // docs/decisions/firms-and-visibility.md: a side is spoken for by any operator of its firm. Make offer decided the
+  // speaker's firm from their user id, so a member who joined a firm (their id is not the firm's) was told the
+  // conversation did not exist; the command now carries the session's firm, as every other one does.
+  it('takes a structured offer from a member who joined the firm, for the side they hold', async () => {
+    const founder = await ApiClient.signIn(node.server.url);
+    const member = await ApiClient.signIn(node.server.url);
+    const other = await ApiClient.signIn(node.server.url);
+    const invite = await founder.post<InviteView>('/api/firm/invites', { role: 'operator' });
+    expect((await member.post<FirmView>('/api/firm/join', { token: invite.body.token })).status).toBe(200);
+    const borrower = (await member.post<AgentView>('/api/agents', { ...HARRIET_COLE })).body;
+    await other.post<AgentView>('/api/agents', { ...WESSEX_BUILDING_SOCIETY });
+    await expect
+      .poll(async () => (await member.get<ConversationView[]>('/api/conversations')).body.length, { timeout: 10_000, interval: 50 })
+      .toBe(1);
+    const id = (await member.get<ConversationView[]>('/api/conversations')).body[0]!.id;
+    expect((await member.patch(`/api/conversations/${id}`, { isManualMode: true, agentIds: [borrower.id] })).status).toBe(200);
+    const offered = await member.post<OfferMadeView>(`/api/conversations/${id}/offers`, {
+      loanAmount: 300_000,
+      interestRate: 4.25,
+      termYears: 25,
+      arrangementFee: 999,
+    });
+    expect({ status: offered.status, body: offered.body }).toMatchObject({
+      status: 201,
+      body: { fromAgentId: borrower.id, terms: { interestRate: 4.25 } },
+    });
   });
 });
 
