@@ -1,10 +1,17 @@
 import { z } from 'zod';
 import { agentView } from './agent';
 import { conversationView, messageContent, messageView } from './conversation';
+import { idempotencyKeyHeader } from './http';
 import { positionToken } from './position';
 import { storableText } from './text';
 
 const requestId = storableText().max(100, { error: 'requestId is at most 100 characters' }).optional();
+/**
+ * A command's Idempotency-Key (docs/decisions/idempotency-keys.md), kept by the server per person rather than per
+ * socket: a client that sends the command again on a new socket (after a reconnect) with the same key gets the
+ * first answer, and the command is carried out once.
+ */
+const idempotencyKey = idempotencyKeyHeader.optional();
 const conversationId = z.number({ error: 'conversationId must be a whole number' }).int().positive();
 const sideAgentId = z.number({ error: 'agentId must be a whole number' }).int().positive();
 const sessionId = z.string({ error: 'toSessionId must be the asking session' }).min(1).max(100);
@@ -16,6 +23,7 @@ export const clientMessage = z.discriminatedUnion(
     z.object({
       type: z.literal('send_message'),
       requestId,
+      idempotencyKey,
       conversationId,
       fromAgentId: z.number().int().positive().optional(),
       toAgentId: z.number().int().positive().optional(),
@@ -25,6 +33,7 @@ export const clientMessage = z.discriminatedUnion(
     z.object({
       type: z.literal('manual_override'),
       requestId,
+      idempotencyKey,
       conversationId,
       enabled: z.boolean({ error: 'enabled must be true or false' }),
       /** The sides to switch, by their agents (your firm's); left out, as PATCH /api/conversations/:id decides. */
@@ -39,7 +48,7 @@ export const clientMessage = z.discriminatedUnion(
     // told live, by name (docs/decisions/per-side-control.md). Without agentId: your firm's side held elsewhere.
     z.object({ type: z.literal('request_control'), requestId, conversationId, agentId: sideAgentId.optional() }),
     // The holder answers a request: hands the side over to the asking session, or declines (the asker is told).
-    z.object({ type: z.literal('hand_over'), requestId, conversationId, agentId: sideAgentId, toSessionId: sessionId }),
+    z.object({ type: z.literal('hand_over'), requestId, idempotencyKey, conversationId, agentId: sideAgentId, toSessionId: sessionId }),
     z.object({ type: z.literal('decline_control'), requestId, conversationId, agentId: sideAgentId, toSessionId: sessionId }),
   ],
   {

@@ -46,11 +46,18 @@ export async function handleMessage(ctx: HandlerContext, connection: Connection,
       if (!mayWriteHere(connection, message.requestId)) return;
       // The server decides who speaks (a person's message is never automated): fromAgentId is a preference.
       const body = { content: message.content, ...(message.fromAgentId ? { fromAgentId: message.fromAgentId } : {}) };
-      const sent = await command(ctx, connection, message.requestId, FALLBACKS.send_message, {
-        method: 'POST',
-        url: `/api/conversations/${message.conversationId}/messages`,
-        body,
-      });
+      const sent = await command(
+        ctx,
+        connection,
+        message.requestId,
+        FALLBACKS.send_message,
+        {
+          method: 'POST',
+          url: `/api/conversations/${message.conversationId}/messages`,
+          body,
+        },
+        message.idempotencyKey,
+      );
       // Said and sent: no longer typing.
       if (sent && connection.subscriptions.has(message.conversationId))
         await ctx.presence.typing(connection, message.conversationId, false);
@@ -58,20 +65,34 @@ export async function handleMessage(ctx: HandlerContext, connection: Connection,
     }
     case 'manual_override':
       if (!mayWriteHere(connection, message.requestId)) return;
-      await command(ctx, connection, message.requestId, FALLBACKS.manual_override, {
-        method: 'PATCH',
-        url: `/api/conversations/${message.conversationId}`,
-        body: { isManualMode: message.enabled, ...(message.agentIds ? { agentIds: message.agentIds } : {}) },
-      });
+      await command(
+        ctx,
+        connection,
+        message.requestId,
+        FALLBACKS.manual_override,
+        {
+          method: 'PATCH',
+          url: `/api/conversations/${message.conversationId}`,
+          body: { isManualMode: message.enabled, ...(message.agentIds ? { agentIds: message.agentIds } : {}) },
+        },
+        message.idempotencyKey,
+      );
       return;
     case 'hand_over':
       if (!mayWriteHere(connection, message.requestId)) return;
       if (!following(connection, message.conversationId, message.requestId)) return;
-      await command(ctx, connection, message.requestId, FALLBACKS.hand_over, {
-        method: 'POST',
-        url: `/api/conversations/${message.conversationId}/hand-over`,
-        body: { agentId: message.agentId, toSessionId: message.toSessionId },
-      });
+      await command(
+        ctx,
+        connection,
+        message.requestId,
+        FALLBACKS.hand_over,
+        {
+          method: 'POST',
+          url: `/api/conversations/${message.conversationId}/hand-over`,
+          body: { agentId: message.agentId, toSessionId: message.toSessionId },
+        },
+        message.idempotencyKey,
+      );
       return;
     case 'decline_control':
       return answerControl(connection, message.conversationId, message.requestId, ctx, () =>
@@ -139,12 +160,14 @@ async function command(
   requestId: string | undefined,
   fallback: string,
   request: Omit<CommandRequest, 'cookie'>,
+  clientKey?: string,
 ): Promise<boolean> {
   let response: CommandResponse | null = null;
   try {
-    // A frame sent twice with one requestId (a client unsure whether it arrived) is carried out once.
+    // The client's own key holds across sockets (a retry after a reconnect is carried out once); without one, a
+    // frame sent twice with one requestId on this socket (a client unsure whether it arrived) is carried out once.
     const idempotencyKey =
-      requestId === undefined ? undefined : `ws:${connection.id}:${createHash('sha256').update(requestId).digest('hex')}`;
+      clientKey ?? (requestId === undefined ? undefined : `ws:${connection.id}:${createHash('sha256').update(requestId).digest('hex')}`);
     response = await ctx.commands.execute({ ...request, cookie: connection.cookie, ...(idempotencyKey ? { idempotencyKey } : {}) });
     if (response.statusCode >= 500) ctx.log.warn({ url: request.url, status: response.statusCode }, 'command failed');
   } catch (error) {

@@ -165,6 +165,44 @@ describe('idempotent commands (Idempotency-Key)', () => {
       await count("select count(*) as n from events where type = 'MessageSent' and data->>'content' = 'Sent once, retried once'"),
     ).toBe(1);
   });
+
+  // docs/decisions/idempotency-keys.md "The console's side": a socket write carries its key too, kept per person, so
+  // the same command sent again on a new socket (a reconnect after its answer was lost) is carried out once.
+  it('carries out a socket command sent again on a new socket with the same idempotencyKey once', async () => {
+    const carol = await ApiClient.signIn(server.url);
+    await carol.post('/api/seed-demo');
+    const [conversation] = (await carol.get('/api/conversations')).body as { id: number }[];
+    expect((await carol.patch(`/api/conversations/${conversation!.id}`, { isManualMode: true })).status).toBe(200);
+    const sendOnNewSocket = async () => {
+      const ws = new WebSocket(`${server.url.replace('http', 'ws')}/ws`, { headers: { cookie: carol.cookie, origin: server.url } });
+      const answer = new Promise<ServerMessage>((resolve) =>
+        ws.on('message', (data) => {
+          const message = JSON.parse((data as Buffer).toString()) as ServerMessage;
+          if ('requestId' in message && message.requestId === 'r1') resolve(message);
+        }),
+      );
+      await new Promise((resolve) => ws.once('open', resolve));
+      ws.send(
+        JSON.stringify({
+          type: 'send_message',
+          requestId: 'r1',
+          idempotencyKey: 'console-write-1',
+          conversationId: conversation!.id,
+          content: 'Sent again after a reconnect',
+        }),
+      );
+      const got = await answer;
+      ws.close();
+      return got;
+    };
+    const first = await sendOnNewSocket();
+    const again = await sendOnNewSocket();
+    expect(first).toMatchObject({ type: 'ack' });
+    expect(again).toEqual(first);
+    expect(
+      await count("select count(*) as n from events where type = 'MessageSent' and data->>'content' = 'Sent again after a reconnect'"),
+    ).toBe(1);
+  });
 });
 
 /**

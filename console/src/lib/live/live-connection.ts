@@ -2,6 +2,7 @@ import { serverMessage, type ClientMessage, type ServerPush } from '@pf/events';
 import type { QueryClient } from '@tanstack/react-query';
 import { createActor, type ActorRefFrom } from 'xstate';
 import { notePosition } from '../position';
+import { answered, isTransientStatus, keyFor, leftUnanswered, requestIdentity } from '../write-keys';
 import { applyPush } from './apply-push';
 import { admitPush, initialSequence, onNewSocket, type SequenceState } from './push-sequence';
 import { socketMachine } from './socket-machine';
@@ -10,6 +11,11 @@ import { clearTyping, noteTyping } from './typing';
 
 type Command = Extract<ClientMessage, { type: 'send_message' | 'manual_override' | 'request_control' | 'hand_over' | 'decline_control' }>;
 type WithoutRequestId<T> = T extends unknown ? Omit<T, 'requestId'> : never;
+type Write = WithoutRequestId<Extract<Command, { type: 'send_message' | 'manual_override' | 'hand_over' }>>;
+
+/** The commands that change something (the others are signals between people): each carries its key. */
+const isWrite = (command: WithoutRequestId<Command>): command is Write =>
+  command.type === 'send_message' || command.type === 'manual_override' || command.type === 'hand_over';
 
 const ACK_TIMEOUT_MS = 10_000;
 /** A composer says "typing" at most this often; the gateway shows it for a few seconds after each. */
@@ -44,7 +50,7 @@ export class LiveConnection {
   readonly actor: ActorRefFrom<typeof socketMachine>;
   private sequence: SequenceState = initialSequence;
   private readonly following = new Map<number, number>();
-  private readonly pending = new Map<string, { resolve: (position: string | null) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<string, { resolve: (position: string | null) => void; reject: (e: Error, status?: number) => void }>();
   private nextRequest = 1;
   private readonly typingSent = new Map<number, number>();
 
@@ -95,20 +101,42 @@ export class LiveConnection {
     this.send({ type: 'typing', conversationId });
   }
 
-  /** Sends a command and settles with the gateway's ack (its position) or error message. */
+  /**
+   * Sends a command and settles with the gateway's ack (its position) or error message. A write carries its
+   * Idempotency-Key (docs/decisions/idempotency-keys.md, write-keys.ts): one left without an answer (no ack in time,
+   * the socket lost) keeps its key, so the same command sent again, on this socket or the next, is carried out once.
+   */
   request(command: WithoutRequestId<Command>): Promise<string | null> {
     if (!this.isOpen()) return Promise.reject(new Error('The live connection is not open'));
     const requestId = `r${this.nextRequest++}`;
+    const identity = isWrite(command) ? requestIdentity('SOCKET', command.type, command) : null;
+    const key = identity === null ? null : keyFor(identity);
     return new Promise((resolve, reject) => {
+      const unanswered = (error: Error) => {
+        if (identity !== null && key !== null) leftUnanswered(identity, key);
+        reject(error);
+      };
       const timer = setTimeout(() => {
         this.pending.delete(requestId);
-        reject(new Error('No answer from the live connection'));
+        unanswered(new Error('No answer from the live connection'));
       }, ACK_TIMEOUT_MS);
       this.pending.set(requestId, {
-        resolve: (position) => (clearTimeout(timer), resolve(position)),
-        reject: (error) => (clearTimeout(timer), reject(error)),
+        resolve: (position) => {
+          clearTimeout(timer);
+          if (identity !== null) answered(identity);
+          resolve(position);
+        },
+        reject: (error, status) => {
+          clearTimeout(timer);
+          // A refusal is an answer; no status (the socket closed, the command-service unreachable) or a status a
+          // retry can get past is not.
+          if (identity !== null && status !== undefined && !isTransientStatus(status)) {
+            answered(identity);
+            reject(error);
+          } else unanswered(error);
+        },
       });
-      this.send({ ...command, requestId });
+      this.send(isWrite(command) && key !== null ? { ...command, requestId, idempotencyKey: key } : { ...command, requestId });
     });
   }
 
@@ -150,7 +178,13 @@ export class LiveConnection {
     if (verdict === 'gap') void this.queryClient.invalidateQueries();
   }
 
-  private settle(message: { type: 'ack' | 'error'; requestId: string | null; position?: string | null; message?: string }) {
+  private settle(message: {
+    type: 'ack' | 'error';
+    requestId: string | null;
+    position?: string | null;
+    message?: string;
+    status?: number;
+  }) {
     if (!message.requestId) return;
     const waiting = this.pending.get(message.requestId);
     if (!waiting) return;
@@ -158,7 +192,7 @@ export class LiveConnection {
     if (message.type === 'ack') {
       notePosition(message.position);
       waiting.resolve(message.position ?? null);
-    } else waiting.reject(new Error(message.message ?? 'Refused'));
+    } else waiting.reject(new Error(message.message ?? 'Refused'), message.status);
   }
 
   private failPending(reason: string): void {
