@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { analyticsFollower, ApiTokenStore, kafkaRelayFollower, sessionOrScopedToken, type ServiceContext } from '@pf/infra';
 import { analyticsRoutes } from './daily-analytics/routes';
 import { analyticsMigrations } from './daily-analytics/schema';
-import { dailyAnalytics } from './daily-analytics/daily-analytics';
+import { dailyAnalytics, DAILY_ANALYTICS_CONSUMER, DAILY_ANALYTICS_TABLES } from './daily-analytics/daily-analytics';
 import { projectorFollower } from './projector/projector';
 import { ReadModelProgress } from './projector/progress';
 import { READ_MODELS_PROJECTION } from './projector/checkpoint';
@@ -19,8 +19,8 @@ import { erasedForPublishing } from './event-feed/published';
 
 /** The projector's read-model tables. */
 export { READ_MODEL_TABLES };
-/** Every table `npm run rebuild` rebuilds: the projector's read models and the analytics consumer's facts. */
-export const REBUILT_TABLES: readonly string[] = [...READ_MODEL_TABLES, ...ANALYTICS_FACT_TABLES];
+/** Every table `npm run rebuild` rebuilds: the projector's read models and the analytics consumers' facts and counts. */
+export const REBUILT_TABLES: readonly string[] = [...READ_MODEL_TABLES, ...ANALYTICS_FACT_TABLES, ...DAILY_ANALYTICS_TABLES];
 export {
   liveRebuild,
   rebuildReadModels,
@@ -66,7 +66,7 @@ export async function startQueryJobs(context: ServiceContext, options: { analyti
     ...(options.analytics === false
       ? []
       : [
-          supervisor.run(analyticsFollower({ name: 'daily', pool, store, config, logger: log }, dailyAnalytics)),
+          supervisor.run(analyticsFollower({ name: DAILY_ANALYTICS_CONSUMER, pool, store, config, logger: log }, dailyAnalytics)),
           // The facts of Analytics & Reports and Market Intelligence (from Kafka when KAFKA_BROKERS is set).
           supervisor.run(analyticsFactsFollower({ pool, store, config, logger: log })),
         ]),

@@ -1,6 +1,11 @@
 import type pg from 'pg';
-import type { EventOf } from '@pf/events';
-import type { AnalyticsHandler } from '@pf/infra';
+import { comparePositions, START, type EventOf } from '@pf/events';
+import { analyticsCheckpointName, loadCheckpoint, saveCheckpoint, type AnalyticsHandler, type RecordedEvent } from '@pf/infra';
+
+/** The daily analytics consumer: its checkpoint, Kafka group and dedup scope, and the table it writes. */
+export const DAILY_ANALYTICS_CONSUMER = 'daily';
+export const DAILY_ANALYTICS_CHECKPOINT = analyticsCheckpointName(DAILY_ANALYTICS_CONSUMER);
+export const DAILY_ANALYTICS_TABLES: readonly string[] = ['analytics_stream_daily'];
 
 const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 
@@ -16,10 +21,10 @@ interface Counted {
 /**
  * Events per stream, type and day, and the deals agreed among them (count and total loan amount). Kept per stream
  * so that a read counts only the streams of the reader's firm (readDailyAnalytics). Counting is commutative, so
- * the handler does not depend on the order of events across streams (Kafka gives order per stream only); the
- * source hands each event id over once.
+ * the fold does not depend on the order of events across streams (Kafka gives order per stream only); each event
+ * must be handed over once (the analytics source's claims, or a rebuild's single pass).
  */
-export const dailyAnalytics: AnalyticsHandler = async (events, client) => {
+export async function countDaily(client: pg.ClientBase, events: readonly RecordedEvent[]): Promise<void> {
   const counted = new Map<string, Counted>();
   for (const event of events) {
     const day = utcDay(event.recordedAt);
@@ -48,6 +53,20 @@ export const dailyAnalytics: AnalyticsHandler = async (events, client) => {
       rows.map((row) => row.amount),
     ],
   );
+}
+
+/**
+ * The consumer's handler: the counts, then its checkpoint moved forward to the furthest event counted. From the
+ * event store the source saves it as well; from Kafka, which keeps no checkpoint, this is what shows how far the
+ * counts stand, so a live rebuild's switch moves it from there and never back (as the facts' handler does,
+ * read-models/analytics/consumer.ts).
+ */
+export const dailyAnalytics: AnalyticsHandler = async (events, client) => {
+  await countDaily(client, events);
+  const furthest = events.reduce((best, event) => (comparePositions(event.position, best) > 0 ? event.position : best), START);
+  if (comparePositions(furthest, await loadCheckpoint(client, DAILY_ANALYTICS_CHECKPOINT)) > 0) {
+    await saveCheckpoint(client, DAILY_ANALYTICS_CHECKPOINT, furthest);
+  }
 };
 
 export interface DailyAnalytics {

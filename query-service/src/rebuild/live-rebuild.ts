@@ -1,7 +1,6 @@
 import pg from 'pg';
 import { comparePositions, START, type Position } from '@pf/events';
 import { advanceAppliedThrough, loadCheckpoint, lockCheckpoint, saveCheckpoint, type EventStore, type RecordedEvent } from '@pf/infra';
-import { ANALYTICS_FACTS_CHECKPOINT, ANALYTICS_FACTS_CONSUMER } from '../read-models/analytics';
 import { earliest, foldInLanes, Lane } from './lanes';
 import { planLanes, REBUILD_PARTS, selectParts } from './parts';
 import {
@@ -125,6 +124,7 @@ export async function liveRebuild(pool: pg.Pool, store: EventStore, options: Liv
   // A checkpoint whose every part is rebuilt moves to wherever the rebuild got; one with parts left out (only
   // some read models) keeps its place, so the rebuild stops exactly where the live tables beside it stand.
   const checkpoints = [...new Set(parts.map((p) => p.checkpoint))].sort();
+  const consumers = new Map(parts.flatMap((p) => (p.consumer ? [[p.checkpoint, p.consumer] as const] : [])));
   const partial = checkpoints.filter((name) => REBUILD_PARTS.some((p) => p.checkpoint === name && !names.includes(p.name)));
 
   const own = rebuildPool(pool, plan.length + 2);
@@ -309,11 +309,12 @@ export async function liveRebuild(pool: pg.Pool, store: EventStore, options: Liv
           if (comparePositions(target, livePosition) < 0 || comparePositions(reached, target) !== 0) {
             throw new Error(`The rebuilt tables stand at ${String(reached.commit)}/${String(reached.prepare)}, not at ${name}'s place`);
           }
-          // The analytics facts consumer skips what it has applied (a Kafka consumer may see an event again): the
-          // rebuilt facts hold every event up to the target, so its watermark moves there, one row rather than a claim
-          // per event (docs/decisions/live-rebuild.md); also when its checkpoint already stood there, as from Kafka
+          // An analytics consumer skips what it has applied (a Kafka consumer may see an event again): the rebuilt
+          // rows hold every event up to the target, so its watermark moves there, one row rather than a claim per
+          // event (docs/decisions/live-rebuild.md); also when its checkpoint already stood there, as from Kafka
           // events below the checkpoint may not have arrived yet.
-          if (name === ANALYTICS_FACTS_CHECKPOINT) await advanceAppliedThrough(client, ANALYTICS_FACTS_CONSUMER, target);
+          const consumer = consumers.get(name);
+          if (consumer) await advanceAppliedThrough(client, consumer, target);
           // Saved even when unchanged: its new updated_at tells a running projector its memory is stale (projector/memory.ts).
           await saveCheckpoint(client, name, target);
         }

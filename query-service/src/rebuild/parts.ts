@@ -3,14 +3,34 @@ import type { RecordedEvent } from '@pf/infra';
 import type { ProjectorMemory } from '../projector/memory';
 import { READ_MODELS_PROJECTION } from '../projector/checkpoint';
 import { readModels } from '../read-models';
-import { ANALYTICS_FACT_TABLES, ANALYTICS_FACTS_CHECKPOINT, ANALYTICS_FOLD_INDEXES, projectAnalytics } from '../read-models/analytics';
+import {
+  ANALYTICS_FACT_TABLES,
+  ANALYTICS_FACTS_CHECKPOINT,
+  ANALYTICS_FACTS_CONSUMER,
+  ANALYTICS_FOLD_INDEXES,
+  projectAnalytics,
+} from '../read-models/analytics';
+import {
+  countDaily,
+  DAILY_ANALYTICS_CHECKPOINT,
+  DAILY_ANALYTICS_CONSUMER,
+  DAILY_ANALYTICS_TABLES,
+} from '../daily-analytics/daily-analytics';
 
-/** One thing a live rebuild can rebuild: a read model, or the analytics facts; its tables and whose checkpoint they stand at. */
+/**
+ * One thing a live rebuild can rebuild: a read model, the analytics facts or the daily analytics; its tables and
+ * whose checkpoint they stand at.
+ */
 export interface RebuildPart {
   readonly name: string;
   readonly tables: readonly string[];
-  /** The follower whose checkpoint these tables stand at (the projector's, or the analytics facts consumer's). */
+  /** The follower whose checkpoint these tables stand at (the projector's, or an analytics consumer's). */
   readonly checkpoint: string;
+  /**
+   * The analytics consumer (analytics-source.ts) whose tables these are: the switch moves its watermark with its
+   * checkpoint, so it skips what the rebuilt rows hold, from the event store or from Kafka.
+   */
+  readonly consumer?: string;
   /** Names of the parts whose rows its projection reads (rebuilt with it). */
   readonly reads: readonly string[];
   /** Names of the parts whose rows it rewrites after theirs (it runs whenever one of them is rebuilt). */
@@ -22,6 +42,12 @@ export interface RebuildPart {
 
 /** The analytics facts: folded by their own consumer, so their own checkpoint (read-models/analytics/consumer.ts). */
 const ANALYTICS_PART = 'analytics';
+/**
+ * The daily counts of Analytics (daily-analytics/daily-analytics.ts): rebuilt with the rest, so that the first start
+ * after a rebuild or a restore resumes their consumer where the rebuilt counts stand rather than at the first
+ * event (docs/decisions/bounded-restart.md).
+ */
+const DAILY_ANALYTICS_PART = 'daily-analytics';
 
 /** Every part, in the order their batches are applied (the registry's order; analytics last). */
 export const REBUILD_PARTS: readonly RebuildPart[] = [
@@ -38,10 +64,21 @@ export const REBUILD_PARTS: readonly RebuildPart[] = [
     name: ANALYTICS_PART,
     tables: ANALYTICS_FACT_TABLES,
     checkpoint: ANALYTICS_FACTS_CHECKPOINT,
+    consumer: ANALYTICS_FACTS_CONSUMER,
     reads: [],
     rewrites: [],
     foldIndexes: ANALYTICS_FOLD_INDEXES,
     project: (client, batch) => projectAnalytics(client, batch),
+  },
+  {
+    name: DAILY_ANALYTICS_PART,
+    tables: DAILY_ANALYTICS_TABLES,
+    checkpoint: DAILY_ANALYTICS_CHECKPOINT,
+    consumer: DAILY_ANALYTICS_CONSUMER,
+    reads: [],
+    rewrites: [],
+    foldIndexes: [],
+    project: (client, batch) => countDaily(client, batch),
   },
 ];
 
