@@ -11,7 +11,8 @@ import { startEmbeddedPostgres } from '@pf/infra/embedded';
 import { queryMigrations } from '@pf/query-service';
 import { startSingleNode, type RunningServer } from '@pf/single-node';
 import { comparePositions, formatPosition } from '@pf/events';
-import { appendUserHistory, EVENTS_PER_USER, generateEvents, reserveIds } from './lib/generate';
+import { appendUserHistory, generateEvents, reserveIds } from './lib/generate';
+import { productWork } from './lib/product-work';
 import { benchUser } from './lib/session';
 import { round } from './lib/stats';
 
@@ -119,8 +120,11 @@ try {
   ]);
   log(`generating ${events.toLocaleString('en-GB')} events`);
   const user = await benchUser(context.sessions);
-  await appendUserHistory(context.store, await reserveIds(context.pool, 1), user.id, 0);
-  await generateEvents(context.pool, context.store, events - EVENTS_PER_USER);
+  // As the product leaves a store it wrote: every agreement's deal opened and illustrated (a restored directory of a
+  // store the product did not write would have the deal opener and the illustration maker do that at its first start).
+  const afterAgreement = productWork(context.pool, context.store);
+  const first = await appendUserHistory(context.store, await reserveIds(context.pool, 1), user.id, 0, afterAgreement);
+  await generateEvents(context.pool, context.store, events - first, 8, afterAgreement);
   log('taking a base backup');
   const backup = await takeBaseBackup(context.pool, env.DATA_DIR, settings);
   figures.base_backup_mb = round(backup.bytes / 1e6, 1);

@@ -9,6 +9,8 @@ import type { EventStore, NewEvent } from '@pf/infra';
  * outcome and a deal. About 46 events per user, appended through the event store as the services would.
  */
 export const EVENTS_PER_USER = 46;
+/** The events the product writes after an agreement: the deal's DealOpened and its illustration's DocumentUploaded. */
+export const AFTER_AGREEMENT_EVENTS = 2;
 
 const LINES = [
   'Thank you for the details. Based on the property value and your income, we can look at a 75% loan to value.',
@@ -46,8 +48,23 @@ const toNew = (event: DomainEvent, metadata: EventMetadata): NewEvent => ({
   metadata,
 });
 
+/** What the product writes after each agreement (product-work.ts), when the history is to look like its own. */
+export type AfterAgreement = (
+  agreed: NewEvent,
+  parties: Record<
+    'borrower' | 'lender' | 'broker',
+    { agentId: number; ownerId: string; name: string; type: 'borrower' | 'broker' | 'lender' }
+  >,
+) => Promise<number>;
+
 /** Appends one user's history; returns the number of events appended. */
-export async function appendUserHistory(store: EventStore, ids: Ids, ownerId: string, n: number): Promise<number> {
+export async function appendUserHistory(
+  store: EventStore,
+  ids: Ids,
+  ownerId: string,
+  n: number,
+  afterAgreement?: AfterAgreement,
+): Promise<number> {
   const user = metadataOf({ kind: 'user', userId: ownerId });
   const types = ['borrower', 'broker', 'lender'] as const;
   const agents = types.map((type) => ({ agentId: ids.agent(), ownerId, name: `${type} ${n}`, type }));
@@ -155,13 +172,23 @@ export async function appendUserHistory(store: EventStore, ids: Ids, ownerId: st
     const completed = toNew({ type: 'ConversationCompleted', data: { conversationId, outcome: 'agreed', reason: 'Terms accepted' } }, user);
     await store.append(streams.conversation(conversationId), [...flow.map((event) => toNew(event, user)), agreed, completed], 'no_stream');
     appended += flow.length + 3;
+    if (afterAgreement) appended += await afterAgreement(agreed, { borrower, lender, broker });
   }
   return appended;
 }
 
-/** Appends histories of fresh users with `writers` concurrent writers until about `events` events are stored. */
-export async function generateEvents(pool: pg.Pool, store: EventStore, events: number, writers = 8): Promise<number> {
-  const users = Math.max(1, Math.round(events / EVENTS_PER_USER));
+/**
+ * Appends histories of fresh users with `writers` concurrent writers until about `events` events are stored; with
+ * `afterAgreement`, what it writes after each agreement too (each user's share of events then counts it).
+ */
+export async function generateEvents(
+  pool: pg.Pool,
+  store: EventStore,
+  events: number,
+  writers = 8,
+  afterAgreement?: AfterAgreement,
+): Promise<number> {
+  const users = Math.max(1, Math.round(events / (EVENTS_PER_USER + (afterAgreement ? 2 * AFTER_AGREEMENT_EVENTS : 0))));
   const ids = await reserveIds(pool, users);
   let next = 0;
   let appended = 0;
@@ -170,7 +197,7 @@ export async function generateEvents(pool: pg.Pool, store: EventStore, events: n
       while (next < users) {
         const n = next++;
         // Read after the await: `appended += await ...` reads it before, and writers settling together overwrite each other's counts.
-        const written = await appendUserHistory(store, ids, randomUUID(), n);
+        const written = await appendUserHistory(store, ids, randomUUID(), n, afterAgreement);
         appended += written;
       }
     }),

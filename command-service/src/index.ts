@@ -121,3 +121,8 @@ export { DEFAULT_LENDING_RULES } from './automation/negotiation/lending-rules';
 export { describeOffer, readOffer, type OfferReading } from './automation/negotiation/read-offer';
 export { commitmentRule } from './need/need';
 export { membershipRule } from './firm/membership';
+// What the running product writes after an agreement, for the bench's generated histories (bench/lib/product-work.ts).
+export { deterministicId } from './process-managers/deterministic-id';
+export { esisContent } from './illustration/esis-content';
+export { renderEsisPdf } from './illustration/esis-pdf';
+export { storeDocumentFile } from './document/file-write';

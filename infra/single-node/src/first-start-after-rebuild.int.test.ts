@@ -22,6 +22,7 @@ import { liveRebuild, queryMigrations, REBUILT_TABLES } from '@pf/query-service'
 import { generateEvents } from '../../../bench/lib/generate';
 import { startSingleNode, type RunningServer } from './server';
 import { rebuiltRows } from './testing/rebuilt-rows';
+import { followersSettled } from './testing/settled';
 import { testServerEnv } from './testing/server-env';
 
 /** The followers whose tables a rebuild writes, by checkpoint, and the analytics consumers among them. */
@@ -59,19 +60,12 @@ describe('the first start after a rebuild (real PostgreSQL)', () => {
     await started.caughtUp;
     return started;
   };
-  /**
-   * Every follower of the running product at the head, the ones that append (the deal opener, the illustration maker)
-   * included, so that the head stays where it is, and the rebuilt tables' followers' checkpoints saved there: that head.
-   */
+  /** Every follower of the running product settled at the head, and the rebuilt tables' followers' checkpoints saved there. */
   const allCaughtUp = async (running: RunningServer): Promise<string> => {
-    const quiet = async () => {
-      const head = await context.store.headPosition();
-      const behind = running.probe.followers().filter((f) => f.position !== null && comparePositions(f.position, head) < 0);
-      if (behind.length > 0) return null;
-      return JSON.stringify(await checkpoints()) === JSON.stringify(everyFollowerAt(head)) ? formatPosition(head) : null;
-    };
-    await expect.poll(quiet, { timeout: 120_000, interval: 100 }).not.toBeNull();
-    return (await quiet())!;
+    await followersSettled(running, context.pool, { timeoutMs: 120_000 });
+    const head = await context.store.headPosition();
+    expect(await checkpoints()).toEqual(everyFollowerAt(head));
+    return formatPosition(head);
   };
 
   it('resumes every follower of the rebuilt tables at the rebuild, and then holds what a full replay gives', async () => {

@@ -9,6 +9,7 @@ import { startSingleNode, type RunningServer } from './server';
 import { ApiClient } from './testing/api-client';
 import { testServerEnv } from './testing/server-env';
 import { rebuiltRows } from './testing/rebuilt-rows';
+import { followersSettled } from './testing/settled';
 
 /**
  * The live rebuild (docs/decisions/live-rebuild.md) on a real single node and PostgreSQL: commands keep
@@ -100,6 +101,9 @@ describe('live rebuild of the read models', () => {
     expect((await alice.get<AgentView>(`/api/agents/${agent.id}`)).body.description).toBe(
       `Edited during the rebuild, ${answered.length - 1}`,
     );
+    // And on what came after it: the illustrations of the generated deals, which the daily counts (rebuilt too) follow
+    // in background batches.
+    await followersSettled(server!, pool, { timeoutMs: 60_000 });
     await server!.close();
     server = undefined;
     afterLive = await snapshot();
