@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // feedback in seconds. npm test (vitest.config.ts) still runs them, with the integration files.
 export default defineConfig({
   test: {
-    include: ['**/src/**/*.unit.test.{ts,tsx}'],
+    include: ['**/src/**/*.unit.test.{ts,tsx}', 'tests/**/*.unit.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**', 'data/**'],
     testTimeout: 30_000,
     // Each worker imports the contract (zod schemas), fast-check and the AsyncAPI parser once and reuses them for

@@ -2,7 +2,7 @@ import '@blueprintjs/core/lib/css/blueprint.css';
 import './styles.css';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
-import { startSignedIn } from './app/routes/screens';
+import { startSignedIn } from './app/routes/start-signed-in';
 import { loadIconsOnDemand } from './lib/icons';
 
 loadIconsOnDemand();

@@ -59,9 +59,12 @@ export class InvalidStoredEventError extends Error {
   }
 }
 
+/** The upcasters by the type a store hands back as text (a type the contract does not know has none). */
+const upcasterOf: ReadonlyMap<string, ((data: Data) => Data) | undefined> = new Map(Object.entries(upcasters));
+
 /** Today's shape of a stored event's data (its upcaster applied, if its shape changed). */
 export function upcast(stored: StoredEventData): StoredEventData {
-  const upcaster = upcasters[stored.type as DomainEventType];
+  const upcaster = upcasterOf.get(stored.type);
   return upcaster && isRecord(stored.data) ? { type: stored.type, data: upcaster(stored.data) } : stored;
 }
 

@@ -1,16 +1,7 @@
 import { offerOnTheTable, offerTermsProblem, type ConversationCommand, type ConversationEvent, type NeedStatus } from '@pf/events';
 import { Invalid, NotFound } from '@pf/infra';
 import { committedElsewhere, NeedCommittedElsewhere } from '../need/need';
-import {
-  active,
-  checkSpeaksFor,
-  counterpartOf,
-  isSilenced,
-  senderFor,
-  visibleTo,
-  type ConversationState,
-  type Started,
-} from './conversation';
+import { active, checkSpeaksFor, counterpartOf, isSilenced, senderFor, visibleTo, type ConversationState, type Started } from './state';
 
 /** The conversation commands that offer, agree or leave, each decided against the borrower's need as it stood. */
 export type CommitmentCommand = Extract<

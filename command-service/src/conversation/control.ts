@@ -1,7 +1,7 @@
 import type { ConversationCommand, ConversationEvent, Participant } from '@pf/events';
 import { Conflict, Forbidden, NotFound } from '@pf/infra';
 import { firmOf, holderOf, sideName, USER_MESSAGES } from '@pf/events';
-import { visibleTo, type ConversationState, type Started } from './conversation';
+import { visibleTo, type ConversationState, type Started } from './state';
 
 /**
  * Who controls each side of a conversation (docs/decisions/per-side-control.md): a side is one participant; a

@@ -6,7 +6,7 @@ import { nextId } from '../ids';
 import { decidedIds } from './decisions';
 import { deterministicId } from './deterministic-id';
 import { startReactor, type Reactor } from './reactor';
-import { evolveSideClock, overdueSides, type OverdueSide, type SideClock } from './response-time';
+import { evolveSideClock, overdueSides, type OverdueSide, type SideClock } from '../conversation/response-time';
 
 /**
  * The agents' response time (docs/behaviour/README.md) as a process manager of its own: it folds the agents' response times and

@@ -13,7 +13,8 @@ import {
 } from '@pf/events';
 import { Conflict, type FastifyPluginAsyncZod, type ServiceContext } from '@pf/infra';
 import { agentDecider } from '../agent/agent';
-import { active, conversationDecider, visibleTo } from '../conversation/conversation';
+import { conversationDecider } from '../conversation/conversation';
+import { active, visibleTo } from '../conversation/state';
 import { foldEvents, handleCommand } from '../handle-command';
 import { signedIn, withPosition } from '../http-helpers';
 import { nextId } from '../ids';

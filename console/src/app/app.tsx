@@ -7,7 +7,8 @@ import { queryClient } from '../lib/query-client';
 import { SkipLink } from '../components/skip-link';
 import { ErrorBoundary } from './error-boundary';
 import { NotFound } from './not-found';
-import { SIGNED_IN, signedIn } from './routes/screens';
+import { SIGNED_IN } from './routes/screens';
+import { signedIn } from './routes/start-signed-in';
 
 const RolePicker = lazy(() => import('../features/auth/role-picker').then((m) => ({ default: m.RolePicker })));
 const Join = lazy(() => import('./routes/join'));

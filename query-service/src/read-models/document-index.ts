@@ -1,7 +1,4 @@
-import type { DocumentProjection } from './json-rows-projection';
-
-/** A route that names its rows by what they hold rather than by id. */
-export type LookupRoute = { where: { field: string; value: string } } | { hasKey: { field: string; key: string } } | { owner: string };
+import type { DocumentProjection, LookupRoute } from './document-projection';
 
 /**
  * The documents a batch has loaded, indexed by what lookup routes ask of them (a `where` field's value, a key of

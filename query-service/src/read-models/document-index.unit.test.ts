@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DocumentIndex } from './document-index';
-import type { DocumentProjection } from './json-rows-projection';
+import type { DocumentProjection } from './document-projection';
 
 interface Doc {
   owners: string[];

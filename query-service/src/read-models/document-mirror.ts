@@ -1,5 +1,5 @@
 import { DocumentIndex } from './document-index';
-import type { DocumentProjection } from './json-rows-projection';
+import type { DocumentProjection } from './document-projection';
 
 /** Documents per table a mirror holds at most; past it, the table is read again (memory stays bounded). */
 const MIRROR_LIMIT = 200_000;

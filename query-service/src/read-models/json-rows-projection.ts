@@ -1,33 +1,11 @@
 import type pg from 'pg';
 import type { DomainEvent } from '@pf/events';
 import type { Migration, RecordedEvent } from '@pf/infra';
-import { DocumentIndex, type LookupRoute } from './document-index';
+import { DocumentIndex } from './document-index';
 import type { MirroredTable } from './document-mirror';
+import type { DocumentProjection, LookupRoute, Route } from './document-projection';
 import { domainEventOf, recordedAtOf, textArrayLiteral, writeRows } from './fold-batch';
 import type { ReadModel } from './read-model';
-
-/**
- * Which rows an event changes: by their ids, the rows whose document has `field` equal to `value`, the rows
- * whose document's object `field` has the key `key`, or every row a user may see (`owner`: Delete Account).
- */
-type Route = { ids: readonly string[] } | LookupRoute;
-
-/**
- * A read model whose rows are JSON documents, one per id, each with the users who may see it. Its meaning is
- * the pure `evolve` (null: the row goes); this module only loads, folds and saves. Used by the deals,
- * documents, leads and matches screens, whose rows each gather facts from several streams.
- */
-export interface DocumentProjection<Doc> {
-  readonly name: string;
-  readonly table: string;
-  /** Document fields that `where` routes name (each gets an index). */
-  readonly lookupFields: readonly string[];
-  /** Object fields that `hasKey` routes name (each gets a GIN index). */
-  readonly keyFields?: readonly string[];
-  route(event: DomainEvent): Route[];
-  evolve(doc: Doc | null, event: DomainEvent, at: string, id: string): Doc | null;
-  owners(doc: Doc): readonly string[];
-}
 
 const lookupIndex = (projection: { readonly table: string }, field: string) => `${projection.table}_${field.toLowerCase()}`;
 

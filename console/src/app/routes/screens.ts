@@ -1,9 +1,6 @@
 import { createElement, lazy, useState, type ComponentType } from 'react';
 import { parse } from 'regexparam';
 import { matchRoute } from 'wouter';
-import { profileQueryOptions } from '../../features/settings/api/settings';
-import { getUserQueryOptions } from '../../lib/current-user';
-import { queryClient } from '../../lib/query-client';
 
 /**
  * A component in a chunk of its own, with the function that loads it. Rendered before its chunk has arrived it
@@ -11,7 +8,7 @@ import { queryClient } from '../../lib/query-client';
  * boundary reveals for up to 300 ms after it last showed a fallback, so a screen that suspends on a chunk already
  * loaded waits for nothing.
  */
-function inChunk<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
+export function inChunk<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
   let loaded: ComponentType<P> | null = null;
   const preload = () =>
     load().then((module) => {
@@ -46,7 +43,8 @@ export const screens = {
 
 /**
  * Which screen a signed-in path shows: the first pattern that matches, in wouter's syntax. signed-in.tsx routes by
- * this table and `startSignedIn` preloads by it, so a path is always preloaded as the router will show it.
+ * this table and `startSignedIn` (start-signed-in.ts) preloads by it, so a path is always preloaded as the router
+ * will show it.
  */
 export const routes: readonly { path: string; screen: keyof typeof screens }[] = [
   { path: '/dashboard', screen: 'dashboard' },
@@ -64,9 +62,6 @@ export const routes: readonly { path: string; screen: keyof typeof screens }[] =
   { path: '/system', screen: 'system' },
 ];
 
-/** The shell of the signed-in screens (navigation, live socket, display settings). */
-export const signedIn = inChunk(() => import('./signed-in'));
-
 /**
  * Paths the signed-in shell serves: those under the first segment of a path in `routes` (one there with no screen is
  * the 404 page inside the shell). Anything else that is not / or /auth is the 404 page (docs/behaviour/README.md).
@@ -77,21 +72,4 @@ export const SIGNED_IN = new RegExp(`^/(${sections.join('|')})(/.*)?$`);
 /** The screen a signed-in path shows, matched as the router matches it (wouter's own pattern parser). */
 export function screenOf(pathname: string): keyof typeof screens | null {
   return routes.find(({ path }) => matchRoute(parse, path, pathname)[0])?.screen ?? null;
-}
-
-/**
- * On a signed-in path, as the console boots: the shell's chunk, the screen's chunk and the current user at once, and
- * the profile every screen waits for once the user is known (so a signed-out console asks nothing more than before).
- * They would otherwise be asked for one after another, as each part renders. A failed load is left for the render
- * that needs it to meet (the error boundary, the sign-in redirect).
- */
-export function startSignedIn(pathname: string): void {
-  if (!SIGNED_IN.test(pathname)) return;
-  const screen = screenOf(pathname);
-  void signedIn.preload().catch(() => undefined);
-  if (screen) void screens[screen].preload().catch(() => undefined);
-  void queryClient
-    .fetchQuery(getUserQueryOptions())
-    .then(() => queryClient.prefetchQuery(profileQueryOptions()))
-    .catch(() => undefined);
 }

@@ -1,23 +1,5 @@
 import { loanTypeOfCriteria, regionOfCriteria } from '@pf/events';
-import type { FactsState, Touched } from './facts';
-
-/** An agent as the analytics screens name and classify it (a lender's criteria label), as it stands now. */
-export interface AgentFact {
-  agentId: number;
-  type: string;
-  name: string;
-  criteria: unknown;
-  /** From its AgentCreated (null until that is seen): whose words its name and criteria are (account-deleted.ts). */
-  ownerId: string | null;
-  /** Its owner's firm (firmOf), for the firm's own analytics and the market's threshold of distinct firms. */
-  firmId: string | null;
-}
-
-/** One version of an agent's criteria and when it took effect: a deal or offer is classified by the one in force at its time. */
-export interface CriteriaVersion {
-  at: string;
-  criteria: unknown;
-}
+import type { AgentFact, FactsState, Touched } from './fact-state';
 
 /** The criteria in force for `agentId` at `at` (the latest version at or before it); null when none was. */
 function criteriaAt(state: FactsState, agentId: number, at: string): unknown {

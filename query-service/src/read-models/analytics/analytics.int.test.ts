@@ -1,7 +1,7 @@
 import { dealUuid } from '@pf/events/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
-import { ANALYTICS_PERIOD_DAYS, DEAL_SIZE_BANDS, type AnalyticsPeriod, type DomainEvent, type EventOf } from '@pf/events';
+import { ANALYTICS_PERIOD_DAYS, DEAL_SIZE_BANDS, readStoredEvent, type AnalyticsPeriod, type DomainEvent, type EventOf } from '@pf/events';
 import { migrate, type RecordedEvent } from '@pf/infra';
 import { projectReadModels } from '..';
 import { ANALYTICS_FACT_TABLES } from './consumer';
@@ -302,10 +302,10 @@ describe('analytics facts', () => {
   it('follows deals to completion: revenue, deals closed, stage times and Completions', async () => {
     await db.reset();
     const party = (agentId: number) => ({ agentId, ownerId: owner('x'), name: `agent ${agentId}`, type: 'borrower' });
-    // The deal events (only the fields the analytics read are filled in).
+    // The deal events, read as the store's would be: upgraded and validated by the contract's reader.
     const lifecycle = (at: string, type: string, data: Record<string, unknown>): Timed => ({
       at,
-      event: { type, data } as unknown as DomainEvent,
+      event: readStoredEvent({ type, data }),
     });
     const opened = {
       agreedInConversationId: 11,

@@ -1,5 +1,5 @@
 import type { CommissionView } from '@pf/events';
-import type { DealFact } from './facts';
+import type { DealFact } from './fact-state';
 import { bucketStarts, inRange } from './period';
 
 const monthOf = (at: Date) => at.toISOString().slice(0, 7);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DealFact } from './facts';
+import type { DealFact } from './fact-state';
 import { commissionOf } from './commission';
 
 const deal = (changes: Partial<DealFact>): DealFact => ({

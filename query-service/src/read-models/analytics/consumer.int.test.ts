@@ -2,7 +2,7 @@ import { dealUuid } from '@pf/events/testing';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyRequest } from 'fastify';
-import { formatPosition, streams, type DomainEvent } from '@pf/events';
+import { formatPosition, readStoredEvent, streams, type DomainEvent } from '@pf/events';
 import {
   advanceAppliedThrough,
   applyOnce,
@@ -144,7 +144,7 @@ describe('the analytics consumer folds the facts behind Analytics & Reports and 
       arrangementFee: 999,
       targetCompletion: null,
     };
-    const life = (type: string, data: Record<string, unknown>) => newEvent({ type, data } as unknown as DomainEvent);
+    const life = (type: string, data: Record<string, unknown>) => newEvent(readStoredEvent({ type, data }));
     await store.append(
       'deal-d1',
       [

@@ -1,6 +1,6 @@
 import type { EventOf } from '@pf/events';
 import { classifyDeal } from './agent-facts';
-import { reachStep, type FactsState, type Touched } from './facts';
+import { reachStep, type FactsState, type Touched } from './fact-state';
 
 /** A deal's life after its terms are agreed (docs/behaviour/deals.md). */
 export type LifecycleEvent = EventOf<'DealOpened' | 'DealStageChanged' | 'DealStatusChanged'>;

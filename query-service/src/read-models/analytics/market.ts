@@ -8,7 +8,7 @@ import {
   type MarketRegion,
   type MarketView,
 } from '@pf/events';
-import type { DealFact, OfferFact } from './facts';
+import type { DealFact, OfferFact } from './fact-state';
 import { lenderCriteriaLabel } from './lender-criteria';
 import { before, bucketOf, bucketStarts, inRange, monthWindow, round1, round2 } from './period';
 

@@ -17,19 +17,9 @@ import {
   type NegotiationRow,
   type OfferRow,
 } from './rows';
-import type { CriteriaVersion } from './agent-facts';
-import {
-  applyFact,
-  keysOfBatch,
-  type AgentFact,
-  type BatchKeys,
-  type DealFact,
-  type FactsState,
-  type LeadFact,
-  type NegotiationFact,
-  type OfferFact,
-  type Touched,
-} from './facts';
+import { keysOfBatch, type BatchKeys } from './batch-keys';
+import type { AgentFact, CriteriaVersion, DealFact, FactsState, LeadFact, NegotiationFact, OfferFact, Touched } from './fact-state';
+import { applyFact } from './facts';
 
 /** The rows a batch may change: those it names, and every deal and offer of an agent whose criteria it changes. */
 async function load(client: pg.ClientBase, keys: BatchKeys): Promise<FactsState> {

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { ANALYTICS_PERIOD_DAYS, MARKET_PERIOD_MONTHS, type AnalyticsPeriod, type MarketPeriod, type MarketRegion } from '@pf/events';
-import type { DealFact } from './facts';
+import type { DealFact } from './fact-state';
 import {
   dealOf,
   leadOf,

@@ -7,7 +7,7 @@ import {
   type AnalyticsReportView,
   type Headline,
 } from '@pf/events';
-import type { DealFact, LeadFact, NegotiationFact } from './facts';
+import type { DealFact, LeadFact, NegotiationFact } from './fact-state';
 import { commissionOf } from './commission';
 import { before, bucketOf, bucketStarts, dayWindow, daysBetween, inRange, round1, round2 } from './period';
 

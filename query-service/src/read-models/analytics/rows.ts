@@ -1,5 +1,4 @@
-import type { AgentFact, CriteriaVersion } from './agent-facts';
-import type { DealFact, LeadFact, NegotiationFact, OfferFact } from './facts';
+import type { AgentFact, CriteriaVersion, DealFact, LeadFact, NegotiationFact, OfferFact } from './fact-state';
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 

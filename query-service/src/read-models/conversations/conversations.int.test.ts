@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DomainEvent } from '@pf/events';
-import { readModelDatabase, recorded } from '../testing';
+import { readModelDatabase, recorded, recordedAsStored } from '../testing';
 import { projectMatchesFound } from '../matches-found/projection';
 import { projectConversations } from './projection';
 import { findConversation, listConversations, listMessages } from './queries';
@@ -91,8 +91,8 @@ describe('conversations read model: the match that opened a conversation (docs/b
   beforeAll(async () => {
     const client = await database.pool.connect();
     try {
-      const events = recorded([
-        // Recorded in the old words (meets / near): see docs/behaviour/conversations.md, "Reading old events".
+      // The match recorded in the old words (meets / near): see docs/behaviour/conversations.md, "Reading old events".
+      const events = recordedAsStored([
         {
           type: 'MatchFound',
           data: {
@@ -106,7 +106,7 @@ describe('conversations read model: the match that opened a conversation (docs/b
               { criterion: 'Term', verdict: 'near', detail: 'Close' },
             ],
           },
-        } as unknown as DomainEvent, // data in the old shape, which today's type no longer describes
+        },
         { type: 'ConversationStarted', data: { conversationId: 20, title: 'Matched', participants: pair, matchId: 'm-old' } },
         { type: 'ConversationStarted', data: { conversationId: 21, title: 'Unmatched', participants: pair, matchId: null } },
       ]);

@@ -57,10 +57,10 @@ describe('a match followed through its conversation and deal', () => {
 
   it('moves to documentation with its deal, and completes with it', () => {
     const opened = dealOpened();
-    const agreed = [
+    const agreed: DomainEvent[] = [
       found,
       started,
-      { type: 'ConversationCompleted', data: { conversationId: 7, outcome: 'agreed', reason: 'Terms agreed' } } as DomainEvent,
+      { type: 'ConversationCompleted', data: { conversationId: 7, outcome: 'agreed', reason: 'Terms agreed' } },
       opened,
     ];
     expect(toMatchView(fold(agreed))).toMatchObject({ stage: 'documentation', status: 'progressing', loanAmount: 240000, dealId });
