@@ -5,7 +5,7 @@ import { createLogger, openServiceContext, parseConfig, type EventStore, type Op
 import { createTestDatabase } from '@pf/infra/testing';
 import { commandMigrations } from '../index';
 import { AutomationState } from './automation-state';
-import { matchAgent, stopAgent } from '../matching/matcher';
+import { matchAgent, stopAgent } from './matcher';
 import { Negotiator } from './negotiator';
 
 /** A database of its own with the command-service's tables, opened the way the services open theirs. */

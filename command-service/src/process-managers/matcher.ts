@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { streams, type EventMetadata } from '@pf/events';
 import type { RecordedEvent, ServiceContext } from '@pf/infra';
-import { conversationsToStop, planMatchesExplained, type MatchSettings } from './plan-matches';
+import { conversationsToStop, planMatchesExplained, type MatchSettings } from '../matching/plan-matches';
 import { conversationDecider } from '../conversation/conversation';
 import { handleCommand } from '../handle-command';
 import { nextId } from '../ids';
-import { matchDecider } from './match-decider';
-import type { AutomationState } from '../process-managers/automation-state';
-import { decidedIds } from '../process-managers/decisions';
-import { deterministicId } from '../process-managers/deterministic-id';
+import { matchDecider } from '../matching/match-decider';
+import type { AutomationState } from './automation-state';
+import { decidedIds } from './decisions';
+import { deterministicId } from './deterministic-id';
+
+// The automation's reaction to agents (a process manager, kept with its state and its decided ids); which pairs to
+// match is the matching slice's rule (matching/plan-matches.ts), which imports nothing from here.
 
 const metadataFor = (cause: RecordedEvent, name: string): EventMetadata => ({
   actor: { kind: 'system', name },
