@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scoreMatch } from './score-match';
-import { conversationsToStop, criteriaFingerprint, pairKey, planMatches, planMatchesExplained, type MatchableAgent } from './plan-matches';
+import type { MatchableAgent } from './matchable';
+import { conversationsToStop, criteriaFingerprint, pairKey, planMatches, planMatchesExplained } from './plan-matches';
 
 const criteria = {
   propertyValueMin: '£200,000',

@@ -1,5 +1,5 @@
 import { mayMeet } from '@pf/events';
-import type { MatchableAgent, MatchSettings } from './plan-matches';
+import type { MatchableAgent, MatchSettings } from './matchable';
 import { scoreMatch } from './score-match';
 
 /**

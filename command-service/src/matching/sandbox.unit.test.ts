@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BORROWER_CRITERIA, LENDER_CRITERIA } from '@pf/events/testing';
-import type { MatchableAgent } from './plan-matches';
+import type { MatchableAgent } from './matchable';
 import { keptApartBySandbox } from './sandbox';
 
 const settings = { threshold: 70, maxOpenConversations: 3 };

@@ -15,7 +15,7 @@ import {
   type SourcingResult,
 } from '@pf/events';
 import { DEFAULT_LENDING_RULES } from '../automation/negotiation/lending-rules';
-import type { MatchableAgent, MatchSettings } from './plan-matches';
+import type { MatchableAgent, MatchSettings } from './matchable';
 
 function sourceFor(
   borrower: MatchableAgent,

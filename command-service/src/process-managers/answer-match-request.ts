@@ -1,6 +1,6 @@
 import { DEMO_SANDBOX_RULE, streams, type EventOf } from '@pf/events';
 import type { RecordedEvent, ServiceContext } from '@pf/infra';
-import type { MatchSettings } from '../matching/plan-matches';
+import type { MatchSettings } from '../matching/matchable';
 import { handleCommand } from '../handle-command';
 import type { AutomationState } from './automation-state';
 import { deterministicId } from './deterministic-id';

@@ -15,7 +15,8 @@ import {
   type DomainEvent,
 } from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
-import { criteriaFingerprint, pairKey, type MatchableAgent, type OpenConversation } from '../matching/plan-matches';
+import type { MatchableAgent, OpenConversation } from '../matching/matchable';
+import { criteriaFingerprint, pairKey } from '../matching/plan-matches';
 import { DEFAULT_LENDING_RULES, type LendingRules } from '../automation/negotiation/lending-rules';
 import { negotiatedNeeds, negotiationSetup } from '../automation/negotiation/setup';
 import { evolveNegotiation, initialNegotiationState, type NegotiationState } from '../automation/negotiation/state';

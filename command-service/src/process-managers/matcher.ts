@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { streams, type EventMetadata } from '@pf/events';
 import type { RecordedEvent, ServiceContext } from '@pf/infra';
-import { conversationsToStop, planMatchesExplained, type MatchSettings } from '../matching/plan-matches';
+import type { MatchSettings } from '../matching/matchable';
+import { conversationsToStop, planMatchesExplained } from '../matching/plan-matches';
 import { conversationDecider } from '../conversation/conversation';
 import { handleCommand } from '../handle-command';
 import { nextId } from '../ids';
