@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { hostileNumber, hostileString } from './inputs';
-import type { FuzzTarget } from './run';
+import type { FuzzTarget } from './report';
 
 /**
  * Inputs aimed at the paged lists and the event feed (events/src/paging.ts, events/src/position.ts), each with the

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { PDF_BYTES, PNG_BYTES } from '../testing/documents';
-import type { FuzzTarget } from './run';
+import type { FuzzTarget } from './report';
 
 /**
  * Uploads sent with an Idempotency-Key (docs/decisions/idempotency-keys.md), each with the answers it must get:

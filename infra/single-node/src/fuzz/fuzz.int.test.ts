@@ -3,7 +3,8 @@ import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import type { RunningServer } from '../server';
 import type { ApiClient } from '../testing/api-client';
 import { testServerEnv } from '../testing/server-env';
-import { fuzz, type FuzzTarget } from './run';
+import type { FuzzTarget } from './report';
+import { fuzz } from './run';
 import { startFuzzTarget, stillHealthy } from './target';
 
 /** A smaller run of `npm run fuzz` inside npm test: the same generators against a real single node. */

@@ -2,7 +2,8 @@ import { mkdtemp, chmod, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startEmbeddedPostgres } from '@pf/infra/embedded';
-import { fuzz, type FuzzReport } from './run';
+import type { FuzzReport } from './report';
+import { fuzz } from './run';
 import { startFuzzTarget, stillHealthy } from './target';
 
 /**

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { FuzzReport } from './run';
+import type { FuzzReport } from './report';
 
 /** `runs` split over `workers`, each its own share (the first ones take the remainder). */
 export function shares(runs: number, workers: number): number[] {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkInWorkers, shares } from './property';
-import { emptyFuzzReport } from './run';
+import { emptyFuzzReport } from './report';
 
 const emptyReport = () => emptyFuzzReport(1, 0);
 

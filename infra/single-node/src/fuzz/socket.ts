@@ -2,7 +2,7 @@ import WebSocket from 'ws';
 import { USER_MESSAGES } from '@pf/events';
 import { socketFrame } from './inputs';
 import { checkInWorkers } from './property';
-import type { FuzzReport, FuzzTarget } from './run';
+import type { FuzzReport, FuzzTarget } from './report';
 
 /** Messages that mean the server failed (as opposed to refusing the input by name). */
 const SERVER_FAILURE_WORDS = new Set<string>(['Something went wrong', USER_MESSAGES.messageSendFailed, USER_MESSAGES.manualToggleFailed]);

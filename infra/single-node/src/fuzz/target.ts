@@ -1,6 +1,6 @@
 import { startSingleNode, type RunningServer } from '../server';
 import { ApiClient } from '../testing/api-client';
-import type { FuzzRoute, FuzzTarget } from './run';
+import type { FuzzRoute, FuzzTarget } from './report';
 
 /**
  * A real single node to fuzz, with every route it declares, a signed-in user with demo data (one

@@ -3,7 +3,7 @@ import { invisibleControlMessage } from '@pf/events';
 import { readInput, sendRead, type ReadInput } from './aimed-reads';
 import { sendUpload, uploadInput, type UploadInput } from './aimed-uploads';
 import { checkInWorkers } from './property';
-import type { FuzzReport, FuzzTarget } from './run';
+import type { FuzzReport, FuzzTarget } from './report';
 
 /**
  * Inputs aimed at three holes found by hand, each with the answer it must get (not only "no 5xx"):
