@@ -1,6 +1,5 @@
 import WebSocket from 'ws';
-import { currentUserView, type ConversationView, type EventOf, type ServerMessage } from '@pf/events';
-import type { RecordedEvent } from '@pf/infra';
+import { currentUserView, type ConversationView, type ServerMessage } from '@pf/events';
 import { HARRIET_COLE, WESSEX_BUILDING_SOCIETY } from '@pf/events/testing';
 import { ApiClient } from '../testing/api-client';
 import type { Action } from './actions';
@@ -281,31 +280,4 @@ export class ControlCast {
   private act(name: string, describe: string, run: Action['run']): Action {
     return { name, describe, run };
   }
-}
-
-/**
- * The invariant over every takeover and hand-over recorded (the World's fold calls it): a side is held only by
- * the person it was given to: taken by themself, or handed over by the person who held it then.
- */
-export function checkHold(
-  conversation: SimConversation,
-  recorded: RecordedEvent,
-  event: EventOf<'ManualModeChanged'>,
-  switched: readonly number[],
-): Violation[] {
-  const { isManualMode, byUserId, handedOverBy } = event.data;
-  const actor = recorded.metadata.actor;
-  if (!isManualMode || byUserId === undefined || actor.kind !== 'user') return [];
-  const wrong = (detail: string) => [{ invariant: 'a side is held only by the person it was given to', detail }];
-  if (handedOverBy === undefined) {
-    return byUserId === actor.userId
-      ? []
-      : wrong(`${actor.userId} took agent(s) ${switched.join(', ')} of conversation ${conversation.id} for ${byUserId}`);
-  }
-  if (handedOverBy !== actor.userId)
-    return wrong(`${actor.userId} handed over agent(s) ${switched.join(', ')} in the name of ${handedOverBy}`);
-  const before = switched.map((agentId) => conversation.manual.get(agentId));
-  return before.every((holder) => holder === handedOverBy)
-    ? []
-    : wrong(`${handedOverBy} handed over agent(s) ${switched.join(', ')} of conversation ${conversation.id}, held by ${before.join(', ')}`);
 }

@@ -12,7 +12,6 @@ import {
 } from '@pf/events';
 import { bestLine, DEFAULT_LENDING_RULES, describeOffer, negotiatedNeeds, outsideLimits } from '@pf/command-service';
 import type { RecordedEvent } from '@pf/infra';
-import { checkHold } from './control-steps';
 
 /**
  * What the simulation knows of the world, folded from every stored event in order, and the invariants checked
@@ -326,4 +325,31 @@ export class World {
     this.tally.operatorOffersRecorded += 1;
     return [];
   }
+}
+
+/**
+ * The invariant over every takeover and hand-over recorded (the World's fold calls it; the steps that take and hand over sides are control-steps.ts): a side is held only by
+ * the person it was given to: taken by themself, or handed over by the person who held it then.
+ */
+function checkHold(
+  conversation: SimConversation,
+  recorded: RecordedEvent,
+  event: EventOf<'ManualModeChanged'>,
+  switched: readonly number[],
+): Violation[] {
+  const { isManualMode, byUserId, handedOverBy } = event.data;
+  const actor = recorded.metadata.actor;
+  if (!isManualMode || byUserId === undefined || actor.kind !== 'user') return [];
+  const wrong = (detail: string) => [{ invariant: 'a side is held only by the person it was given to', detail }];
+  if (handedOverBy === undefined) {
+    return byUserId === actor.userId
+      ? []
+      : wrong(`${actor.userId} took agent(s) ${switched.join(', ')} of conversation ${conversation.id} for ${byUserId}`);
+  }
+  if (handedOverBy !== actor.userId)
+    return wrong(`${actor.userId} handed over agent(s) ${switched.join(', ')} in the name of ${handedOverBy}`);
+  const before = switched.map((agentId) => conversation.manual.get(agentId));
+  return before.every((holder) => holder === handedOverBy)
+    ? []
+    : wrong(`${handedOverBy} handed over agent(s) ${switched.join(', ')} of conversation ${conversation.id}, held by ${before.join(', ')}`);
 }
