@@ -20,14 +20,14 @@ export interface AutomationOptions {
   readonly phraser?: Phraser;
   /** The negotiator's jitter (Math.random unless a simulation supplies a seeded one). */
   readonly random?: () => number;
-  /** The response-time keeper's clock (Date.now unless a simulation supplies its own). */
+  /** The response-time keeper's clock (Date.now unless a simulation supplies its own; then it checks only when asked). */
   readonly now?: () => number;
 }
 
 export interface Automation extends Reactor {
   /** Moves scheduled or under way in the negotiator (0: idle until the next event). */
   pending(): number;
-  /** Runs the response-time check now (a simulation's controlled clock; otherwise it runs on its own timer). */
+  /** Runs the response-time check now (with a simulation's clock, the only way it runs; otherwise also on its own timer). */
   checkResponseTimes(): Promise<void>;
 }
 

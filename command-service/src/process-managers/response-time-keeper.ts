@@ -15,6 +15,10 @@ import { evolveSideClock, overdueSides, type OverdueSide, type SideClock } from 
  * time; the agent takes such a side back, recorded as done by the system, and says why. The negotiator sees the
  * hand-back like any other and carries on. Its state is small, so it has no snapshot: each leader folds from the
  * start, and what is overdue follows from the events' times alone (a restart loses nothing).
+ *
+ * Given a clock of its own (`now`, a simulation's), it checks only when asked (`check`), never on its timer: whoever
+ * moves that clock says when time has passed, and a hand-back written at a moment of the timer's choosing would land
+ * after the simulation found the node idle and before it read the store (docs/simulation.md).
  */
 export function startResponseTimeKeeper(
   context: ServiceContext,
@@ -22,6 +26,7 @@ export function startResponseTimeKeeper(
 ): Reactor & { check(): Promise<void> } {
   const { config, log, pool, store } = context;
   const now = options.now ?? Date.now;
+  const onTimer = options.now === undefined;
   const hourMs = config.AGENT_RESPONSE_HOUR_MS;
   const accounts = new AccountStore(pool);
   // Every 30 s, or more often when the configured hour is short (tests), so an overdue side waits little longer.
@@ -65,7 +70,7 @@ export function startResponseTimeKeeper(
         },
         caughtUp: () => {
           instance.caughtUp = true;
-          void tick();
+          if (onTimer) void tick();
         },
       };
     },
@@ -105,13 +110,13 @@ export function startResponseTimeKeeper(
       checking = false;
     }
   }
-  const timer = setInterval(() => void tick(), everyMs);
-  timer.unref();
+  const timer = onTimer ? setInterval(() => void tick(), everyMs) : null;
+  timer?.unref();
 
   return {
     check: tick,
     async close() {
-      clearInterval(timer);
+      if (timer) clearInterval(timer);
       current = null;
       await reactor.close();
     },
