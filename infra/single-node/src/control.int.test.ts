@@ -211,6 +211,12 @@ describe('control per side within one firm (docs/decisions/per-side-control.md)'
     expect((await ada.patch<ConversationView>(path, { isManualMode: false })).body.control.every((side) => !side.isManual)).toBe(true);
     expect(lender.id).toBeGreaterThan(0);
   });
+});
+
+// A node of its own: the lender of the tests above lends on the same case, and its conversation (automated again once
+// handed back) could claim the borrower before this test's offer.
+describe('a structured offer from a member who joined the firm (docs/decisions/firms-and-visibility.md)', () => {
+  const node = testSingleNode({ AUTOMATION: 'on', AGENT_REPLY_DELAY_MS: '150' });
 
   // docs/decisions/firms-and-visibility.md: a side is spoken for by any operator of its firm. Make offer decided the
   // speaker's firm from their user id, so a member who joined a firm (their id is not the firm's) was told the
