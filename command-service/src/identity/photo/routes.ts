@@ -41,6 +41,9 @@ export const photoRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { 
         consumes: ['multipart/form-data'],
         response: { 201: photoChangedAnswer, ...errorAnswers(...SIGNED_IN_ERRORS, 404, 409, 413) },
       },
+      // The body is multipart, read by the route (so the Idempotency-Key is claimed after it, as a document's upload
+      // does: docs/decisions/idempotency-keys.md); a file over 5 MB is refused before any key is claimed.
+      config: { idempotency: 'after-body' },
     },
     async (request, reply) => {
       const { user, metadata } = signedIn(request);
@@ -59,6 +62,9 @@ export const photoRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { 
         throw new Invalid(`The form could not be read as multipart/form-data: ${(error as Error).message}`);
       }
       if (!upload || upload.length === 0) throw new Invalid(`photo: the file is empty. ${PHOTO_NOT_AN_IMAGE}`);
+      // A retry of a change already answered gets that answer.
+      if (request.idempotentAfterBody && !(await request.idempotentAfterBody(createHash('sha256').update(upload).digest('hex'))))
+        return reply;
       const resized = await resizePhoto(upload);
       const photoId = randomUUID();
       const sha256 = createHash('sha256').update(resized).digest('hex');
