@@ -1,5 +1,5 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { oidcSettings, requireWriter, sessionViewer, SignInThrottle, signedInBeforeValidation, type ServiceContext } from '@pf/infra';
+import type { FastifyPluginAsync } from 'fastify';
+import { oidcSettings, SignInThrottle, signedInBeforeValidation, type ServiceContext } from '@pf/infra';
 import { agentRoutes } from './agent/routes';
 import { conversationRoutes } from './conversation/routes';
 import { dealRoutes } from './deal/routes';
@@ -21,6 +21,7 @@ import { notificationRoutes } from './notifications/routes';
 import { seedDemoRoutes } from './seed-demo/routes';
 import { seedDemoMigrations } from './seed-demo/claims';
 import { firmRoutes } from './firm/routes';
+import { writersOnly } from './route-roles';
 import { invitationLinkRoute, inviteRoutes } from './firm/invite-routes';
 
 import { idMigrations } from './ids';
@@ -38,28 +39,9 @@ export { handleCommand } from './handle-command';
 export { firmDecider } from './firm/firm';
 
 /**
- * What an auditor may still write: their own account and notifications, joining a firm, and reading a document
- * (View's short link, and Download, which records the download). Members and the firm's name are an admin's
- * (their routes say so).
+ * The commands of signed-in users, each checked for a session, and for the role its route declares
+ * (`route-roles.ts`), before its schema.
  */
-const OPEN_TO_EVERY_ROLE = /^\/api\/(auth\/|notifications\/|firm(\/|$)|documents\/:id\/(downloads|preview)$)/;
-
-/** Writes whose refusal names what was refused more exactly than "create, change, take over or send". */
-const REFUSED_AS: Record<string, string> = {
-  '/api/documents/:id/share': 'share a document outside the firm',
-};
-
-/**
- * Roles on the server (docs/decisions/firms-and-visibility.md): every other command needs an operator or an
- * admin; an auditor is answered 403 naming the role, before the body is read.
- */
-async function writersOnly(request: FastifyRequest): Promise<void> {
-  const route = request.routeOptions.url ?? '';
-  if (request.method === 'GET' || request.method === 'HEAD' || OPEN_TO_EVERY_ROLE.test(route)) return;
-  requireWriter(sessionViewer(request), REFUSED_AS[route]);
-}
-
-/** The commands of signed-in users, each checked for a session (and a role that may write) before its schema. */
 const commandRoutes: FastifyPluginAsync<ServiceContext> = async (app, context) => {
   app.addHook('preValidation', signedInBeforeValidation);
   app.addHook('preValidation', writersOnly);

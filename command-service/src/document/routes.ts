@@ -60,6 +60,7 @@ export const documentRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app,
   app.post(
     '/api/documents/:id/downloads',
     {
+      config: { roles: 'anyone-signed-in' },
       schema: {
         summary: 'Download: counts the download and answers a link valid for five minutes',
         params,
@@ -90,7 +91,11 @@ export const documentRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app,
         : 'View: a link that shows the file inline for five minutes';
     app.post(
       `/api/documents/:id/${kind}`,
-      { schema: { summary, params, response: { 200: documentLink, ...errorAnswers(...SIGNED_IN_ERRORS, 403, 404) } } },
+      {
+        // View only reads; Share is a write, refused to an auditor in its own words (docs/decisions/firms-and-visibility.md).
+        config: kind === 'share' ? { refusedAs: 'share a document outside the firm' } : { roles: 'anyone-signed-in' },
+        schema: { summary, params, response: { 200: documentLink, ...errorAnswers(...SIGNED_IN_ERRORS, 403, 404) } },
+      },
       async (request) => {
         const { user } = signedIn(request);
         const documentId = request.params.id;

@@ -47,6 +47,7 @@ export const inviteRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, {
   app.delete(
     '/api/firm/invites/:inviteId',
     {
+      config: { roles: 'anyone-signed-in' },
       schema: {
         summary: 'Revoke an invitation not yet used (admins): its link stops working',
         params: inviteParams,

@@ -62,6 +62,7 @@ export const firmRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { p
   app.put(
     '/api/firm',
     {
+      config: { roles: 'anyone-signed-in' },
       schema: { summary: 'Name your firm (admins)', body: renameFirmInput, response: { 200: firmView, ...errorAnswers(...ADMIN_ERRORS) } },
     },
     async (request, reply) => {
@@ -83,6 +84,7 @@ export const firmRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { p
   app.post(
     '/api/firm/invites',
     {
+      config: { roles: 'anyone-signed-in' },
       schema: {
         summary: 'Invite a colleague: a single-use link that expires (admins)',
         body: inviteMemberInput,
@@ -123,6 +125,7 @@ export const firmRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { p
   app.post(
     '/api/firm/join',
     {
+      config: { roles: 'anyone-signed-in' },
       schema: {
         summary: 'Join the firm an invitation link names',
         body: joinFirmInput,
@@ -146,6 +149,7 @@ export const firmRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { p
   app.put(
     '/api/firm/members/:userId',
     {
+      config: { roles: 'anyone-signed-in' },
       schema: {
         summary: "Change a member's role (admins)",
         params: memberParams,
@@ -181,6 +185,7 @@ export const firmRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { p
   app.delete(
     '/api/firm/members/:userId',
     {
+      config: { roles: 'anyone-signed-in' },
       schema: {
         summary: 'Remove a member (admins): their sessions end at once',
         params: memberParams,

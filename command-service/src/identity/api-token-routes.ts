@@ -34,6 +34,7 @@ export const apiTokenRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app,
   app.post(
     '/api/auth/tokens',
     {
+      config: { roles: 'anyone-signed-in' },
       schema: {
         summary: 'Create an API token for a job: its secret is in this answer only',
         body: createApiTokenInput,
@@ -50,6 +51,7 @@ export const apiTokenRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app,
   app.delete(
     '/api/auth/tokens/:id',
     {
+      config: { roles: 'anyone-signed-in' },
       schema: {
         summary: 'Revoke an API token: refused from the next request on',
         params: apiTokenParams,

@@ -22,6 +22,7 @@ export const securityRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app,
   app.delete(
     '/api/auth/sessions/:id',
     {
+      config: { roles: 'anyone-signed-in' },
       schema: {
         summary: 'Revoke one of your sessions (refused at once from then on)',
         params: sessionParams,
@@ -40,6 +41,7 @@ export const securityRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app,
   app.delete(
     '/api/auth/account',
     {
+      config: { roles: 'anyone-signed-in' },
       schema: {
         summary: 'Delete your account and make your personal data unreadable',
         body: deleteAccountInput,

@@ -46,6 +46,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app,
   app.put(
     '/api/auth/profile',
     {
+      config: { roles: 'anyone-signed-in' },
       schema: {
         summary: 'Save your profile (Settings → Profile)',
         body: profileInput,
@@ -86,6 +87,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app,
   app.put(
     '/api/auth/preferences',
     {
+      config: { roles: 'anyone-signed-in' },
       schema: {
         summary: 'Save your preferences: notification kinds (obeyed by the notifications) and session timeout (enforced by the server)',
         body: preferencesInput,
@@ -116,6 +118,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app,
   app.put(
     '/api/auth/agent-defaults',
     {
+      config: { roles: 'anyone-signed-in' },
       schema: {
         summary: 'Save your agent defaults',
         body: agentDefaultsInput,

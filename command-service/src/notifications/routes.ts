@@ -25,6 +25,7 @@ export const notificationRoutes: FastifyPluginAsyncZod<ServiceContext> = async (
   app.post(
     '/api/notifications/:id/read',
     {
+      config: { roles: 'anyone-signed-in' },
       schema: {
         summary: "Mark one of your firm's notifications as read (for the whole firm)",
         params: notificationIdParams,
@@ -51,6 +52,7 @@ export const notificationRoutes: FastifyPluginAsyncZod<ServiceContext> = async (
   app.post(
     '/api/notifications/read-all',
     {
+      config: { roles: 'anyone-signed-in' },
       schema: {
         summary: "Mark all your firm's notifications as read (for the whole firm)",
         response: { 200: allNotificationsReadAnswer, ...errorAnswers(...WRITE_ERRORS) },
@@ -71,6 +73,7 @@ export const notificationRoutes: FastifyPluginAsyncZod<ServiceContext> = async (
   app.put(
     '/api/notifications/preferences',
     {
+      config: { roles: 'anyone-signed-in' },
       schema: {
         summary: 'Choose which notification kinds you receive (a kind switched off creates nothing from then on)',
         body: notificationPreferences,

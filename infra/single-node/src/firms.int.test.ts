@@ -157,6 +157,17 @@ describe('a firm: invitations, roles on the API and the socket, removal', () => 
         'Your role is Auditor: auditors read everything of the firm but cannot create, change, take over or send',
       );
     }
+    // Share is a write refused in its own words; View and Download stay open to her (a document nobody holds is
+    // 404, not 403: the role let the request through).
+    const noDocument = '00000000-0000-4000-8000-000000000000';
+    const share = await eve.post<ApiError>(`/api/documents/${noDocument}/share`);
+    expect([share.status, share.body.message]).toEqual([
+      403,
+      'Your role is Auditor: auditors read everything of the firm but cannot share a document outside the firm',
+    ]);
+    for (const kind of ['preview', 'downloads']) {
+      expect([kind, (await eve.post(`/api/documents/${noDocument}/${kind}`)).status]).toEqual([kind, 404]);
+    }
     const membersOnly = await eve.post<ApiError>('/api/firm/invites', { role: 'operator' });
     expect(membersOnly.status).toBe(403);
     expect(membersOnly.body.message).toBe('Your role is Auditor: auditors read everything of the firm but cannot invite members');

@@ -43,7 +43,7 @@ export const photoRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { 
       },
       // The body is multipart, read by the route (so the Idempotency-Key is claimed after it, as a document's upload
       // does: docs/decisions/idempotency-keys.md); a file over 5 MB is refused before any key is claimed.
-      config: { idempotency: 'after-body' },
+      config: { idempotency: 'after-body', roles: 'anyone-signed-in' },
     },
     async (request, reply) => {
       const { user, metadata } = signedIn(request);
@@ -96,6 +96,7 @@ export const photoRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { 
   app.delete(
     '/api/auth/photo',
     {
+      config: { roles: 'anyone-signed-in' },
       schema: {
         summary: 'Remove your profile photo',
         response: { 200: photoChangedAnswer, ...errorAnswers(...SIGNED_IN_ERRORS, 404, 409) },

@@ -74,6 +74,7 @@ export const protectionRoutes: FastifyPluginAsyncZod<ServiceContext> = async (ap
   app.put(
     '/api/auth/password',
     {
+      config: { roles: 'anyone-signed-in' },
       schema: {
         summary: 'Set or change your password (the first names your sign-in email; a change asks for the current one)',
         body: changePasswordInput,
@@ -102,6 +103,7 @@ export const protectionRoutes: FastifyPluginAsyncZod<ServiceContext> = async (ap
   app.post(
     '/api/auth/two-factor/setup',
     {
+      config: { roles: 'anyone-signed-in' },
       schema: {
         summary: 'Start turning two-factor on: a new secret and its QR code (on once a code confirms it)',
         response: { 200: twoFactorSetupView, ...errorAnswers(...WRITE_ERRORS) },
@@ -122,6 +124,7 @@ export const protectionRoutes: FastifyPluginAsyncZod<ServiceContext> = async (ap
   app.post(
     '/api/auth/two-factor',
     {
+      config: { roles: 'anyone-signed-in' },
       schema: {
         summary: 'Turn two-factor on with a code from the app: answers the recovery codes, shown this once',
         body: enableTwoFactorInput,
@@ -147,6 +150,7 @@ export const protectionRoutes: FastifyPluginAsyncZod<ServiceContext> = async (ap
   app.delete(
     '/api/auth/two-factor',
     {
+      config: { roles: 'anyone-signed-in' },
       schema: {
         summary: 'Turn two-factor off, with a code (or a recovery code) or your password',
         body: disableTwoFactorInput,
