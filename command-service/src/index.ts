@@ -25,14 +25,14 @@ import { writersOnly } from './route-roles';
 import { invitationLinkRoute, inviteRoutes } from './firm/invite-routes';
 
 import { idMigrations } from './ids';
-import { processManagerMigrations } from './process-managers/schema';
+import { processManagerMigrations } from './automation/process-managers/schema';
 
 export const commandMigrations = [...idMigrations, ...processManagerMigrations, ...documentMigrations, ...seedDemoMigrations];
 export { startDealOpener } from './deal/deal-opener';
 export { issueDueInvoices } from './billing/invoicing';
 export { startIllustrationMaker } from './illustration/illustration-maker';
 export { illustrationInputOf } from './illustration/esis-content';
-export { startAutomation, type Automation, type AutomationOptions } from './process-managers/automation';
+export { startAutomation, type Automation, type AutomationOptions } from './automation/process-managers/automation';
 export { agentDecider } from './agent/agent';
 export { conversationDecider } from './conversation/conversation';
 export { handleCommand } from './handle-command';
@@ -104,7 +104,7 @@ export { describeOffer, readOffer, type OfferReading } from './automation/negoti
 export { commitmentRule } from './need/need';
 export { membershipRule } from './firm/membership';
 // What the running product writes after an agreement, for the bench's generated histories (bench/lib/product-work.ts).
-export { deterministicId } from './process-managers/deterministic-id';
+export { deterministicId } from './automation/process-managers/deterministic-id';
 export { esisContent } from './illustration/esis-content';
 export { renderEsisPdf } from './illustration/esis-pdf';
 export { storeDocumentFile } from './document/file-write';

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { FIRM_PLAN, PLANS, streams, type EventMetadata } from '@pf/events';
 import type { EventStore, Logger } from '@pf/infra';
 import { foldEvents, handleCommand } from '../handle-command';
-import { deterministicId } from '../process-managers/deterministic-id';
+import { deterministicId } from '../automation/process-managers/deterministic-id';
 import { billingDecider } from './billing';
 
 const METADATA: EventMetadata = { actor: { kind: 'system', name: 'invoicing' }, correlationId: 'invoicing', causationId: null };

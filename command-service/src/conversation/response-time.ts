@@ -3,7 +3,7 @@ import { agentsSwitched, type DomainEvent, type Participant } from '@pf/events';
 /**
  * The agent response time, made real (docs/behaviour/conversations.md, "Response time"): while an owner holds their side of a conversation by hand
  * and the other side has spoken since the owner last did, the owner has the response time of their agent to
- * answer; past it, the agent takes the side back (process-managers/response-time-keeper.ts). Everything here is folded from
+ * answer; past it, the agent takes the side back (automation/process-managers/response-time-keeper.ts). Everything here is folded from
  * events alone, so a restart (or a new leader) finds the same sides overdue: no timer holds any of it.
  */
 

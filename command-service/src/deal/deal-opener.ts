@@ -10,7 +10,7 @@ import {
 } from '@pf/infra';
 import { foldEvents, handleCommand } from '../handle-command';
 import { conversationDecider } from '../conversation/conversation';
-import { deterministicId } from '../process-managers/deterministic-id';
+import { deterministicId } from '../automation/process-managers/deterministic-id';
 import { dealDecider } from './deal';
 
 type Agreed = EventOf<'DealAgreed'>['data'];

@@ -5,7 +5,7 @@ import { documentDecider } from '../document/document';
 import { removeFile } from '../document/file-store';
 import { storeDocumentFile } from '../document/file-write';
 import { foldEvents, handleCommand } from '../handle-command';
-import { deterministicId } from '../process-managers/deterministic-id';
+import { deterministicId } from '../automation/process-managers/deterministic-id';
 import { esisContent } from './esis-content';
 import { renderEsisPdf } from './esis-pdf';
 

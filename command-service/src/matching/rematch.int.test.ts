@@ -4,10 +4,10 @@ import { START, streams, type Criteria, type DomainEvent, type EventMetadata } f
 import { createLogger, openServiceContext, parseConfig, type OpenedContext } from '@pf/infra';
 import { createTestDatabase } from '@pf/infra/testing';
 import { commandMigrations } from '..';
-import { AutomationState } from '../process-managers/automation-state';
-import { AUTOMATION_SNAPSHOT_FORMAT, snapshotOf } from '../process-managers/automation-snapshot';
-import { startAutomation } from '../process-managers/automation';
-import { loadSnapshot } from '../process-managers/snapshots';
+import { AutomationState } from '../automation/process-managers/automation-state';
+import { AUTOMATION_SNAPSHOT_FORMAT, snapshotOf } from '../automation/process-managers/automation-snapshot';
+import { startAutomation } from '../automation/process-managers/automation';
+import { loadSnapshot } from '../automation/process-managers/snapshots';
 
 const metadata: EventMetadata = { actor: { kind: 'user', userId: 'owner' }, correlationId: 'c', causationId: null };
 const criteria: Criteria = { propertyValueMin: '£300k', propertyValueMax: '£400k', interestRateMin: '4%', interestRateMax: '5%' };

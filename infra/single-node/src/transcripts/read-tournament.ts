@@ -9,7 +9,7 @@ import type { Entry, Transcript } from './transcript';
 /**
  * The tournament's conversations (`npm run bench:negotiation`: command-service/src/automation/bench/tournament.ts),
  * pair for pair, as the thread would show them: the same generated pairs, each negotiated by the tournament's own
- * runNegotiation, and each of its moves with the words the negotiator writes for it (process-managers/negotiator.ts
+ * runNegotiation, and each of its moves with the words the negotiator writes for it (automation/process-managers/negotiator.ts
  * writes the message, then the move's events; the words' random choice seeded per conversation and move, as there).
  */
 export function readTournamentTranscripts(options: { pairs: number; seed: number }): Transcript[] {

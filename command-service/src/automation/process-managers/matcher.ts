@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { streams, type EventMetadata } from '@pf/events';
 import type { RecordedEvent, ServiceContext } from '@pf/infra';
-import type { MatchSettings } from '../matching/matchable';
-import { conversationsToStop, planMatchesExplained } from '../matching/plan-matches';
-import { conversationDecider } from '../conversation/conversation';
-import { handleCommand } from '../handle-command';
-import { nextId } from '../ids';
-import { matchDecider } from '../matching/match-decider';
+import type { MatchSettings } from '../../matching/matchable';
+import { conversationsToStop, planMatchesExplained } from '../../matching/plan-matches';
+import { conversationDecider } from '../../conversation/conversation';
+import { handleCommand } from '../../handle-command';
+import { nextId } from '../../ids';
+import { matchDecider } from '../../matching/match-decider';
 import type { AutomationState } from './automation-state';
 import { decidedIds } from './decisions';
 import { deterministicId } from './deterministic-id';

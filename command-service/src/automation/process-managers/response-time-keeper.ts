@@ -1,12 +1,12 @@
 import { readStoredEvent, streams, type EventMetadata } from '@pf/events';
 import { AccountStore, type RecordedEvent, type ServiceContext } from '@pf/infra';
-import { conversationDecider } from '../conversation/conversation';
-import { handleCommand } from '../handle-command';
-import { nextId } from '../ids';
+import { conversationDecider } from '../../conversation/conversation';
+import { handleCommand } from '../../handle-command';
+import { nextId } from '../../ids';
 import { decidedIds } from './decisions';
 import { deterministicId } from './deterministic-id';
 import { startReactor, type Reactor } from './reactor';
-import { evolveSideClock, overdueSides, type OverdueSide, type SideClock } from '../conversation/response-time';
+import { evolveSideClock, overdueSides, type OverdueSide, type SideClock } from '../../conversation/response-time';
 
 /**
  * The agents' response time (docs/behaviour/README.md) as a process manager of its own: it folds the agents' response times and

@@ -1,5 +1,5 @@
-import type { LendingRules } from '../automation/negotiation/lending-rules';
-import type { NeedState } from '../need/need';
+import type { LendingRules } from '../negotiation/lending-rules';
+import type { NeedState } from '../../need/need';
 import { AutomationState, type ConversationInfo } from './automation-state';
 
 type AgentInfo = AutomationState['agents'] extends Map<number, infer A> ? A : never;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventMetadata } from '@pf/events';
 import { createLogger, openServiceContext, parseConfig, type OpenedContext, type RecordedEvent } from '@pf/infra';
 import { createTestDatabase } from '@pf/infra/testing';
-import { commandMigrations } from '../index';
+import { commandMigrations } from '../../index';
 import { startReactor, type Reactor } from './reactor';
 
 const metadata: EventMetadata = { actor: { kind: 'user', userId: 'u' }, correlationId: 'c', causationId: null };

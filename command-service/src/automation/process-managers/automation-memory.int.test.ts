@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { START, streams, type EventMetadata } from '@pf/events';
 import { createLogger, openServiceContext, parseConfig, type OpenedContext } from '@pf/infra';
 import { createTestDatabase } from '@pf/infra/testing';
-import { commandMigrations } from '../index';
+import { commandMigrations } from '../../index';
 import { AutomationState } from './automation-state';
 import { AUTOMATION_SNAPSHOT_FORMAT, snapshotOf } from './automation-snapshot';
 import { startAutomation } from './automation';

@@ -1,20 +1,20 @@
 import { backoffDelay, firmOf, isAgentSilenced, streams, type DomainEvent, type EventMetadata } from '@pf/events';
 import { ConcurrencyConflict, DomainError, metrics, notifyTyping, type Logger, type RecordedEvent, type ServiceContext } from '@pf/infra';
-import { brokerMove } from '../automation/negotiation/broker-move';
-import { moveEvents } from '../automation/negotiation/move-events';
-import { nextMove, whoseTurn, type NegotiationSettings } from '../automation/negotiation/next-move';
-import { describeOffer, readOperatorMessage } from '../automation/negotiation/operator-offer';
-import { composeMessage } from '../automation/words/phrases';
-import { outsideOptions } from '../automation/negotiation/outside-options';
-import { createRng, seedFrom } from '../automation/rng';
-import { messageForBroker, messageForMove } from '../automation/words/move-message';
-import type { Phraser } from '../automation/words/llm-phrasing';
-import { conversationDecider, type ConversationEvent } from '../conversation/conversation';
-import { handleCommand } from '../handle-command';
-import { nextId } from '../ids';
+import { brokerMove } from '../negotiation/broker-move';
+import { moveEvents } from '../negotiation/move-events';
+import { nextMove, whoseTurn, type NegotiationSettings } from '../negotiation/next-move';
+import { describeOffer, readOperatorMessage } from '../negotiation/operator-offer';
+import { composeMessage } from '../words/phrases';
+import { outsideOptions } from '../negotiation/outside-options';
+import { createRng, seedFrom } from '../rng';
+import { messageForBroker, messageForMove } from '../words/move-message';
+import type { Phraser } from '../words/llm-phrasing';
+import { conversationDecider, type ConversationEvent } from '../../conversation/conversation';
+import { handleCommand } from '../../handle-command';
+import { nextId } from '../../ids';
 import type { AutomationState, ConversationInfo } from './automation-state';
-import { committedElsewhere, NeedCommittedElsewhere, needDecider, type NeedState } from '../need/need';
-import { readNeed } from '../need/read-need';
+import { committedElsewhere, NeedCommittedElsewhere, needDecider, type NeedState } from '../../need/need';
+import { readNeed } from '../../need/read-need';
 import { deterministicId } from './deterministic-id';
 
 export interface NegotiatorOptions {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streams, type EventMetadata } from '@pf/events';
 import { createLogger, openServiceContext, parseConfig, type EventStore, type OpenedContext, type RecordedEvent } from '@pf/infra';
 import { createTestDatabase } from '@pf/infra/testing';
-import { commandMigrations } from '../index';
+import { commandMigrations } from '../../index';
 import { AutomationState } from './automation-state';
 import { matchAgent, stopAgent } from './matcher';
 import { Negotiator } from './negotiator';

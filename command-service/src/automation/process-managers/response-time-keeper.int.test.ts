@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger, openServiceContext, parseConfig, type OpenedContext } from '@pf/infra';
 import { createTestDatabase } from '@pf/infra/testing';
-import { commandMigrations } from '../index';
+import { commandMigrations } from '../../index';
 import { startResponseTimeKeeper } from './response-time-keeper';
 
 const until = async (check: () => boolean | Promise<boolean>, what: string, timeoutMs = 8000) => {

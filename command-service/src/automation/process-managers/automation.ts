@@ -1,14 +1,14 @@
 import { readStoredEvent, streams, type EventMetadata } from '@pf/events';
 import type { RecordedEvent, ServiceContext } from '@pf/infra';
-import { handleCommand } from '../handle-command';
-import { needDecider } from '../need/need';
+import { handleCommand } from '../../handle-command';
+import { needDecider } from '../../need/need';
 import { deterministicId } from './deterministic-id';
-import { DEFAULT_LENDING_RULES } from '../automation/negotiation/lending-rules';
+import { DEFAULT_LENDING_RULES } from '../negotiation/lending-rules';
 import { AUTOMATION_SNAPSHOT_FORMAT, restoreAutomationState, snapshotOf } from './automation-snapshot';
 import { answerMatchRequest } from './answer-match-request';
 import { matchAgent, stopAgent } from './matcher';
 import { Negotiator } from './negotiator';
-import { createLlmPhraser, type Phraser } from '../automation/words/llm-phrasing';
+import { createLlmPhraser, type Phraser } from '../words/llm-phrasing';
 import { startReactor, type Reactor } from './reactor';
 import { startResponseTimeKeeper } from './response-time-keeper';
 

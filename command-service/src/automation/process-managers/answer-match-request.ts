@@ -1,13 +1,13 @@
 import { DEMO_SANDBOX_RULE, streams, type EventOf } from '@pf/events';
 import type { RecordedEvent, ServiceContext } from '@pf/infra';
-import type { MatchSettings } from '../matching/matchable';
-import { handleCommand } from '../handle-command';
+import type { MatchSettings } from '../../matching/matchable';
+import { handleCommand } from '../../handle-command';
 import type { AutomationState } from './automation-state';
 import { deterministicId } from './deterministic-id';
 import { matchAgentExplained } from './matcher';
-import { matchRunDecider } from '../matching/match-run';
-import { sourcingOf } from '../matching/sourcing';
-import { keptApartBySandbox } from '../matching/sandbox';
+import { matchRunDecider } from '../../matching/match-run';
+import { sourcingOf } from '../../matching/sourcing';
+import { keptApartBySandbox } from '../../matching/sandbox';
 
 /** The matcher's answer to Match: it runs for the lead as on a resume, then says what it found. */
 export async function answerMatchRequest(

@@ -15,12 +15,12 @@ import {
   type DomainEvent,
 } from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
-import type { MatchableAgent, OpenConversation } from '../matching/matchable';
-import { criteriaFingerprint, pairKey } from '../matching/plan-matches';
-import { DEFAULT_LENDING_RULES, type LendingRules } from '../automation/negotiation/lending-rules';
-import { negotiatedNeeds, negotiationSetup } from '../automation/negotiation/setup';
-import { evolveNegotiation, initialNegotiationState, type NegotiationState } from '../automation/negotiation/state';
-import { needDecider, type NeedState } from '../need/need';
+import type { MatchableAgent, OpenConversation } from '../../matching/matchable';
+import { criteriaFingerprint, pairKey } from '../../matching/plan-matches';
+import { DEFAULT_LENDING_RULES, type LendingRules } from '../negotiation/lending-rules';
+import { negotiatedNeeds, negotiationSetup } from '../negotiation/setup';
+import { evolveNegotiation, initialNegotiationState, type NegotiationState } from '../negotiation/state';
+import { needDecider, type NeedState } from '../../need/need';
 
 /** An agent as the shared agents view folds it, with its id under the name the matcher uses. */
 export type AgentInfo = Agent & MatchableAgent;
