@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { agentType, criteria, responseTimeHours } from './agent';
 import { conversationOutcome, participant } from './conversation';
-import { conversationEvent, matchFound } from './domain-events';
+import { matchFound } from './domain-events';
 import { concessionStrategy, loanTerms } from './negotiation';
+import { agentMove } from './offers/agent-move';
 import { borrowerNeeds } from './products/needs';
 import { productRange } from './products/product';
 import { agentDefaultsInput, notificationPreferences, sealed, sessionTimeout } from './user';
@@ -168,11 +169,16 @@ export const completeConversation = command('CompleteConversation', {
 });
 /** The automated agents could not make their move (the negotiator's, after a run of failures). */
 export const recordStall = command('RecordStall', { conversationId: id, agentId: id.nullable(), reason: z.string() });
-/** An automated agent's turn: its message and the negotiation events the engine decided, all or nothing. */
+/**
+ * An automated agent's turn, all or nothing: its words, and its move as an intent (offer, accept, walk away) from
+ * which the conversation decides the offer events (decideAgentMove): the conversation is the only author of offers.
+ * A principal's words go to the other side; a broker's to the conversation.
+ */
 export const recordAgentTurn = command('RecordAgentTurn', {
   conversationId: id,
   agentId: id,
-  events: z.array(conversationEvent),
+  message: z.object({ messageId: id, content: z.string() }).optional(),
+  move: agentMove.optional(),
   /** Required for a turn that offers or agrees: the need as it stood (an acceptance needs it committed here). */
   need: needStatus.optional(),
 });

@@ -1,4 +1,12 @@
-import { offerOnTheTable, offerTermsProblem, type ConversationCommand, type ConversationEvent, type NeedStatus } from '@pf/events';
+import {
+  decideAgentMove,
+  offerOnTheTable,
+  offerTermsProblem,
+  type ConversationCommand,
+  type OfferTable,
+  type ConversationEvent,
+  type NeedStatus,
+} from '@pf/events';
 import { Invalid, NotFound } from '@pf/infra';
 import { committedElsewhere, NeedCommittedElsewhere } from '../need/need';
 import { active, checkSpeaksFor, counterpartOf, isSilenced, senderFor, visibleTo, type ConversationState, type Started } from './state';
@@ -10,6 +18,20 @@ export type CommitmentCommand = Extract<
 >;
 
 const borrowerOf = (conversation: Started) => conversation.participants.find((p) => p.type === 'borrower');
+
+/** The conversation's offers and who negotiates them, as the offer rules read them (events/src/offers). */
+function offerTableOf(conversation: Started): OfferTable {
+  const agentOf = (type: 'borrower' | 'lender' | 'broker') => conversation.participants.find((p) => p.type === type)?.agentId;
+  const borrowerAgentId = agentOf('borrower');
+  const lenderAgentId = agentOf('lender');
+  if (borrowerAgentId === undefined || lenderAgentId === undefined)
+    throw new Invalid('There is nobody on the other side to make an offer to');
+  return {
+    conversationId: conversation.conversationId,
+    book: conversation.offers,
+    parties: { borrowerAgentId, lenderAgentId, brokerAgentId: agentOf('broker') ?? null },
+  };
+}
 
 /** Refused while the borrower's need is committed to another conversation (docs/decisions/one-commitment-per-need.md). */
 function refuseIfCommittedElsewhere(conversation: Started, need: NeedStatus | undefined): void {
@@ -72,19 +94,33 @@ export function commitmentMove(command: CommitmentCommand, state: ConversationSt
       const conversation = active(state, command.conversationId);
       // Its side may have been taken over while the agent was composing: then it says nothing.
       if (isSilenced(conversation, command.agentId)) return [];
-      if (!conversation.participants.some((p) => p.agentId === command.agentId))
-        throw new NotFound(`Conversation ${command.conversationId} not found`);
-      const foreign = command.events.find(
-        (event) => 'conversationId' in event.data && event.data.conversationId !== command.conversationId,
-      );
-      if (foreign) throw new Invalid(`An agent's turn in conversation ${command.conversationId} cannot record ${foreign.type} of another`);
-      const agrees = command.events.some((event) => event.type === 'OfferAccepted' || event.type === 'DealAgreed');
-      const offers = command.events.some((event) => event.type === 'OfferMade');
-      if (agrees || offers) refuseIfCommittedElsewhere(conversation, command.need);
-      if (agrees && command.need?.committed?.conversationId !== command.conversationId) {
+      const agent = conversation.participants.find((p) => p.agentId === command.agentId);
+      if (!agent) throw new NotFound(`Conversation ${command.conversationId} not found`);
+      const { conversationId, message, move } = command;
+      if (move && move.kind !== 'walk-away') refuseIfCommittedElsewhere(conversation, command.need);
+      if (move?.kind === 'accept' && command.need?.committed?.conversationId !== conversationId) {
         throw new Invalid("Terms are agreed only once the borrower's need is committed to this conversation");
       }
-      return command.events;
+      const decided = move ? decideAgentMove(offerTableOf(conversation), agent.agentId, move) : { events: [] };
+      if ('refused' in decided) throw new Invalid(decided.refused);
+      return [
+        ...(message
+          ? [
+              {
+                type: 'MessageSent' as const,
+                data: {
+                  conversationId,
+                  messageId: message.messageId,
+                  fromAgentId: agent.agentId,
+                  toAgentId: agent.type === 'broker' ? null : (counterpartOf(conversation, agent)?.agentId ?? null),
+                  content: message.content,
+                  isAutomated: true,
+                },
+              },
+            ]
+          : []),
+        ...decided.events,
+      ];
     }
     case 'EndForCommitment': {
       if (state.status !== 'active') return [];

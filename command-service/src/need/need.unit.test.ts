@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Invalid } from '@pf/infra';
 import type { ConversationEvent } from '@pf/events';
+import { FURNESS_FIVE_YEAR_FIX } from '@pf/events/testing';
 import { deciderSpec } from '../testing/decider-spec';
 import { conversationDecider } from '../conversation/conversation';
 import { NeedCommittedElsewhere, needDecider, type NeedEvent } from './need';
@@ -60,8 +61,13 @@ describe('a conversation against its borrower need', () => {
   };
   const terms = { loanAmount: 315_000, interestRate: 4.35, termYears: 25, arrangementFee: 999 };
   const elsewhere = { committed: commitment };
+  const reason = { rule: 'lender accepts', figures: {} };
+  const asked: ConversationEvent = {
+    type: 'OfferMade',
+    data: { conversationId: 4, offerId: 'o1', round: 0, fromAgentId: 1, toAgentId: 5, terms, product: FURNESS_FIVE_YEAR_FIX },
+  };
   const agree: ConversationEvent[] = [
-    { type: 'OfferAccepted', data: { conversationId: 4, offerId: 'o1', byAgentId: 5, terms } },
+    { type: 'OfferAccepted', data: { conversationId: 4, offerId: 'o1', byAgentId: 5, terms, reason } },
     {
       type: 'DealAgreed',
       data: {
@@ -76,8 +82,10 @@ describe('a conversation against its borrower need', () => {
         interestRate: 4.35,
         termYears: 25,
         arrangementFee: 999,
+        product: FURNESS_FIVE_YEAR_FIX,
       },
     },
+    { type: 'ConversationCompleted', data: { conversationId: 4, outcome: 'agreed', reason: 'Terms agreed' } },
   ];
 
   it("refuses an operator's offer for a borrower committed elsewhere, naming neither the winning lender nor its deal", () => {
@@ -117,16 +125,21 @@ describe('a conversation against its borrower need', () => {
       type: 'RecordAgentTurn' as const,
       conversationId: 4,
       agentId: 5,
-      events: agree,
+      move: {
+        kind: 'accept' as const,
+        offerId: 'o1',
+        reason,
+        deal: { dealId: 'deal-b', propertyValue: 450_000, procurationFeePercent: 0 },
+      },
       need,
     });
-    spec.given([started]).when(turn(elsewhere)).thenThrows(NeedCommittedElsewhere);
+    spec.given([started, asked]).when(turn(elsewhere)).thenThrows(NeedCommittedElsewhere);
     spec
-      .given([started])
+      .given([started, asked])
       .when(turn({ committed: null }))
       .thenThrows(Invalid, /committed to this conversation/);
     spec
-      .given([started])
+      .given([started, asked])
       .when(turn({ committed: { ...commitment, conversationId: 4, dealId: 'deal-b' } }))
       .then(agree);
   });

@@ -1,2 +1,3 @@
 export * from './offer';
 export * from './offer-book';
+export * from './agent-move';

@@ -14,7 +14,7 @@ import { DEMO_NEEDS, DEMO_RANGES } from '../../seed-demo/demo-products';
 import { brokerMove } from './broker-move';
 import { conceded } from './concession';
 import { DEFAULT_LENDING_RULES } from './lending-rules';
-import { moveEvents } from './move-events';
+import { decidedMoveEvents } from './move-intent';
 import { DEFAULT_NEGOTIATION_SETTINGS, nextMove, whoseTurn } from './next-move';
 import { worth } from './offer-strategy';
 import { offerFromOperatorMessage, readOfferFromText } from './operator-offer';
@@ -206,7 +206,7 @@ describe('bespoke pricing of one product', () => {
     expect(nextMove(manual, 'lender', lenderFirst)).toEqual({ kind: 'wait', reason: 'manual-mode' });
     const open = nextMove(state, 'lender', lenderFirst);
     expect(open).toMatchObject({ kind: 'offer', reason: { rule: 'lender opens at list price' } });
-    const after = play(state, moveEvents(state, 'lender', open, { offerId: 'o1', dealId: 'd1' }));
+    const after = play(state, decidedMoveEvents(state, 'lender', open, { offerId: 'o1', dealId: 'd1' }));
     expect(whoseTurn(after, lenderFirst)).toBe('borrower');
     const ended = play(after, [{ type: 'ConversationCompleted', data: { conversationId: 7, outcome: 'stopped', reason: 'paused' } }]);
     expect(nextMove(ended, 'borrower', lenderFirst)).toEqual({ kind: 'wait', reason: 'finished' });
@@ -230,7 +230,7 @@ describe('bespoke pricing of one product', () => {
       terms: listTerms,
       reason: { rule: 'lender accepts: within its discretion and no more than it would give next' },
     });
-    const agreed = moveEvents(state, 'lender', move, { offerId: 'o2', dealId: 'd1' });
+    const agreed = decidedMoveEvents(state, 'lender', move, { offerId: 'o2', dealId: 'd1' });
     expect(agreed.find((event) => event.type === 'DealAgreed')?.data).toMatchObject({ product: { ...priced.product, cashbackPounds: 0 } });
   });
 
@@ -341,7 +341,7 @@ describe('bespoke pricing of one product', () => {
         expect(move.reason.rule).toBe('borrower asks the lender to match its offer elsewhere');
         expect(worth(priced, move).trueCost).toBeLessThanOrEqual(elsewhere);
       }
-      state = play(state, moveEvents(state, side, move, { offerId: `o${turn}`, dealId: 'd' }));
+      state = play(state, decidedMoveEvents(state, side, move, { offerId: `o${turn}`, dealId: 'd' }));
     }
     expect(state.status).toBe('ended');
   });
@@ -377,7 +377,7 @@ describe('bespoke pricing of one product', () => {
     ]);
     for (let turn = 1; turn < 12 && state.status === 'negotiating'; turn += 1) {
       const side = whoseTurn(state, settings)!;
-      state = play(state, moveEvents(state, side, nextMove(state, side, settings), { offerId: `o${turn}`, dealId: 'd' }));
+      state = play(state, decidedMoveEvents(state, side, nextMove(state, side, settings), { offerId: `o${turn}`, dealId: 'd' }));
     }
     expect(state.status).toBe('ended');
     expect(state.book.offers).toHaveLength(settings.deadlineRounds);
@@ -431,7 +431,7 @@ describe('bespoke pricing of one product', () => {
     ]);
     for (let round = 0; round < 5 && state.status === 'negotiating'; round += 1) {
       const side = whoseTurn(state, settings)!;
-      state = play(state, moveEvents(state, side, nextMove(state, side, settings), { offerId: `o${round}`, dealId: 'd' }));
+      state = play(state, decidedMoveEvents(state, side, nextMove(state, side, settings), { offerId: `o${round}`, dealId: 'd' }));
     }
     const suggestion = brokerMove(state, settings);
     if (state.status !== 'negotiating') return expect(suggestion).toBeNull();

@@ -1,7 +1,7 @@
 import { readCriteria, type ProductRange } from '@pf/events';
 import { describe, expect, it } from 'vitest';
 import { DEMO_NEEDS, DEMO_RANGES } from '../../seed-demo/demo-products';
-import { moveEvents } from './move-events';
+import { decidedMoveEvents } from './move-intent';
 import { DEFAULT_NEGOTIATION_SETTINGS, nextMove, whoseTurn } from './next-move';
 import { worth } from './offer-strategy';
 import { outsideOptions } from './outside-options';
@@ -44,7 +44,7 @@ function negotiateWithAll(): NegotiationState[] {
       const move = nextMove(state, side, settings, outsideOptions(state, side, states));
       if (move.kind === 'wait') return;
       moved = true;
-      const events = moveEvents(state, side, move, { offerId: `o-${index}-${step}`, dealId: `d-${index}` });
+      const events = decidedMoveEvents(state, side, move, { offerId: `o-${index}-${step}`, dealId: `d-${index}` });
       states = states.map((s, i) => (i === index ? events.reduce(evolveNegotiation, state) : s));
     });
     if (!moved) break;

@@ -1,9 +1,9 @@
 /**
- * A whole negotiation in memory, built from the same functions a process manager uses (nextMove, moveEvents,
- * evolveNegotiation): for tests, the bench and replaying "what would the agents do".
+ * A whole negotiation in memory, built from the same functions a process manager uses (nextMove, moveIntent, the
+ * conversation's decideAgentMove, evolveNegotiation): for tests, the bench and replaying "what would the agents do".
  */
 import type { DomainEvent, LoanTerms, OfferedProduct } from '@pf/events';
-import { moveEvents } from './move-events';
+import { decidedMoveEvents } from './move-intent';
 import { DEFAULT_NEGOTIATION_SETTINGS, nextMove, whoseTurn, type Move, type NegotiationSettings } from './next-move';
 import { negotiationSetup, type BorrowerInput, type LenderInput, type Market, DEFAULT_MARKET, type NegotiationSetup } from './setup';
 import { evolveNegotiation, initialNegotiationState, type NegotiationState } from './state';
@@ -40,7 +40,7 @@ export function runFrom(start: NegotiationState, settings: NegotiationSettings =
     const side = whoseTurn(state, settings);
     if (!side) break;
     const move = nextMove(state, side, settings);
-    const produced = moveEvents(state, side, move, { offerId: `offer-${turn}`, dealId: 'deal-1' });
+    const produced = decidedMoveEvents(state, side, move, { offerId: `offer-${turn}`, dealId: 'deal-1' });
     steps.push({ state, side, move, events: produced });
     for (const event of produced) state = evolveNegotiation(state, event);
     events.push(...produced);

@@ -1,7 +1,7 @@
-import { backoffDelay, firmOf, isAgentSilenced, streams, type DomainEvent, type EventMetadata } from '@pf/events';
+import { backoffDelay, firmOf, isAgentSilenced, streams, type AgentMove, type DomainEvent, type EventMetadata } from '@pf/events';
 import { ConcurrencyConflict, DomainError, metrics, notifyTyping, type Logger, type RecordedEvent, type ServiceContext } from '@pf/infra';
 import { brokerMove } from '../negotiation/broker-move';
-import { moveEvents } from '../negotiation/move-events';
+import { moveIntent } from '../negotiation/move-intent';
 import { nextMove, whoseTurn, type NegotiationSettings } from '../negotiation/next-move';
 import { describeOffer, readOperatorMessage } from '../negotiation/operator-offer';
 import { composeMessage } from '../words/phrases';
@@ -9,7 +9,7 @@ import { outsideOptions } from '../negotiation/outside-options';
 import { createRng, seedFrom } from '../rng';
 import { messageForBroker, messageForMove } from '../words/move-message';
 import type { Phraser } from '../words/llm-phrasing';
-import { conversationDecider, type ConversationEvent } from '../../conversation/conversation';
+import { conversationDecider } from '../../conversation/conversation';
 import { handleCommand } from '../../handle-command';
 import { nextId } from '../../ids';
 import type { AutomationState, ConversationInfo } from './automation-state';
@@ -48,8 +48,13 @@ interface Turn {
   readonly agreement?: { dealId: string; lenderAgentId: number; lenderName: string; borrowerName: string };
   /** Set when the move leaves the conversation because the borrower's need is committed elsewhere. */
   readonly leaving?: true;
-  /** The events of the turn, given a message id for its words. */
-  compose(messageId: number): Promise<ConversationEvent[] | null>;
+  /** The turn: its words (none: it says nothing) and its move, the intent the conversation decides the offer events from. */
+  compose(): Promise<ComposedTurn>;
+}
+
+interface ComposedTurn {
+  readonly words: string | null;
+  readonly move: AgentMove | null;
 }
 
 /**
@@ -274,9 +279,10 @@ export class Negotiator {
     const turn = this.turnIn(conversationId);
     if (!turn || this.closed) return null;
     const { store, pool } = this.context;
+    const { words, move } = await turn.compose();
+    if (words === null && move === null) return null;
     const messageId = await nextId(pool, 'message_ids');
-    const events = await turn.compose(messageId);
-    if (!events || events.length === 0) return null;
+    const message = words === null ? undefined : { messageId, content: words };
     const metadata: EventMetadata = {
       actor: { kind: 'agent', agentId: turn.agentId },
       correlationId: streams.conversation(conversationId),
@@ -285,14 +291,12 @@ export class Negotiator {
     const eventId = (i: number) => deterministicId(`${turn.key}:${i}`);
     const stream = streams.conversation(conversationId);
     if (turn.leaving && turn.borrowerId !== null) {
-      const message = events.find((event) => event.type === 'MessageSent');
-      const content = message?.type === 'MessageSent' ? message.data.content : '';
       const need = await readNeed(store, turn.borrowerId);
       const ended = await handleCommand(
         store,
         stream,
         conversationDecider,
-        { type: 'EndForCommitment', conversationId, byAgentId: turn.agentId, need, message: { messageId, content } },
+        { type: 'EndForCommitment', conversationId, byAgentId: turn.agentId, need, message: { messageId, content: words ?? '' } },
         metadata,
         eventId,
       );
@@ -328,7 +332,14 @@ export class Negotiator {
         store,
         stream,
         conversationDecider,
-        { type: 'RecordAgentTurn', conversationId, agentId: turn.agentId, events, ...(need ? { need } : {}) },
+        {
+          type: 'RecordAgentTurn',
+          conversationId,
+          agentId: turn.agentId,
+          ...(message ? { message } : {}),
+          ...(move ? { move } : {}),
+          ...(need ? { need } : {}),
+        },
         metadata,
         {
           eventId,
@@ -386,13 +397,13 @@ export class Negotiator {
         key: `${key}:broker`,
         version: conversation.version,
         borrowerId: null,
-        compose: async (messageId) => {
+        compose: async () => {
           const names = {
             borrower: this.nameOf(conversation, negotiation.setup.borrower.agentId),
             lender: this.nameOf(conversation, negotiation.setup.lender.agentId),
           };
           const text = await this.options.phrase(messageForBroker(negotiation, broker, names, rng), this.speaker(conversation, brokerId));
-          return [message(conversationId, messageId, brokerId, null, text)];
+          return { words: text, move: null };
         },
       };
     }
@@ -411,17 +422,9 @@ export class Negotiator {
         version: conversation.version,
         borrowerId,
         leaving: true,
-        compose: async (messageId) => {
+        compose: async () => {
           const draft = composeMessage({ kind: 'withdraw', side }, rng);
-          return [
-            message(
-              conversationId,
-              messageId,
-              leaver,
-              side === 'borrower' ? lenderId : borrowerId,
-              await this.options.phrase(draft, this.speaker(conversation, leaver)),
-            ),
-          ];
+          return { words: await this.options.phrase(draft, this.speaker(conversation, leaver)), move: null };
         },
       };
     }
@@ -434,7 +437,6 @@ export class Negotiator {
     if (move.kind === 'wait') return null;
     const me = negotiation.setup[side].agentId;
     if (isAgentSilenced(conversation, me)) return null;
-    const them = negotiation.setup[side === 'borrower' ? 'lender' : 'borrower'].agentId;
     const dealId = deterministicId(`${conversationId}:deal`);
     return {
       agentId: me,
@@ -451,14 +453,10 @@ export class Negotiator {
             },
           }
         : {}),
-      compose: async (messageId) => {
+      compose: async () => {
         const draft = messageForMove(negotiation, side, move, rng);
-        const ids = { offerId: deterministicId(`${key}:${side}:offer`), dealId };
-        const decided = moveEvents(negotiation, side, move, ids) as ConversationEvent[];
-        const said = draft
-          ? [message(conversationId, messageId, me, them, await this.options.phrase(draft, this.speaker(conversation, me)))]
-          : [];
-        return [...said, ...decided];
+        const intent = moveIntent(negotiation, move, { offerId: deterministicId(`${key}:${side}:offer`), dealId });
+        return { words: draft ? await this.options.phrase(draft, this.speaker(conversation, me)) : null, move: intent };
       },
     };
   }
@@ -478,16 +476,6 @@ function describeFailure(error: unknown): string {
   if (error instanceof DomainError) return error.message;
   const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return text.slice(0, 200);
-}
-
-function message(
-  conversationId: number,
-  messageId: number,
-  fromAgentId: number,
-  toAgentId: number | null,
-  content: string,
-): ConversationEvent {
-  return { type: 'MessageSent', data: { conversationId, messageId, fromAgentId, toAgentId, content, isAutomated: true } };
 }
 
 /** A move stored, and the negotiation it ended, by outcome (docs/operations/observability.md). */

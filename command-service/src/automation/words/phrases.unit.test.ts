@@ -4,7 +4,7 @@ import { DEMO_NEEDS, DEMO_RANGES } from '../../seed-demo/demo-products';
 import { worth } from '../negotiation/offer-strategy';
 import { runNegotiation } from '../negotiation/run-negotiation';
 import { nextMove } from '../negotiation/next-move';
-import { moveEvents } from '../negotiation/move-events';
+import { decidedMoveEvents } from '../negotiation/move-intent';
 import { negotiationSetup } from '../negotiation/setup';
 import { evolveNegotiation, initialNegotiationState, latestOf, offerToAnswer, type NegotiationState } from '../negotiation/state';
 import { createRng } from '../rng';
@@ -139,7 +139,7 @@ describe('words agree with moves', () => {
     const move = nextMove(state, 'lender', settings);
     const text = messageForMove(state, 'lender', move, createRng(1)) ?? '';
     expect(text).toMatch(/^We can't do that(\.|, but)/);
-    state = play(state, moveEvents(state, 'lender', move, { offerId: 'o2', dealId: 'd' }));
+    state = play(state, decidedMoveEvents(state, 'lender', move, { offerId: 'o2', dealId: 'd' }));
     // The person repeats the ask: the agent refuses again and never accepts it.
     for (let round = 3; round < 10; round += 2) {
       state = play(state, [
@@ -150,7 +150,7 @@ describe('words agree with moves', () => {
       ]);
       const next = nextMove(state, 'lender', settings);
       expect(next.kind).not.toBe('accept');
-      state = play(state, moveEvents(state, 'lender', next, { offerId: `a${round}`, dealId: 'd' }));
+      state = play(state, decidedMoveEvents(state, 'lender', next, { offerId: `a${round}`, dealId: 'd' }));
     }
     // A counter to an offer the lender would still take is no refusal.
     const fair = play(initialNegotiationState(7, setup), [
@@ -200,7 +200,7 @@ describe('words agree with moves', () => {
     const settings = { deadlineRounds: 10, opener: 'borrower' as const };
     const move = nextMove(state, 'borrower', settings);
     expect(messageForMove(state, 'borrower', move, createRng(1))).toMatch(/^I'm sorry, that's more than I can manage\. Could you do /);
-    state = play(state, moveEvents(state, 'borrower', move, { offerId: 'b2', dealId: 'd' }));
+    state = play(state, decidedMoveEvents(state, 'borrower', move, { offerId: 'b2', dealId: 'd' }));
     state = play(state, [
       {
         type: 'OfferMade',
