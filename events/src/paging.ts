@@ -30,7 +30,7 @@ const limit = z.coerce
 const search = storableText({ error: 'q must be text' }).trim().max(100, { error: 'q must be at most 100 characters' }).optional();
 
 /**
- * What a cursor decodes to (query-service/src/read-models/paging.ts): the last row's sort key, each part
+ * What a cursor decodes to (query-service/src/projection-kit/paging.ts): the last row's sort key, each part
  * something PostgreSQL can compare, so a cursor a client made up is a 400 naming the part, never a 500.
  */
 const ISO_MICROSECONDS = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{6}Z$/;

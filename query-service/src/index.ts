@@ -4,18 +4,18 @@ import { analyticsRoutes } from './daily-analytics/routes';
 import { analyticsMigrations } from './daily-analytics/schema';
 import { dailyAnalytics, DAILY_ANALYTICS_CONSUMER, DAILY_ANALYTICS_TABLES } from './daily-analytics/daily-analytics';
 import { projectorFollower } from './projector/projector';
-import { ReadModelProgress } from './projector/progress';
+import { ReadModelProgress } from './projection-kit/progress';
 import { READ_MODELS_PROJECTION } from './projector/checkpoint';
 import { readModelMigrations, READ_MODEL_TABLES } from './read-models';
-import { replayReadModelsMigration } from './read-models/replay';
+import { replayReadModelsMigration } from './projector/replay';
 import { ANALYTICS_FACT_TABLES, analyticsFactsFollower, analyticsFactsMigrations, analyticsReportRoutes } from './read-models/analytics';
 import { readRoutes } from './routes';
 import { conversationStatusRoutes } from './read-models/conversation-status/routes';
 import { historyRoutes } from './history/routes';
 import { adminRebuildRoutes } from './rebuild/admin-routes';
 import { systemRoutes } from './system/routes';
-import { eventFeedRoutes } from './event-feed/routes';
-import { erasedForPublishing } from './event-feed/published';
+import { eventFeedRoutes } from './read-models/event-feed/routes';
+import { erasedForPublishing } from './read-models/event-feed/published';
 
 /** The projector's read-model tables. */
 export { READ_MODEL_TABLES };
@@ -32,7 +32,7 @@ export {
 } from './rebuild';
 export { projectReadModels } from './read-models';
 export { erasureRule } from './read-models/erasure/projection';
-export { ReadModelProgress } from './projector/progress';
+export { ReadModelProgress } from './projection-kit/progress';
 export { dailyAnalytics, readDailyAnalytics } from './daily-analytics/daily-analytics';
 
 export const queryMigrations = [

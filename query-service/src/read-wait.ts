@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { parsePosition, positionToken, type Position } from '@pf/events';
 import { Invalid, NotCaughtUp, type EventStore } from '@pf/infra';
-import type { ReadModelProgress } from './projector/progress';
+import type { ReadModelProgress } from './projection-kit/progress';
 
 /** The position a read names in `x-after-position`, checked; undefined when it names none. */
 export function afterPosition(request: FastifyRequest): { position: Position; token: string } | undefined {

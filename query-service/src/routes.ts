@@ -21,10 +21,10 @@ import {
   versionETag,
 } from '@pf/events';
 import { NotFound, sessionViewer, type FastifyPluginAsyncZod, type ServiceContext } from '@pf/infra';
-import type { ReadModelProgress } from './projector/progress';
+import type { ReadModelProgress } from './projection-kit/progress';
 import { afterPosition, waitUntilApplied } from './read-wait';
 import { readModelRoutes } from './read-models';
-import { ReadCache } from './read-models/read-cache';
+import { ReadCache } from './projection-kit/read-cache';
 import { findAgent, listAgents, pageAgents } from './read-models/agents';
 import {
   findConversation,

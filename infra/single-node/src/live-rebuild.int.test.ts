@@ -140,7 +140,7 @@ describe('live rebuild of the read models', () => {
     expect(await indexesDuringFill).not.toContain('rm_messages_conversation');
     expect(await snapshot()).toEqual(afterLive);
     expect(await indexes()).toEqual(liveIndexes);
-    // Both rebuilds copied their new rows in (read-models/bulk-fill.ts); every row through the read models'
+    // Both rebuilds copied their new rows in (projection-kit/bulk-fill.ts); every row through the read models'
     // statements, as the projector writes them, gives the same rows.
     await liveRebuild(pool, store, { copyRows: false });
     expect(await snapshot()).toEqual(afterLive);

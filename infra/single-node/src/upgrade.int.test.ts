@@ -8,7 +8,7 @@ import type { AgentView } from '@pf/events';
 
 /**
  * A database last run by an older version: its events are there, but a read model added since has no rows for
- * them. Starting the new version must fill it from the stored events by itself (read-models/replay.ts).
+ * them. Starting the new version must fill it from the stored events by itself (projector/replay.ts).
  */
 describe('starting on a database from an older version', () => {
   let database: TestDatabase;

@@ -2,7 +2,7 @@ import { dailyAnalyticsQuery, dailyAnalyticsView, errorAnswers, readHeaders, SIG
 import { requireReader, type FastifyPluginAsyncZod, type ServiceContext } from '@pf/infra';
 import { readDailyAnalytics } from './daily-analytics';
 import { analyticsReadWait } from '../read-models/analytics/read-wait';
-import type { ReadModelProgress } from '../projector/progress';
+import type { ReadModelProgress } from '../projection-kit/progress';
 import { afterPosition, waitUntilApplied } from '../read-wait';
 
 export const analyticsRoutes: FastifyPluginAsyncZod<ServiceContext & { progress: ReadModelProgress }> = async (

@@ -14,7 +14,7 @@ import {
   verifyStreams,
   type EventStore,
 } from '@pf/infra';
-import { erasedBatch, type ErasedEvent } from '../event-feed/batch';
+import { erasedBatch, type ErasedEvent } from '../read-models/event-feed/batch';
 import { READ_MODELS_PROJECTION } from '../projector/checkpoint';
 import { historyCsv, historyJson } from './export';
 import { toHistoryEvents } from './history-events';

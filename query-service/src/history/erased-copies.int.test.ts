@@ -18,7 +18,7 @@ import {
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { queryMigrations } from '../index';
 import { projectBatch } from '../projector/projector';
-import { erasedForPublishing } from '../event-feed/published';
+import { erasedForPublishing } from '../read-models/event-feed/published';
 import { runAudit } from './audit';
 
 const NAME = 'Carol Quimby';

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { domainEvent } from '@pf/events';
 import { contentDigest } from '@pf/infra';
-import { eraseDeleted, type PeopleOfBatch } from '../event-feed/redact';
+import { eraseDeleted, type PeopleOfBatch } from '../read-models/event-feed/redact';
 import type { HistoryRecord, LoadedHistory } from './load-history';
 
 /**

@@ -3,8 +3,8 @@ import { comparePositions, formatPosition, type Position } from '@pf/events';
 import { loadCheckpoint, lockCheckpoint, runOf, type EventStore, type FollowerSpec, type RecordedEvent } from '@pf/infra';
 import { projectReadModels } from '../read-models';
 import { READ_MODELS_PROJECTION } from './checkpoint';
-import { ProjectorMemory } from './memory';
-import type { ReadModelProgress } from './progress';
+import { ProjectorMemory } from '../projection-kit/memory';
+import type { ReadModelProgress } from '../projection-kit/progress';
 
 /**
  * Applies a batch and moves the checkpoint in one transaction. The checkpoint row is locked first
@@ -68,7 +68,7 @@ export async function projectBatch(
 /**
  * The checkpoint stands before where this projector's last batch left it: the database lost that commit (it did not
  * wait for the disk, and PostgreSQL stopped before writing it out), or the read models were emptied to be filled
- * again (read-models/replay.ts). Either way the run must start again from the checkpoint.
+ * again (projector/replay.ts). Either way the run must start again from the checkpoint.
  */
 class CheckpointBehind extends Error {
   constructor(name: string, checkpoint: Position, previous: Position) {

@@ -12,11 +12,11 @@ import {
   type OpenedContext,
 } from '@pf/infra';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
-import { ReadModelProgress } from '../projector/progress';
+import { ReadModelProgress } from '../projection-kit/progress';
 import { readModelMigrations, readModelRoutes, projectReadModels } from '.';
 import { describeRequirement } from './leads/requirement';
 import { pageLeads } from './leads/queries';
-import { ReadCache } from './read-cache';
+import { ReadCache } from '../projection-kit/read-cache';
 import { recorded } from './testing';
 
 const dealIdOf = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;

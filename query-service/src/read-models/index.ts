@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { FastifyPluginAsync } from 'fastify';
 import type { RecordedEvent } from '@pf/infra';
-import type { ProjectorMemory } from '../projector/memory';
+import type { ProjectorMemory } from '../projection-kit/memory';
 import { agentsReadModel } from './agents';
 import { conversationsReadModel } from './conversations';
 import { dealReadRoutes, dealsReadModel } from './deals';
@@ -11,14 +11,14 @@ import { leadReadRoutes, leadsReadModel } from './leads';
 import { matchReadRoutes, matchesReadModel } from './matches';
 import { matchesFoundReadModel } from './matches-found';
 import { notificationsReadModel } from './notifications';
-import type { ReadModelRouteOptions } from './read-model-routes';
-import type { ReadModel } from './read-model';
+import type { ReadModelRouteOptions } from '../projection-kit/read-model-routes';
+import type { ReadModel } from '../projection-kit/read-model';
 import { versionsReadModel } from './versions';
 import { conversationStatusReadModel } from './conversation-status/projection';
 import { eventFeedReadModel } from './event-feed/projection';
 import { erasureReadModel } from './erasure/projection';
 
-export type { ReadModel } from './read-model';
+export type { ReadModel } from '../projection-kit/read-model';
 
 /**
  * Every read model, in the order their batches are applied (a later one may read an earlier one's rows:

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { DomainEvent } from '@pf/events';
 import { dealAgreed } from '@pf/events/testing';
 import { checkpointMigrations, migrate, type RecordedEvent } from '@pf/infra';
-import { ProjectorMemory } from '../projector/memory';
+import { ProjectorMemory } from '../projection-kit/memory';
 import { projectBatch } from '../projector/projector';
 import { projectReadModels, READ_MODEL_TABLES } from '.';
 import { readModelDatabase, recorded } from './testing';

@@ -1,9 +1,9 @@
 import type pg from 'pg';
 import { comparePositions, START, type Position } from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
-import { ProjectorMemory } from '../projector/memory';
-import { BulkFill, fillingWith } from '../read-models/bulk-fill';
-import { DocumentMirrors } from '../read-models/document-mirror';
+import { ProjectorMemory } from '../projection-kit/memory';
+import { BulkFill, fillingWith } from '../projection-kit/bulk-fill';
+import { DocumentMirrors } from '../projection-kit/document-mirror';
 import type { RebuildPart } from './parts';
 import { REBUILD_SCHEMA, useSchema } from './shadow';
 

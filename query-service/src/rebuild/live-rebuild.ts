@@ -64,7 +64,7 @@ export interface LiveRebuildOptions {
   /** Keep every index up to date from the start even with no one following the log (measurements). */
   readonly keepIndexes?: boolean;
   /**
-   * Copy the new rows of the fresh tables in (the default: read-models/bulk-fill.ts); false writes every row through
+   * Copy the new rows of the fresh tables in (the default: projection-kit/bulk-fill.ts); false writes every row through
    * the read models' statements, as the projector does (tests compare the two).
    */
   readonly copyRows?: boolean;
@@ -315,7 +315,7 @@ export async function liveRebuild(pool: pg.Pool, store: EventStore, options: Liv
           // events below the checkpoint may not have arrived yet.
           const consumer = consumers.get(name);
           if (consumer) await advanceAppliedThrough(client, consumer, target);
-          // Saved even when unchanged: its new updated_at tells a running projector its memory is stale (projector/memory.ts).
+          // Saved even when unchanged: its new updated_at tells a running projector its memory is stale (projection-kit/memory.ts).
           await saveCheckpoint(client, name, target);
         }
         await client.query(`create schema ${RETIRED_SCHEMA}`);

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { RecordedEvent } from '@pf/infra';
-import type { ProjectorMemory } from '../projector/memory';
+import type { ProjectorMemory } from '../projection-kit/memory';
 import { READ_MODELS_PROJECTION } from '../projector/checkpoint';
 import { readModels } from '../read-models';
 import {

@@ -1,4 +1,4 @@
-import type { ReadModel } from '../read-model';
+import type { ReadModel } from '../../projection-kit/read-model';
 import { projectAgents } from './projection';
 import { agentsMigrations } from './schema';
 

@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import { agentsView, type Agent } from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
-import type { BulkTarget } from '../bulk-fill';
-import { foldBatch, json, keysOf, writeRows } from '../fold-batch';
+import type { BulkTarget } from '../../projection-kit/bulk-fill';
+import { foldBatch, json, keysOf, writeRows } from '../../projection-kit/fold-batch';
 import { AGENT_COLUMNS, agentFromRow, type AgentRow } from './rows';
 
 const AGENTS: BulkTarget = { table: 'rm_agents', columns: AGENT_COLUMNS.split(', '), key: [0], whenStored: 'statement' };

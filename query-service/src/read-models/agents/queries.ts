@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { agentViewOf, cursorKeys, PAGE_LIMIT_DEFAULT, type AgentPage, type AgentPageQuery, type AgentView } from '@pf/events';
-import { containsPattern, decodeCursor, encodeCursor } from '../paging';
+import { containsPattern, decodeCursor, encodeCursor } from '../../projection-kit/paging';
 import { AGENT_COLUMNS, agentFromRow, type AgentRow } from './rows';
 
 /** A firm's agents (visibility.ts: canSeeAgent), newest first; deleted ones are gone. */

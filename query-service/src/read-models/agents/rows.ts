@@ -1,5 +1,5 @@
 import type { Agent } from '@pf/events';
-import { iso } from '../fold-batch';
+import { iso } from '../../projection-kit/fold-batch';
 
 export const AGENT_COLUMNS =
   'id, owner_id, firm_id, name, type, description, criteria, strategy, is_active, is_deleted, created_at, updated_at, products, needs, is_demo';

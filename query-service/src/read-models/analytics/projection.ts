@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { RecordedEvent } from '@pf/infra';
-import type { BulkTarget } from '../bulk-fill';
-import { domainEventOf, json, recordedAtOf, writeRows } from '../fold-batch';
+import type { BulkTarget } from '../../projection-kit/bulk-fill';
+import { domainEventOf, json, recordedAtOf, writeRows } from '../../projection-kit/fold-batch';
 import { forgetDeletedOwners } from './account-deleted';
 import {
   agentOf,

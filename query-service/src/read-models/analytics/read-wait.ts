@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { comparePositions, formatPosition, type Position } from '@pf/events';
 import { analyticsCheckpointName, hasApplied, Invalid, NotCaughtUp, type Config, type EventStore } from '@pf/infra';
-import { ReadModelProgress } from '../../projector/progress';
+import { ReadModelProgress } from '../../projection-kit/progress';
 import { afterPosition, waitUntilApplied } from '../../read-wait';
 import { ANALYTICS_FACTS_CONSUMER } from './consumer';
 

@@ -23,7 +23,7 @@ import { analyticsRoutes as dailyRoutes } from '../../daily-analytics/routes';
 import { analyticsMigrations as dailyMigrations } from '../../daily-analytics/schema';
 import { dailyAnalytics } from '../../daily-analytics/daily-analytics';
 import { analyticsMigrations } from './schema';
-import { ReadModelProgress } from '../../projector/progress';
+import { ReadModelProgress } from '../../projection-kit/progress';
 import { eventFeedReadModel } from '../event-feed/projection';
 
 /** Read your writes on Analytics & Reports: a read naming a position waits for the analytics consumer, not the projector. */

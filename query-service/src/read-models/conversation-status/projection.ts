@@ -1,7 +1,7 @@
 import type pg from 'pg';
-import { domainEventOf } from '../fold-batch';
+import { domainEventOf } from '../../projection-kit/fold-batch';
 import type { Migration, RecordedEvent } from '@pf/infra';
-import type { ReadModel } from '../read-model';
+import type { ReadModel } from '../../projection-kit/read-model';
 
 const migrations: Migration[] = [
   {

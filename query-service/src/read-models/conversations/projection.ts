@@ -1,9 +1,9 @@
 import type pg from 'pg';
 import { conversationsView, firmOf, messageOf, type Conversation } from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
-import type { BulkTarget } from '../bulk-fill';
-import { foldBatch, keysOf, writeRows } from '../fold-batch';
-import type { ProjectorMemory } from '../../projector/memory';
+import type { BulkTarget } from '../../projection-kit/bulk-fill';
+import { foldBatch, keysOf, writeRows } from '../../projection-kit/fold-batch';
+import type { ProjectorMemory } from '../../projection-kit/memory';
 import { CONVERSATION_SELECT, conversationFromRow, type ConversationRow } from './rows';
 
 const CONVERSATIONS: BulkTarget = {
@@ -50,7 +50,7 @@ export async function projectConversations(
   const ids = keysOf(conversationsView, batch);
   if (ids.length === 0) return;
   const stored = new Map<number, Conversation>();
-  // What the projector wrote itself it knows without reading (projector/memory.ts); the rest is loaded.
+  // What the projector wrote itself it knows without reading (projection-kit/memory.ts); the rest is loaded.
   const unknown = ids.filter((id) => {
     const known = memory?.conversation(id);
     if (known) stored.set(id, known);

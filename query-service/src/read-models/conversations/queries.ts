@@ -11,8 +11,8 @@ import {
   asViewer,
   type MessageView,
 } from '@pf/events';
-import { containsPattern, decodeCursor, encodeCursor } from '../paging';
-import { iso } from '../fold-batch';
+import { containsPattern, decodeCursor, encodeCursor } from '../../projection-kit/paging';
+import { iso } from '../../projection-kit/fold-batch';
 import {
   CONTROLLERS_COLUMN,
   controllerNames,

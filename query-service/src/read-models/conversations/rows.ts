@@ -1,6 +1,6 @@
 import { recordedMatchExplanation, storedSides, type Conversation, type ConversationView, type Participant } from '@pf/events';
 import { displayName } from '@pf/infra';
-import { iso } from '../fold-batch';
+import { iso } from '../../projection-kit/fold-batch';
 
 /** Selects a conversation `c` with its participants (owners included), in the order they were named at the start. */
 export const CONVERSATION_SELECT = `c.id, c.title, c.status, c.outcome, c.is_manual_mode, c.manual_sides, c.match_id, c.created_at, c.updated_at,

@@ -1,4 +1,4 @@
-import type { ReadModel } from '../read-model';
+import type { ReadModel } from '../../projection-kit/read-model';
 import { projectDealsAgreed } from './projection';
 import { dealsAgreedMigrations } from './schema';
 

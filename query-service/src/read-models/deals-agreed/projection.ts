@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import { dealsAgreedView } from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
-import type { BulkTarget } from '../bulk-fill';
-import { foldBatch, writeRows } from '../fold-batch';
+import type { BulkTarget } from '../../projection-kit/bulk-fill';
+import { foldBatch, writeRows } from '../../projection-kit/fold-batch';
 
 const DEALS: BulkTarget = {
   table: 'rm_deals',

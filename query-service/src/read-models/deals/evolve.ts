@@ -1,6 +1,6 @@
 import { dealsView, evolveDeal, pounds, type Deal, type DealDetailView, type DomainEvent } from '@pf/events';
-import type { DocumentProjection } from '../document-projection';
-import { withoutOwner } from '../json-rows-projection';
+import type { DocumentProjection } from '../../projection-kit/document-projection';
+import { withoutOwner } from '../../projection-kit/json-rows-projection';
 
 /** A deal's row: the deal as the shared deals view folds it (what the screen shows, who may see it), and its timeline. */
 export interface DealDoc extends Deal {

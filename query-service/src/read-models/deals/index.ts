@@ -1,4 +1,4 @@
-import { documentReadModel } from '../json-rows-projection';
+import { documentReadModel } from '../../projection-kit/json-rows-projection';
 import { dealsProjection } from './evolve';
 
 /** Deals & Transactions: one row per deal, from its own stream (opened from agreed terms or by New Deal). */

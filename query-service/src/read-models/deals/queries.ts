@@ -8,7 +8,7 @@ import {
   type DealStatsView,
   type DealView,
 } from '@pf/events';
-import { containsPattern, readBoardPage } from '../paging';
+import { containsPattern, readBoardPage } from '../../projection-kit/paging';
 import type { DealDoc } from './evolve';
 
 /**

@@ -1,6 +1,6 @@
 import { dealDetailView, dealList, dealPage, dealPageQuery, dealStatsView, errorAnswers, SIGNED_IN_ERRORS, uuidParams } from '@pf/events';
 import { NotFound, sessionViewer, type FastifyPluginAsyncZod } from '@pf/infra';
-import type { ReadModelRouteOptions } from '../read-model-routes';
+import type { ReadModelRouteOptions } from '../../projection-kit/read-model-routes';
 import { dealStats, findDeal, listDeals, pageDeals } from './queries';
 
 export const dealReadRoutes: FastifyPluginAsyncZod<ReadModelRouteOptions> = async (app, { pool, cache }) => {

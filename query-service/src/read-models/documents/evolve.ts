@@ -1,6 +1,6 @@
 import type { DocumentView, DomainEvent } from '@pf/events';
-import type { DocumentProjection } from '../document-projection';
-import { withoutOwner } from '../json-rows-projection';
+import type { DocumentProjection } from '../../projection-kit/document-projection';
+import { withoutOwner } from '../../projection-kit/json-rows-projection';
 
 /**
  * A document's row; its deal's address is read beside it from the deals read model, so it stays current, and

@@ -1,4 +1,4 @@
-import { documentReadModel } from '../json-rows-projection';
+import { documentReadModel } from '../../projection-kit/json-rows-projection';
 import { documentsProjection } from './evolve';
 
 /** Documents: one row per uploaded document (the bytes stay on the write side). */

@@ -9,7 +9,7 @@ import {
   type DocumentView,
 } from '@pf/events';
 import { AccountStore } from '@pf/infra';
-import { containsPattern, readBoardPage } from '../paging';
+import { containsPattern, readBoardPage } from '../../projection-kit/paging';
 import type { DocumentDoc } from './evolve';
 
 /** What a document shows for an uploader whose account has been deleted (or who is not known). */

@@ -1,6 +1,6 @@
 import { documentList, documentPage, documentPageQuery, documentStatsView, errorAnswers, SIGNED_IN_ERRORS } from '@pf/events';
 import { sessionViewer, type FastifyPluginAsyncZod } from '@pf/infra';
-import type { ReadModelRouteOptions } from '../read-model-routes';
+import type { ReadModelRouteOptions } from '../../projection-kit/read-model-routes';
 import { documentStats, listDocuments, pageDocuments } from './queries';
 
 export const documentReadRoutes: FastifyPluginAsyncZod<ReadModelRouteOptions> = async (app, { pool, cache }) => {

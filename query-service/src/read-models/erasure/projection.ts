@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { DELETED_AGENT_NAME as DELETED_AGENT, erasedTitle } from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
-import type { ReadModel } from '../read-model';
+import type { ReadModel } from '../../projection-kit/read-model';
 import { scrubDoc, type Scrub } from './scrub-doc';
 
 /** What stands where a deleted person's words were. */

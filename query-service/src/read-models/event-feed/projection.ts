@@ -1,9 +1,9 @@
 import type pg from 'pg';
 import type { Migration, RecordedEvent } from '@pf/infra';
-import type { ReadModel } from '../read-model';
+import type { ReadModel } from '../../projection-kit/read-model';
 import { firmOf as firmOfParty, streams, type DomainEvent } from '@pf/events';
-import type { BulkTarget } from '../bulk-fill';
-import { domainEventOf, textArrayLiteral, writeRows } from '../fold-batch';
+import type { BulkTarget } from '../../projection-kit/bulk-fill';
+import { domainEventOf, textArrayLiteral, writeRows } from '../../projection-kit/fold-batch';
 
 const FEED_STREAMS: BulkTarget = { table: 'rm_feed_streams', columns: ['stream', 'firms', 'people'], key: [0], whenStored: 'nothing' };
 const FEED_AGENTS: BulkTarget = { table: 'rm_feed_agents', columns: ['agent_id', 'owner_id'], key: [0], whenStored: 'nothing' };

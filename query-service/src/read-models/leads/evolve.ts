@@ -8,7 +8,7 @@ import {
   type LeadUrgency,
   type SourcingResult,
 } from '@pf/events';
-import type { DocumentProjection } from '../document-projection';
+import type { DocumentProjection } from '../../projection-kit/document-projection';
 
 /**
  * One of a user's agents seen as a lead: the agent as the shared agents view folds it, with what it takes to

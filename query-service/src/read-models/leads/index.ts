@@ -1,4 +1,4 @@
-import { documentReadModel } from '../json-rows-projection';
+import { documentReadModel } from '../../projection-kit/json-rows-projection';
 import { leadsProjection } from './evolve';
 
 /** Matching & Leads, Leads tab: one row per agent of a user, with its matches and conversations. */

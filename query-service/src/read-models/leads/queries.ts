@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { PAGE_LIMIT_DEFAULT, type LeadPage, type LeadPageQuery, type LeadView } from '@pf/events';
-import { containsPattern, readBoardPage } from '../paging';
+import { containsPattern, readBoardPage } from '../../projection-kit/paging';
 import { leadStanding, type LeadDoc } from './evolve';
 import { describeRequirement, REQUIREMENT_SQL } from './requirement';
 

@@ -1,6 +1,6 @@
 import { errorAnswers, leadList, leadPage, leadPageQuery, SIGNED_IN_ERRORS } from '@pf/events';
 import { sessionViewer, type FastifyPluginAsyncZod } from '@pf/infra';
-import type { ReadModelRouteOptions } from '../read-model-routes';
+import type { ReadModelRouteOptions } from '../../projection-kit/read-model-routes';
 import { listLeads, pageLeads } from './queries';
 
 export const leadReadRoutes: FastifyPluginAsyncZod<ReadModelRouteOptions> = async (app, { pool, cache }) => {

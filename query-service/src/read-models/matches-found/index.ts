@@ -1,4 +1,4 @@
-import type { ReadModel } from '../read-model';
+import type { ReadModel } from '../../projection-kit/read-model';
 import { projectMatchesFound } from './projection';
 import { matchesFoundMigrations } from './schema';
 

@@ -12,8 +12,8 @@ import {
   type MatchStage,
   type MatchStatus,
 } from '@pf/events';
-import type { DocumentProjection } from '../document-projection';
-import { withoutOwner } from '../json-rows-projection';
+import type { DocumentProjection } from '../../projection-kit/document-projection';
+import { withoutOwner } from '../../projection-kit/json-rows-projection';
 
 /**
  * A match as the matcher found it (the shared matches view), followed through its conversation and, once terms

@@ -1,4 +1,4 @@
-import { documentReadModel } from '../json-rows-projection';
+import { documentReadModel } from '../../projection-kit/json-rows-projection';
 import { matchesProjection } from './evolve';
 
 /** Matching & Leads, Active Matches tab: one row per match, following its conversation and deal. */

@@ -9,7 +9,7 @@ import {
   type MatchPageQuery,
   type MatchView,
 } from '@pf/events';
-import { readBoardPage } from '../paging';
+import { readBoardPage } from '../../projection-kit/paging';
 import { matchProgress, type MatchDoc } from './evolve';
 
 export function toMatchView(doc: MatchDoc): MatchView {

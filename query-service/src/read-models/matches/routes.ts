@@ -1,6 +1,6 @@
 import { errorAnswers, matchingStatsView, matchList, matchPage, matchPageQuery, SIGNED_IN_ERRORS } from '@pf/events';
 import { sessionViewer, type FastifyPluginAsyncZod } from '@pf/infra';
-import type { ReadModelRouteOptions } from '../read-model-routes';
+import type { ReadModelRouteOptions } from '../../projection-kit/read-model-routes';
 import { listMatches, matchingStats, pageMatches } from './queries';
 
 export const matchReadRoutes: FastifyPluginAsyncZod<ReadModelRouteOptions> = async (app, { pool, cache }) => {

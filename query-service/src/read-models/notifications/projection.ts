@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { DEFAULT_NOTIFICATION_PREFERENCES, firmOf, type NotificationPreferences } from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
-import type { BulkTarget } from '../bulk-fill';
-import { domainEventOf, recordedAtOf, writeRows } from '../fold-batch';
-import type { ProjectorMemory } from '../../projector/memory';
+import type { BulkTarget } from '../../projection-kit/bulk-fill';
+import { domainEventOf, recordedAtOf, writeRows } from '../../projection-kit/fold-batch';
+import type { ProjectorMemory } from '../../projection-kit/memory';
 import { namesOf, notificationsOf, type Candidate, type Party } from './derive';
 import { isSubjectEvent, subjectIdOf, subjectNotifications, subjectOpened, type Subject } from './lifecycle';
 

@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import type { RecordedEvent } from '@pf/infra';
-import type { BulkTarget } from '../bulk-fill';
-import { writeRows } from '../fold-batch';
-import type { ReadModel } from '../read-model';
+import type { BulkTarget } from '../../projection-kit/bulk-fill';
+import { writeRows } from '../../projection-kit/fold-batch';
+import type { ReadModel } from '../../projection-kit/read-model';
 
 /**
  * The version of every agent and conversation (its stream's last event, from 0), so a read of one can carry

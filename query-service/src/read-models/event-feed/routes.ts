@@ -11,7 +11,7 @@ import {
   type Position,
 } from '@pf/events';
 import { ApiTokenStore, NotCaughtUp, requireToken, type FastifyPluginAsyncZod, type RecordedEvent, type ServiceContext } from '@pf/infra';
-import type { ReadModelProgress } from '../projector/progress';
+import type { ReadModelProgress } from '../../projection-kit/progress';
 import { feedBatch } from './batch';
 
 /** How often an open feed with nothing to send writes a blank line, so proxies keep the connection. */

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { BulkFill, fillingWith, type BulkTarget } from './bulk-fill';
 import { writeRows } from './fold-batch';
-import { readModelDatabase } from './testing';
+import { readModelDatabase } from '../read-models/testing';
 
 /**
  * Rows copied in while a table is filled from empty (bulk-fill.ts) against the same rows written by the

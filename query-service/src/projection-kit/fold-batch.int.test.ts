@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { arrayLiteral } from './fold-batch';
-import { readModelDatabase } from './testing';
+import { readModelDatabase } from '../read-models/testing';
 
 /** The array literals that writeRows sends: PostgreSQL reads back exactly the values they were made from. */
 describe('array literals', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type pg from 'pg';
-import { ReadModelProgress } from '../projector/progress';
+import { ReadModelProgress } from './progress';
 import { ReadCache } from './read-cache';
 
 describe('read cache', () => {

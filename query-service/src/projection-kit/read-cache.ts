@@ -1,6 +1,6 @@
 import { comparePositions, type Position } from '@pf/events';
 import { shareAnswer } from '@pf/infra';
-import type { ReadModelProgress } from '../projector/progress';
+import type { ReadModelProgress } from './progress';
 
 const MAX_ENTRIES = 5000;
 

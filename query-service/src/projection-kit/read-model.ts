@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Migration, RecordedEvent } from '@pf/infra';
-import type { ProjectorMemory } from '../projector/memory';
+import type { ProjectorMemory } from './memory';
 
 /**
  * One read model: its tables, how they are created, and how a batch of events changes them. The projector

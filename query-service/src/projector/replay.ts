@@ -1,5 +1,5 @@
 import type { Migration } from '@pf/infra';
-import { READ_MODELS_PROJECTION } from '../projector/checkpoint';
+import { READ_MODELS_PROJECTION } from './checkpoint';
 
 /**
  * The shape of the projector's read models. Bump it whenever what they hold for events already stored changes

@@ -1,5 +1,5 @@
 import { comparePositions, type Conversation, type Position } from '@pf/events';
-import type { DocumentMirrors } from '../read-models/document-mirror';
+import type { DocumentMirrors } from './document-mirror';
 
 /** How many conversations the projector keeps in memory. */
 const PROJECTOR_MEMORY_CONVERSATIONS = 10_000;

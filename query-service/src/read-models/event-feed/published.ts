@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { NotCaughtUp, type RecordedEvent } from '@pf/infra';
-import type { ReadModelProgress } from '../projector/progress';
+import type { ReadModelProgress } from '../../projection-kit/progress';
 import { erasedBatch, type ErasedEvent } from './batch';
 
 /**
