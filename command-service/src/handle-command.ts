@@ -37,17 +37,23 @@ export interface Handled<State, Event> {
   readonly history: readonly StoredFact[] | null;
 }
 
+/**
+ * The version of the stream a caller decided on, and whose copy of the stream it was read from, which says what
+ * it means when the stream has moved since:
+ * - 'client': the client's view (If-Match): PreconditionFailed (412), for the client to fetch it again;
+ * - 'own copy': a process manager's copy of the stream: ConcurrencyConflict, and the move is decided again on what
+ *   stands (an operator's offer, a takeover, or the move itself already recorded).
+ */
+interface ExpectedVersion {
+  readonly version: number;
+  readonly from: 'client' | 'own copy';
+}
+
 export interface CommandOptions {
   /** Derives event ids from the causing event, so a redelivery stores nothing twice. */
   readonly eventId?: (index: number) => string;
-  /** The version the client decided on (If-Match): decide only if the aggregate is still there, else 412. */
-  readonly expectedVersion?: number;
-  /**
-   * The version a process manager decided on, from its own copy of the stream: if the stream has moved
-   * since (an operator's offer, a takeover, or the move itself already recorded), ConcurrencyConflict, and
-   * the move is decided again on what stands.
-   */
-  readonly decidedAt?: number;
+  /** Decide only if the aggregate is still at this version. */
+  readonly expectedVersion?: ExpectedVersion;
 }
 
 export function foldEvents<State, Event extends DomainEvent>(
@@ -60,9 +66,9 @@ export function foldEvents<State, Event extends DomainEvent>(
 /**
  * Decide on the stream and append with the version decided on: a concurrent change to the same aggregate never
  * loses an update. It makes the append fail with ConcurrencyConflict, and the command is decided again on what
- * stands then, unless the caller named a version to hold to (If-Match, or decidedAt).
- * `eventId` lets a process manager derive ids from the causing event, so a redelivery stores nothing twice;
- * `expectedVersion` (from If-Match) makes a client's stale view fail with PreconditionFailed (412).
+ * stands then, unless the caller named a version to hold to (`expectedVersion`: a client's If-Match, or a process
+ * manager's own copy). `eventId` lets a process manager derive ids from the causing event, so a redelivery stores
+ * nothing twice.
  *
  * The stream comes from the command side's cache (stream-cache.ts). The first attempt decides on the events
  * this process already holds, without reading: it stands only if its append at that version is stored, which
@@ -130,7 +136,7 @@ async function decideOnStream<Command, State, Event extends DomainEvent>(
   // someone else wrote to the stream between our read and our append (an agent's move while an operator takes
   // over): the command is decided again on what stands then. A decision that no longer holds is refused by
   // the decider itself, with its own message (another session took the side first, say).
-  const attempts = settled.expectedVersion === undefined && settled.decidedAt === undefined ? 8 : 1;
+  const attempts = settled.expectedVersion === undefined ? 8 : 1;
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await decideAndAppend(store, stream, decider, command, metadata, settled, await cache.read(stream), 'read');
@@ -154,15 +160,15 @@ async function decideAndAppend<Command, State, Event extends DomainEvent>(
   recorded: readonly StoredFact[],
   source: 'held' | 'read',
 ): Promise<Handled<State, Event>> {
-  const { eventId = () => randomUUID(), expectedVersion, decidedAt } = options;
+  const { eventId = () => randomUUID(), expectedVersion } = options;
   const onHeld = source === 'held';
   const current = recorded.length === 0 ? null : recorded[recorded.length - 1]!.streamVersion;
-  if (onHeld && ((decidedAt !== undefined && decidedAt !== current) || (expectedVersion !== undefined && expectedVersion !== current)))
-    throw new NotDecidedOnHeld();
-  if (decidedAt !== undefined && decidedAt !== current)
-    throw new ConcurrencyConflict(stream, String(decidedAt), current === null ? 'no stream' : String(current));
-  if (expectedVersion !== undefined && expectedVersion !== current)
-    throw staleVersion(stream, expectedVersion, current === null ? 'it does not exist' : `it is now at version ${current}`);
+  if (expectedVersion !== undefined && expectedVersion.version !== current) {
+    if (onHeld) throw new NotDecidedOnHeld();
+    if (expectedVersion.from === 'own copy')
+      throw new ConcurrencyConflict(stream, String(expectedVersion.version), current === null ? 'no stream' : String(current));
+    throw staleVersion(stream, expectedVersion.version, current === null ? 'it does not exist' : `it is now at version ${current}`);
+  }
   let state: State;
   let events: Event[];
   try {
@@ -185,9 +191,9 @@ async function decideAndAppend<Command, State, Event extends DomainEvent>(
     );
   } catch (error) {
     // A change that landed between our read and our append: for a client that named its version, that
-    // version is now stale, which is what 412 says; without If-Match it stays 409.
-    if (error instanceof ConcurrencyConflict && expectedVersion !== undefined && !onHeld)
-      throw staleVersion(stream, expectedVersion, 'it changed while this request was decided');
+    // version is now stale, which is what 412 says; without If-Match (or on a process manager's copy) it stays 409.
+    if (error instanceof ConcurrencyConflict && expectedVersion?.from === 'client' && !onHeld)
+      throw staleVersion(stream, expectedVersion.version, 'it changed while this request was decided');
     throw error;
   }
   // Our events right after what we decided on (not a retry answered with events stored earlier), at a known time.

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { formatPosition, versionETag, versionFromETag, type EventMetadata, type Position } from '@pf/events';
 import { requestTraceparent, requireUser, type SessionUser } from '@pf/infra';
+import type { CommandOptions } from './handle-command';
 
 function userMetadata(user: SessionUser, request: FastifyRequest): EventMetadata {
   const traceparent = requestTraceparent(request);
@@ -36,7 +37,7 @@ export function answered(reply: FastifyReply, handled: { position: Position | nu
 }
 
 /** The version an If-Match header names (validated by the route's writeHeaders), if the client sent one. */
-export function expectedVersion(headers: { 'if-match'?: string | undefined }): { expectedVersion?: number } {
+export function expectedVersion(headers: { 'if-match'?: string | undefined }): Pick<CommandOptions, 'expectedVersion'> {
   const tag = headers['if-match'];
-  return tag === undefined ? {} : { expectedVersion: versionFromETag(tag) };
+  return tag === undefined ? {} : { expectedVersion: { version: versionFromETag(tag), from: 'client' } };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DomainEvent } from '@pf/events';
 import {
+  ConcurrencyConflict,
   createEventStore,
   createLogger,
   openServiceContext,
@@ -224,8 +225,14 @@ describe('handleCommand decides on the events it holds, and on the store wheneve
     await add(store, 'counter-4', 1);
     await elsewhere.append('counter-4', [{ id: randomUUID(), ...addition(1), metadata }], 0);
     // The client saw version 1 (from the read side): held is at 0, the store at 1. It goes through.
-    expect((await add(store, 'counter-4', 1, 100, { expectedVersion: 1 })).version).toBe(2);
+    expect((await add(store, 'counter-4', 1, 100, { expectedVersion: { version: 1, from: 'client' } })).version).toBe(2);
     // A stale version is 412 whichever copy says so.
-    await expect(add(store, 'counter-4', 1, 100, { expectedVersion: 1 })).rejects.toBeInstanceOf(PreconditionFailed);
+    await expect(add(store, 'counter-4', 1, 100, { expectedVersion: { version: 1, from: 'client' } })).rejects.toBeInstanceOf(
+      PreconditionFailed,
+    );
+    // The same stale version from a process manager's own copy is a conflict, for it to decide again on what stands.
+    await expect(add(store, 'counter-4', 1, 100, { expectedVersion: { version: 1, from: 'own copy' } })).rejects.toBeInstanceOf(
+      ConcurrencyConflict,
+    );
   });
 });

@@ -343,7 +343,7 @@ export class Negotiator {
         metadata,
         {
           eventId,
-          decidedAt: turn.version,
+          expectedVersion: { version: turn.version, from: 'own copy' },
         },
       );
       return moved.events;
