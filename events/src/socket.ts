@@ -58,6 +58,38 @@ export const clientMessage = z.discriminatedUnion(
 );
 export type ClientMessage = z.infer<typeof clientMessage>;
 
+/** The socket's messages that change something; each stands for one HTTP command of the command-service. */
+export type SocketWrite = Extract<ClientMessage, { type: 'send_message' | 'manual_override' | 'hand_over' }>;
+
+/**
+ * The HTTP command a socket write stands for: what the gateway forwards, and what a console without its socket
+ * sends instead. One answer for both, so the console keys a write by it (docs/decisions/idempotency-keys.md) and a
+ * write that reached the server on the socket, sent again over HTTP, is carried out once.
+ */
+export function httpCommandOf(message: SocketWrite): { method: 'POST' | 'PATCH'; url: string; body: Record<string, unknown> } {
+  switch (message.type) {
+    case 'send_message':
+      // The server decides who speaks (a person's message is never automated): fromAgentId is a preference.
+      return {
+        method: 'POST',
+        url: `/api/conversations/${message.conversationId}/messages`,
+        body: { content: message.content, ...(message.fromAgentId ? { fromAgentId: message.fromAgentId } : {}) },
+      };
+    case 'manual_override':
+      return {
+        method: 'PATCH',
+        url: `/api/conversations/${message.conversationId}`,
+        body: { isManualMode: message.enabled, ...(message.agentIds ? { agentIds: message.agentIds } : {}) },
+      };
+    case 'hand_over':
+      return {
+        method: 'POST',
+        url: `/api/conversations/${message.conversationId}/hand-over`,
+        body: { agentId: message.agentId, toSessionId: message.toSessionId },
+      };
+  }
+}
+
 /**
  * Every push of an event carries its position and the position of the previous push on this socket.
  * One event may give several pushes (agent_updated then stats_changed): they share its position, and

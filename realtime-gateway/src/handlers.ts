@@ -4,6 +4,7 @@ import {
   roleRefusal,
   comparePositions,
   formatPosition,
+  httpCommandOf,
   parsePosition,
   USER_MESSAGES,
   type ClientMessage,
@@ -44,18 +45,12 @@ export async function handleMessage(ctx: HandlerContext, connection: Connection,
   switch (message.type) {
     case 'send_message': {
       if (!mayWriteHere(connection, message.requestId)) return;
-      // The server decides who speaks (a person's message is never automated): fromAgentId is a preference.
-      const body = { content: message.content, ...(message.fromAgentId ? { fromAgentId: message.fromAgentId } : {}) };
       const sent = await command(
         ctx,
         connection,
         message.requestId,
         FALLBACKS.send_message,
-        {
-          method: 'POST',
-          url: `/api/conversations/${message.conversationId}/messages`,
-          body,
-        },
+        httpCommandOf(message),
         message.idempotencyKey,
       );
       // Said and sent: no longer typing.
@@ -65,34 +60,12 @@ export async function handleMessage(ctx: HandlerContext, connection: Connection,
     }
     case 'manual_override':
       if (!mayWriteHere(connection, message.requestId)) return;
-      await command(
-        ctx,
-        connection,
-        message.requestId,
-        FALLBACKS.manual_override,
-        {
-          method: 'PATCH',
-          url: `/api/conversations/${message.conversationId}`,
-          body: { isManualMode: message.enabled, ...(message.agentIds ? { agentIds: message.agentIds } : {}) },
-        },
-        message.idempotencyKey,
-      );
+      await command(ctx, connection, message.requestId, FALLBACKS.manual_override, httpCommandOf(message), message.idempotencyKey);
       return;
     case 'hand_over':
       if (!mayWriteHere(connection, message.requestId)) return;
       if (!following(connection, message.conversationId, message.requestId)) return;
-      await command(
-        ctx,
-        connection,
-        message.requestId,
-        FALLBACKS.hand_over,
-        {
-          method: 'POST',
-          url: `/api/conversations/${message.conversationId}/hand-over`,
-          body: { agentId: message.agentId, toSessionId: message.toSessionId },
-        },
-        message.idempotencyKey,
-      );
+      await command(ctx, connection, message.requestId, FALLBACKS.hand_over, httpCommandOf(message), message.idempotencyKey);
       return;
     case 'decline_control':
       return answerControl(connection, message.conversationId, message.requestId, ctx, () =>

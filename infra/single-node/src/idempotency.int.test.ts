@@ -203,6 +203,43 @@ describe('idempotent commands (Idempotency-Key)', () => {
       await count("select count(*) as n from events where type = 'MessageSent' and data->>'content' = 'Sent again after a reconnect'"),
     ).toBe(1);
   });
+
+  // The console keys a socket write as the HTTP command it stands for (httpCommandOf): with the socket down, the same
+  // message is posted over HTTP with the socket's key, and the server, which carried out the first, answers it again.
+  it('answers a message sent on the socket, posted again over HTTP with the same key, without posting it twice', async () => {
+    const dan = await ApiClient.signIn(server.url);
+    await dan.post('/api/seed-demo');
+    const [conversation] = (await dan.get('/api/conversations')).body as { id: number }[];
+    expect((await dan.patch(`/api/conversations/${conversation!.id}`, { isManualMode: true })).status).toBe(200);
+    const content = 'Sent on the socket, posted again over HTTP';
+    const ws = new WebSocket(`${server.url.replace('http', 'ws')}/ws`, { headers: { cookie: dan.cookie, origin: server.url } });
+    const answer = new Promise<ServerMessage>((resolve) =>
+      ws.on('message', (data) => {
+        const message = JSON.parse((data as Buffer).toString()) as ServerMessage;
+        if ('requestId' in message && message.requestId === 'r1') resolve(message);
+      }),
+    );
+    await new Promise((resolve) => ws.once('open', resolve));
+    ws.send(
+      JSON.stringify({
+        type: 'send_message',
+        requestId: 'r1',
+        idempotencyKey: 'console-write-2',
+        conversationId: conversation!.id,
+        content,
+      }),
+    );
+    expect(await answer).toMatchObject({ type: 'ack' });
+    ws.close();
+    const posted = await dan.request(
+      'POST',
+      `/api/conversations/${conversation!.id}/messages`,
+      { content },
+      { 'idempotency-key': 'console-write-2' },
+    );
+    expect([posted.status, posted.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
+    expect(await count(`select count(*) as n from events where type = 'MessageSent' and data->>'content' = '${content}'`)).toBe(1);
+  });
 });
 
 /**

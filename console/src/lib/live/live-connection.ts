@@ -1,4 +1,4 @@
-import { serverMessage, type ClientMessage, type ServerPush } from '@pf/events';
+import { httpCommandOf, serverMessage, type ClientMessage, type ServerPush } from '@pf/events';
 import type { QueryClient } from '@tanstack/react-query';
 import { createActor, type ActorRefFrom } from 'xstate';
 import { notePosition } from '../position';
@@ -105,11 +105,13 @@ export class LiveConnection {
    * Sends a command and settles with the gateway's ack (its position) or error message. A write carries its
    * Idempotency-Key (docs/decisions/idempotency-keys.md, write-keys.ts): one left without an answer (no ack in time,
    * the socket lost) keeps its key, so the same command sent again, on this socket or the next, is carried out once.
+   * It is keyed as the HTTP command it stands for (httpCommandOf), so sent again over HTTP it keeps its key too.
    */
   request(command: WithoutRequestId<Command>): Promise<string | null> {
     if (!this.isOpen()) return Promise.reject(new Error('The live connection is not open'));
     const requestId = `r${this.nextRequest++}`;
-    const identity = isWrite(command) ? requestIdentity('SOCKET', command.type, command) : null;
+    const http = isWrite(command) ? httpCommandOf(command) : null;
+    const identity = http === null ? null : requestIdentity(http.method, http.url, http.body);
     const key = identity === null ? null : keyFor(identity);
     return new Promise((resolve, reject) => {
       const unanswered = (error: Error) => {
