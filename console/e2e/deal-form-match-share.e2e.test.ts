@@ -5,7 +5,7 @@ import { signLink } from '@pf/command-service/signed-link';
 import { createPool } from '@pf/infra';
 import { PostgresEventStore } from '@pf/infra';
 import { startE2eServer, type E2eServer } from './server';
-import type { ApiError, AgentView, MatchRequestAnswer } from '@pf/events';
+import { streams, type ApiError, type AgentView, type MatchRequestAnswer } from '@pf/events';
 
 /**
  * On a server of its own with the automated agents off (its database is needed to sign an expired link): the New Deal form (its messages name the field, then a valid
@@ -172,7 +172,7 @@ test('Match shows the matcher’s note when it finds none, and says so when no m
   const pool = createPool(server.databaseUrl, 1);
   const store = new PostgresEventStore(pool, server.databaseUrl);
   await store.append(
-    `match-run-${first.requestId}`,
+    streams.matchRun(first.requestId),
     [
       {
         id: randomUUID(),

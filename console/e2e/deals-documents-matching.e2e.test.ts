@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { startE2eServer, type E2eServer } from './server';
 import {
   ltvPercent,
+  pounds,
   ratePercent,
   requirementWords,
   type ConversationView,
@@ -27,7 +28,6 @@ test.afterAll(async () => {
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
-const pounds = (value: number) => `£${value.toLocaleString('en-GB')}`;
 /** A stat card's figure alone, compared exactly ("1" must not pass for "12"). */
 const figure = (page: Page, key: string) => page.getByTestId(`figure-${key}`).locator('.pf-stat-value');
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import pg from 'pg';
 import { startE2eServer, type E2eServer } from './server';
-import type { ConversationView, HistoryEvent, HistoryExport, HistoryPage, LoanTerms } from '@pf/events';
+import { streams, type ConversationView, type HistoryEvent, type HistoryExport, type HistoryPage, type LoanTerms } from '@pf/events';
 
 /**
  * The issue's "Done when", as a new user would try it: seed demo data, let a negotiation run with one manual
@@ -180,14 +180,14 @@ test('history of a negotiation with a manual takeover: live, scrub, filter, repl
   const altered = await client.query<{ stream_version: number }>(
     `update events set data = jsonb_set(data, '{content}', '"We can do 2.1% over 25 years"')
      where stream_name = $1 and type = 'MessageSent' and data->>'content' = $2 returning stream_version`,
-    [`conversation-${id}`, said],
+    [streams.conversation(id), said],
   );
   await client.end();
   const version = altered.rows[0]!.stream_version;
   await page.getByRole('button', { name: 'Verify chain' }).click();
   const verdict = page.getByTestId('verify-result');
   await expect(verdict).toContainText('Tampering found');
-  await expect(verdict).toContainText(`conversation-${id}, version ${version}`);
+  await expect(verdict).toContainText(`${streams.conversation(id)}, version ${version}`);
   await expect(verdict).toContainText(`Event ${version} (MessageSent) was altered: its stored contents no longer give its hash`);
 
   // Anyone else is told the conversation does not exist.

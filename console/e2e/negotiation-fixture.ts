@@ -1,4 +1,4 @@
-import type { DomainEvent, EventMetadata, LoanTerms, Participant } from '@pf/events';
+import { streams, type DomainEvent, type EventMetadata, type LoanTerms, type Participant } from '@pf/events';
 import { writeRecordedStreams } from './past-history';
 
 /**
@@ -120,7 +120,7 @@ export async function writeNegotiation(databaseUrl: string, userId: string, base
     return event;
   });
   const agentStreams: [string, DomainEvent[]][] = [borrower, lender].map((a) => [
-    `agent-${a.agentId}`,
+    streams.agent(a.agentId),
     [{ type: 'AgentCreated', data: { ...a, description: 'Written by the browser tests', criteria: null } }],
   ]);
   // Thirty minutes ago (longer for a long one), 90 s apart; the takeover's three events (take, say, offer) fall
@@ -133,7 +133,7 @@ export async function writeNegotiation(databaseUrl: string, userId: string, base
         (n < takeover ? n : n > takeover + 2 ? n - 2 : takeover) * 90_000 +
         (n >= takeover && n <= takeover + 2 ? (n - takeover) * 200 : 0),
     );
-  await writeRecordedStreams(databaseUrl, [...agentStreams, [`conversation-${conversationId}`, conversation]], at, (event) => ({
+  await writeRecordedStreams(databaseUrl, [...agentStreams, [streams.conversation(conversationId), conversation]], at, (event) => ({
     actor: byEvent.get(event) ?? { kind: 'user', userId },
     correlationId: `e2e-negotiation-${base}`,
     causationId: null,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { DomainEvent, EventMetadata } from '@pf/events';
+import { streams, type DomainEvent, type EventMetadata } from '@pf/events';
 import { dealUuid } from '@pf/events/testing';
 import { contentDigest, linkHash } from '@pf/infra';
 
@@ -31,12 +31,14 @@ const metadata: EventMetadata = {
   causationId: null,
 };
 
+const pastMatchId = (past: PastDeal) => `past-${past.conversationId}`;
+
 /** The streams a past deal is written to, for a test to verify their hash chains. */
 export const pastStreams = (past: PastDeal) => [
-  `agent-${past.borrowerAgentId}`,
-  `agent-${past.lenderAgentId}`,
-  `match-past-${past.conversationId}`,
-  `conversation-${past.conversationId}`,
+  streams.agent(past.borrowerAgentId),
+  streams.agent(past.lenderAgentId),
+  streams.match(pastMatchId(past)),
+  streams.conversation(past.conversationId),
 ];
 
 export async function writePastDeal(databaseUrl: string, past: PastDeal): Promise<void> {
@@ -46,16 +48,19 @@ export async function writePastDeal(databaseUrl: string, past: PastDeal): Promis
   const borrower = { agentId: past.borrowerAgentId, ownerId: owner, name: 'Past Borrower', type: 'borrower' as const };
   const lender = { agentId: past.lenderAgentId, ownerId: owner, name: 'Past Lender', type: 'lender' as const };
   const terms = { interestRate: past.interestRate, termYears: 25, loanAmount: past.loanAmount, arrangementFee: past.arrangementFee };
-  const streams: [string, DomainEvent[]][] = [
-    [`agent-${borrower.agentId}`, [{ type: 'AgentCreated', data: { ...borrower, description: '', criteria: { region: past.region } } }]],
-    [`agent-${lender.agentId}`, [{ type: 'AgentCreated', data: { ...lender, description: '', criteria: null } }]],
+  const written: [string, DomainEvent[]][] = [
     [
-      `match-past-${past.conversationId}`,
+      streams.agent(borrower.agentId),
+      [{ type: 'AgentCreated', data: { ...borrower, description: '', criteria: { region: past.region } } }],
+    ],
+    [streams.agent(lender.agentId), [{ type: 'AgentCreated', data: { ...lender, description: '', criteria: null } }]],
+    [
+      streams.match(pastMatchId(past)),
       [
         {
           type: 'MatchFound',
           data: {
-            matchId: `past-${past.conversationId}`,
+            matchId: pastMatchId(past),
             borrowerAgentId: borrower.agentId,
             lenderAgentId: lender.agentId,
             brokerAgentId: null,
@@ -66,7 +71,7 @@ export async function writePastDeal(databaseUrl: string, past: PastDeal): Promis
       ],
     ],
     [
-      `conversation-${past.conversationId}`,
+      streams.conversation(past.conversationId),
       [
         {
           type: 'ConversationStarted',
@@ -74,7 +79,7 @@ export async function writePastDeal(databaseUrl: string, past: PastDeal): Promis
             conversationId: past.conversationId,
             title: 'A past negotiation',
             participants: [borrower, lender],
-            matchId: `past-${past.conversationId}`,
+            matchId: pastMatchId(past),
           },
         },
         {
@@ -107,10 +112,10 @@ export async function writePastDeal(databaseUrl: string, past: PastDeal): Promis
         { type: 'ConversationCompleted', data: { conversationId: past.conversationId, outcome: 'agreed', reason: 'deal' } },
       ],
     ],
-    [`agent-${borrower.agentId}`, [{ type: 'AgentDeleted', data: { agentId: borrower.agentId } }]],
-    [`agent-${lender.agentId}`, [{ type: 'AgentDeleted', data: { agentId: lender.agentId } }]],
+    [streams.agent(borrower.agentId), [{ type: 'AgentDeleted', data: { agentId: borrower.agentId } }]],
+    [streams.agent(lender.agentId), [{ type: 'AgentDeleted', data: { agentId: lender.agentId } }]],
   ];
-  await writeRecordedStreams(databaseUrl, streams, at, () => metadata);
+  await writeRecordedStreams(databaseUrl, written, at, () => metadata);
 }
 
 /**
@@ -119,7 +124,7 @@ export async function writePastDeal(databaseUrl: string, past: PastDeal): Promis
  */
 export async function writeRecordedStreams(
   databaseUrl: string,
-  streams: [string, DomainEvent[]][],
+  recorded: [string, DomainEvent[]][],
   at: (n: number) => Date,
   metadataOf: (event: DomainEvent) => EventMetadata,
 ): Promise<void> {
@@ -129,7 +134,7 @@ export async function writeRecordedStreams(
     await client.query('begin');
     const heads = new Map<string, { version: number; hash: string | null }>();
     let minute = 0;
-    for (const [stream, events] of streams) {
+    for (const [stream, events] of recorded) {
       for (const event of events) {
         const head = heads.get(stream) ?? { version: -1, hash: null };
         const version = head.version + 1;

@@ -81,7 +81,7 @@ export async function readMarket(pool: pg.Pool, region: MarketRegion, period: Ma
   return buildMarket(
     {
       viewerFirmId: firmId,
-      firmsOf: (x) => [...new Set(partiesOf(x).map((id) => firms.get(id) ?? `agent-${id}`))],
+      firmsOf: (x) => [...new Set(partiesOf(x).map((id) => firms.get(id) ?? `no firm: agent ${id}`))],
       deals,
       offers: offers.rows.map(offerOf),
       lenders: new Map(lenders.rows.map((r) => [Number(r.id), { name: r.name, criteria: r.criteria }])),
