@@ -108,13 +108,6 @@ export const handOverSide = command('HandOverSide', {
   sessionId: z.string().optional(),
   to: z.object({ userId, firmId: z.string(), sessionId: z.string(), mayWrite: z.boolean() }),
 });
-export const sendMessage = command('SendMessage', {
-  conversationId: id,
-  messageId: id,
-  speaker,
-  content: z.string(),
-  toAgentId: id.optional(),
-});
 /**
  * The borrower's need as its stream stood when the command was issued (docs/decisions/one-commitment-per-need.md):
  * a conversation's decider refuses offers and acceptances while it is committed to another conversation, and an
@@ -126,6 +119,31 @@ export const needStatus = z.object({
 });
 export type NeedStatus = z.infer<typeof needStatus>;
 
+/**
+ * What reading a person's message as their side's offer needs, looked up where the command is issued: the note's
+ * message id, the offer's id, the borrower's need as it stands and the case's terms at list price (null when there is
+ * nothing to price), which complete the figures not typed when neither side has offered yet.
+ */
+export const messageReading = z.object({
+  noteMessageId: id,
+  offerId: z.string(),
+  need: needStatus,
+  listTerms: loanTerms.nullable(),
+});
+export type MessageReading = z.infer<typeof messageReading>;
+/**
+ * A message. A person's message on a borrower's or lender's side is read as that side's offer in the same decision
+ * (docs/decisions/one-commitment-per-need.md, "Operators' offers"), when `reading` is given: the message, the thread's
+ * note on how it was read and the offer are recorded together.
+ */
+export const sendMessage = command('SendMessage', {
+  conversationId: id,
+  messageId: id,
+  speaker,
+  content: z.string(),
+  toAgentId: id.optional(),
+  reading: messageReading.optional(),
+});
 /**
  * A person's offer on the side they hold (the structured Make offer, or a message read as one): the decider
  * numbers its round and rejects the other side's open offer. `note` is the line the thread shows on how the
@@ -152,12 +170,6 @@ export const returnSideToAgent = command('ReturnSideToAgent', {
   ownerId: userId,
   /** The speech left unanswered: the side goes back only if it is still that one. */
   unansweredKey: z.string(),
-  message: z.object({ messageId: id, content: z.string() }),
-});
-/** Records only a note in the thread: how a person's message was read when it was not taken as an offer. */
-export const noteReading = command('NoteReading', {
-  conversationId: id,
-  fromAgentId: id,
   message: z.object({ messageId: id, content: z.string() }),
 });
 export const acceptOffer = command('AcceptOffer', { conversationId: id, offerId: z.string(), byAgentId: id, terms: loanTerms });
@@ -196,7 +208,6 @@ export const conversationCommand = z.discriminatedUnion('type', [
   recordAgentTurn,
   endForCommitment,
   returnSideToAgent,
-  noteReading,
 ]);
 export type ConversationCommand = z.infer<typeof conversationCommand>;
 

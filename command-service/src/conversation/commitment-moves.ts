@@ -14,7 +14,7 @@ import { active, checkSpeaksFor, counterpartOf, isSilenced, senderFor, visibleTo
 /** The conversation commands that offer, agree or leave, each decided against the borrower's need as it stood. */
 export type CommitmentCommand = Extract<
   ConversationCommand,
-  { type: 'MakeOffer' | 'RecordAgentTurn' | 'EndForCommitment' | 'ReturnSideToAgent' | 'NoteReading' }
+  { type: 'MakeOffer' | 'RecordAgentTurn' | 'EndForCommitment' | 'ReturnSideToAgent' }
 >;
 
 const borrowerOf = (conversation: Started) => conversation.participants.find((p) => p.type === 'borrower');
@@ -180,26 +180,6 @@ export function commitmentMove(command: CommitmentCommand, state: ConversationSt
             toAgentId: counterpartOf(state, speaker)?.agentId ?? null,
             content: message.content,
             isAutomated: true,
-          },
-        },
-      ];
-    }
-    case 'NoteReading': {
-      if (state.status !== 'active') return [];
-      const from = state.participants.find((p) => p.agentId === command.fromAgentId);
-      if (!from) throw new NotFound(`Agent ${command.fromAgentId} takes no part in conversation ${command.conversationId}`);
-      const { conversationId, message } = command;
-      return [
-        {
-          type: 'MessageSent',
-          data: {
-            conversationId,
-            messageId: message.messageId,
-            fromAgentId: from.agentId,
-            toAgentId: counterpartOf(state, from)?.agentId ?? null,
-            content: message.content,
-            isAutomated: true,
-            reading: true,
           },
         },
       ];

@@ -5,6 +5,7 @@ import type { Decider } from '../handle-command';
 import { commitmentMove, type CommitmentCommand } from './commitment-moves';
 import { handOver, switchSides } from './control';
 import { evolveSideClock } from './response-time';
+import { readAsOffer } from './typed-offer';
 import { active, checkSpeaksFor, counterpartOf, isSilenced, senderFor, started, visibleTo, type ConversationState } from './state';
 
 export type { ConversationCommand, ConversationEvent } from '@pf/events';
@@ -54,13 +55,15 @@ function decide(command: ConversationCommand, state: ConversationState): Convers
             isAutomated,
           },
         },
+        ...(command.speaker.kind === 'user' && command.reading
+          ? readAsOffer(state, conversation, sender, { ...command, speaker: command.speaker, reading: command.reading })
+          : []),
       ];
     }
     case 'MakeOffer':
     case 'RecordAgentTurn':
     case 'EndForCommitment':
     case 'ReturnSideToAgent':
-    case 'NoteReading':
       return commitmentMove(command satisfies CommitmentCommand, state);
     case 'AcceptOffer': {
       // Only an agent's turn (RecordAgentTurn, with the need committed here) may agree terms.

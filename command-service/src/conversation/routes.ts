@@ -36,6 +36,7 @@ import { streamCacheOf } from '../stream-cache';
 import { conversationDecider } from './conversation';
 import { describeOffer } from '../automation/negotiation/read-offer';
 import { needOfConversation } from '../need/read-need';
+import { messageReadingOf } from './message-reading';
 import { randomUUID } from 'node:crypto';
 
 /**
@@ -71,7 +72,8 @@ async function currentView(
 const messageBody = sendMessageInput.omit({ conversationId: true });
 const WRITE_ERRORS = [...SIGNED_IN_ERRORS, 404, 409, 412] as const;
 
-export const conversationRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { pool, store, sessions }) => {
+export const conversationRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, context) => {
+  const { pool, store, sessions } = context;
   const accounts = new AccountStore(pool);
   app.patch(
     '/api/conversations/:id',
@@ -177,6 +179,7 @@ export const conversationRoutes: FastifyPluginAsyncZod<ServiceContext> = async (
           messageId,
           speaker: { kind: 'user', userId: user.id, firmId: user.firmId, sessionId: user.sessionId, preferredAgentId: input.fromAgentId },
           content: input.content,
+          reading: await messageReadingOf(context, conversationId),
         },
         metadata,
         expectedVersion(request.headers),

@@ -17,7 +17,7 @@ import { DEFAULT_LENDING_RULES } from './lending-rules';
 import { decidedMoveEvents } from './move-intent';
 import { DEFAULT_NEGOTIATION_SETTINGS, nextMove, whoseTurn } from './next-move';
 import { worth } from './offer-strategy';
-import { offerFromOperatorMessage, readOfferFromText } from './operator-offer';
+import { listTermsOf } from './list-price';
 import { ladder, marginGiven, outsideLimits, trueCostAt } from './pricing';
 import { runFrom, runNegotiation } from './run-negotiation';
 import { negotiationSetup, type BorrowerInput, type LenderInput } from './setup';
@@ -384,39 +384,15 @@ describe('bespoke pricing of one product', () => {
     for (const offer of state.book.offers) if (offer.fromAgentId === 2) expect(offer.terms).toEqual(list);
   });
 
-  it('reads an operator’s message as that side’s offer, completed from its last one', () => {
-    expect(readOfferFromText('we can do 4.1% over 25 years')).toEqual({ interestRate: 4.1, termYears: 25 });
-    expect(readOfferFromText('Lend £180k with a fee of £995?')).toEqual({ loanAmount: 180_000, arrangementFee: 995 });
-    expect(readOfferFromText('Hello, how are you?')).toEqual({});
+  it('prices the case at list price on the command side as the lender’s agent opens (what completes a person’s typed figures)', () => {
     const setup = negotiationSetup(borrowerOf(amelia), lenderOf(northgate), null, market);
-    const message = {
-      conversationId: 7,
-      messageId: 3,
-      fromAgentId: 2,
-      toAgentId: 1,
-      content: 'We can do 4.9% with a fee of £500',
-      isAutomated: false,
-    };
-    const list = setup.priced!;
-    // Before any offer, the figures not typed are the case's at list price.
-    expect(offerFromOperatorMessage(initialNegotiationState(7, setup), message)).toEqual({
-      conversationId: 7,
-      round: 0,
-      fromAgentId: 2,
-      toAgentId: 1,
-      rejectOfferId: null,
-      terms: { interestRate: 4.9, termYears: 30, loanAmount: 236_000, arrangementFee: 500 },
-    });
-    const terms = { interestRate: list.listRate, termYears: 30, loanAmount: 236_000, arrangementFee: list.listFee };
-    const state = play(initialNegotiationState(7, setup), [
-      { type: 'OfferMade', data: { conversationId: 7, offerId: 'o1', round: 0, fromAgentId: 1, toAgentId: 2, terms } },
-    ]);
-    expect(offerFromOperatorMessage(state, message)).toMatchObject({
-      round: 1,
-      rejectOfferId: 'o1',
-      terms: { ...terms, interestRate: 4.9, arrangementFee: 500 },
-    });
-    expect(offerFromOperatorMessage(state, { ...message, isAutomated: true })).toBeNull();
+    const open = nextMove(initialNegotiationState(7, setup), 'lender', { ...settings, opener: 'lender' });
+    const ameliaAgent = { agentId: 1, name: 'Amelia', type: 'borrower' as const, criteria: null, needs: amelia };
+    const northgateAgent = { agentId: 2, name: 'Northgate', type: 'lender' as const, criteria: null, products: northgate };
+    expect(open.kind).toBe('offer');
+    if (open.kind === 'offer') expect(listTermsOf(ameliaAgent, northgateAgent, market)).toEqual(open.terms);
+    expect(listTermsOf(ameliaAgent, { ...northgateAgent, products: null }, market)).toBeNull();
+    expect(listTermsOf(null, northgateAgent, market)).toBeNull();
   });
 
   it('has the broker introduce first and suggest a middle ground on the lender’s ladder once', () => {

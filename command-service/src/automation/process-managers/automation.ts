@@ -3,7 +3,7 @@ import type { RecordedEvent, ServiceContext } from '@pf/infra';
 import { handleCommand } from '../../handle-command';
 import { needDecider } from '../../need/need';
 import { deterministicId } from './deterministic-id';
-import { DEFAULT_LENDING_RULES } from '../negotiation/lending-rules';
+import { marketOf } from '../negotiation/list-price';
 import { AUTOMATION_SNAPSHOT_FORMAT, restoreAutomationState, snapshotOf } from './automation-snapshot';
 import { answerMatchRequest } from './answer-match-request';
 import { matchAgent, stopAgent } from './matcher';
@@ -46,13 +46,8 @@ export function startAutomation(context: ServiceContext, options: AutomationOpti
     // Saved often enough that a new leader replays seconds of events, not the store's history.
     snapshots: { format: AUTOMATION_SNAPSHOT_FORMAT, everyEvents: 1000, everyMs: 10_000 },
     handlers: (restored) => {
-      const rules = {
-        ...DEFAULT_LENDING_RULES,
-        incomeMultiple: config.LENDING_INCOME_MULTIPLE,
-        interestCover: config.LENDING_INTEREST_COVER,
-        stressedRate: config.LENDING_STRESSED_RATE,
-      };
-      const state = restoreAutomationState(restored, rules, config.BANK_RATE_PERCENT);
+      const { rules, bankRatePercent } = marketOf(config);
+      const state = restoreAutomationState(restored, rules, bankRatePercent);
       negotiator?.close();
       const current = new Negotiator(context, state, {
         settings: { deadlineRounds: config.NEGOTIATION_DEADLINE_ROUNDS, opener: 'borrower' },
@@ -66,7 +61,7 @@ export function startAutomation(context: ServiceContext, options: AutomationOpti
         threshold: config.MATCH_THRESHOLD,
         maxOpenConversations: config.MAX_OPEN_CONVERSATIONS,
         rules,
-        bankRatePercent: config.BANK_RATE_PERCENT,
+        bankRatePercent,
       };
       return {
         replay: (event) => state.observe(event),
@@ -111,9 +106,6 @@ export function startAutomation(context: ServiceContext, options: AutomationOpti
               case 'AgentPaused':
               case 'AgentDeleted':
                 await stopAgent(context, state, event.data.agentId, recorded);
-                break;
-              case 'MessageSent':
-                if (!event.data.isAutomated) await current.readOperatorMessage(recorded);
                 break;
               case 'ConversationCompleted': {
                 current.forget(event.data.conversationId);

@@ -1,9 +1,8 @@
-import { backoffDelay, firmOf, isAgentSilenced, streams, type AgentMove, type DomainEvent, type EventMetadata } from '@pf/events';
-import { ConcurrencyConflict, DomainError, metrics, notifyTyping, type Logger, type RecordedEvent, type ServiceContext } from '@pf/infra';
+import { backoffDelay, isAgentSilenced, streams, type AgentMove, type DomainEvent, type EventMetadata } from '@pf/events';
+import { ConcurrencyConflict, DomainError, metrics, notifyTyping, type Logger, type ServiceContext } from '@pf/infra';
 import { brokerMove } from '../negotiation/broker-move';
 import { moveIntent } from '../negotiation/move-intent';
 import { nextMove, whoseTurn, type NegotiationSettings } from '../negotiation/next-move';
-import { describeOffer, readOperatorMessage } from '../negotiation/operator-offer';
 import { composeMessage } from '../words/phrases';
 import { outsideOptions } from '../negotiation/outside-options';
 import { createRng, seedFrom } from '../rng';
@@ -92,65 +91,6 @@ export class Negotiator {
   /** Moves scheduled or under way: none means the negotiator has nothing left to do until an event arrives. */
   get pending(): number {
     return this.timers.size + this.acting.size;
-  }
-
-  /**
-   * A person's message that states terms is that side's offer, decided by the conversation's decider like the
-   * structured Make offer (MakeOffer, against the borrower's need as it stands); the thread then says how the
-   * message was read ("Read as an offer: …", "Read as chat", or why it was not an offer). Ids derive from the
-   * message, so a redelivery stores nothing twice.
-   */
-  async readOperatorMessage(event: RecordedEvent): Promise<void> {
-    const message = event.data as Extract<DomainEvent, { type: 'MessageSent' }>['data'];
-    const conversation = this.state.conversations.get(message.conversationId);
-    if (!conversation?.negotiation || message.isAutomated) return;
-    const reading = readOperatorMessage(conversation.negotiation, message);
-    if (!reading) return;
-    const sender = conversation.participants.find((p) => p.agentId === message.fromAgentId);
-    if (!sender) return;
-    const conversationId = message.conversationId;
-    const key = `${event.id}:operator-offer`;
-    const metadata: EventMetadata = { ...event.metadata, causationId: event.id };
-    const stream = streams.conversation(conversationId);
-    const noteId = await nextId(this.context.pool, 'message_ids');
-    const note = (content: string) =>
-      handleCommand(
-        this.context.store,
-        stream,
-        conversationDecider,
-        { type: 'NoteReading', conversationId, fromAgentId: sender.agentId, message: { messageId: noteId, content } },
-        metadata,
-        (i) => deterministicId(`${key}:note:${i}`),
-      );
-    if (reading.kind === 'chat') return void (await note('Read as chat: no offer recorded'));
-    if (reading.kind === 'unclear') return void (await note(`Not read as an offer: ${reading.reason}. Say it again, or use Make offer`));
-    const { offer } = reading;
-    try {
-      await handleCommand(
-        this.context.store,
-        stream,
-        conversationDecider,
-        {
-          type: 'MakeOffer',
-          conversationId,
-          offerId: deterministicId(`${event.id}:operator-offer`),
-          speaker: {
-            kind: 'user',
-            userId: sender.ownerId,
-            firmId: firmOf(sender),
-            preferredAgentId: sender.agentId,
-          },
-          terms: offer.terms,
-          need: await readNeed(this.context.store, conversation.negotiation.setup.borrower.agentId),
-          note: { messageId: noteId, content: `Read as an offer: ${describeOffer(offer.terms)}` },
-        },
-        metadata,
-        (i) => deterministicId(`${key}:${i}`),
-      );
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      await note(`Not recorded as an offer: ${error.message}`);
-    }
   }
 
   /** A conversation changed (or may have): its next move, if any, after the agent's typing delay. */
