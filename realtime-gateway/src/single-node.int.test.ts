@@ -112,9 +112,11 @@ describe('the realtime gateway on the single-node server', () => {
     expect(await back.request({ type: 'resume', afterPosition: last.position })).toMatchObject({ type: 'ack' });
     await back.request({ type: 'manual_override', conversationId, enabled: true });
     await talker.request({ type: 'send_message', conversationId, content: 'after the return' });
-    await back.next(isMessage('after the return'));
+    const chat = 'Read as chat: no offer recorded';
+    await back.next((message) => isMessage(chat)(message) && back.received.filter(isMessage(chat)).length === missed.length + 1);
     const contents = back.received.flatMap((message) => (message.type === 'message_created' ? [message.message.content] : []));
-    expect(contents).toEqual([...missed, 'after the return']);
+    // Each person's message comes with the note on how it was read, recorded with it (no offer in any of these).
+    expect(contents).toEqual([...missed, 'after the return'].flatMap((content) => [content, chat]));
     // No gap and no repeat: each push names the one sent before it, and no (position, type) comes twice.
     const pushes = back.received.filter((message) => 'previousPosition' in message);
     pushes.forEach((push, i) => expect(push.previousPosition).toBe(i === 0 ? null : pushes[i - 1]!.position));

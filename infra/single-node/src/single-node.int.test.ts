@@ -153,7 +153,10 @@ describe('single node: commands become events, projections serve the reads', () 
     });
     expect(sent.status).toBe(201);
     const thread = (await alice.get<MessageView[]>(`/api/conversations/${amelia.id}/messages`)).body;
-    expect(thread.at(-1)).toMatchObject({ content: 'We can do 4.1%', isAutomated: false, fromAgentId: lender.agentId });
+    expect(thread.at(-2)).toMatchObject({ content: 'We can do 4.1%', isAutomated: false, fromAgentId: lender.agentId });
+    // Read as the lender's offer where it was recorded: the note under that side says so (its other figures completed).
+    expect(thread.at(-1)?.content).toMatch(/^Read as an offer: £[\d,]+ at 4\.10% over \d+ years, £[\d,]+ fee$/);
+    expect(thread.at(-1)).toMatchObject({ isAutomated: true, fromAgentId: lender.agentId });
     expect((await alice.post(`/api/conversations/${amelia.id}/messages`, { content: 'x'.repeat(4001) })).status).toBe(400);
   });
 
