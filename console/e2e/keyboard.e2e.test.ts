@@ -175,4 +175,15 @@ test('a long conversation opens at its top: title, Back and History in view, the
       .poll(() => box.evaluate((e) => Math.round(e.scrollTop + e.clientHeight - e.scrollHeight)), `thread box at ${size.width} px`)
       .toBeGreaterThanOrEqual(-2);
   }
+  // What lays out later (here the screen narrowing, so every message wraps taller) keeps the reader at the latest...
+  const box = page.getByRole('region', { name: 'Messages and offers' });
+  const gap = () => box.evaluate((e) => Math.round(e.scrollTop + e.clientHeight - e.scrollHeight));
+  const grownBy = await box.evaluate((e) => e.scrollHeight);
+  await page.setViewportSize({ width: 320, height: PHONE.height });
+  await expect.poll(() => box.evaluate((e) => e.scrollHeight), 'the thread wraps taller at 320 px').toBeGreaterThan(grownBy);
+  await expect.poll(gap, 'thread box at 320 px').toBeGreaterThanOrEqual(-2);
+  // ...but never pulls back a reader who scrolled up to read.
+  await box.evaluate((e) => e.scrollTo({ top: 0 }));
+  await page.setViewportSize(PHONE);
+  await expect.poll(() => box.evaluate((e) => e.scrollTop), 'scrolled up, stays up').toBe(0);
 });

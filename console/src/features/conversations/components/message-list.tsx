@@ -24,12 +24,35 @@ export function MessageList({ conversation, messages, events }: Props) {
   const items = useMemo(() => threadItems(messages, events), [messages, events]);
   const typing = useSyncExternalStore(subscribeTyping, () => typingIn(conversation.id));
   const list = useRef<HTMLDivElement>(null);
+  /** Whether the thread's box shows its latest message (it opens so); false once the reader scrolls up. */
+  const atLatest = useRef(true);
   useEffect(() => {
     // The thread's own box follows the latest message; the page is left where it is (a conversation opens at the
     // top, docs/behaviour/conversations.md): scrollIntoView would scroll every ancestor, the page included.
     const box = list.current;
     if (box) box.scrollTop = box.scrollHeight;
   }, [items.length, typing]);
+  const shown = items.length > 0 || typing !== null;
+  useEffect(() => {
+    // What lays out after the scroll (an offer card once the events load, a photo, a narrower screen) would leave
+    // the latest message below the fold: while the reader is at the latest, the box stays there as it grows.
+    const box = list.current;
+    const content = box?.firstElementChild;
+    if (!box || !content || typeof ResizeObserver === 'undefined') return;
+    const onScroll = () => {
+      atLatest.current = box.scrollTop + box.clientHeight >= box.scrollHeight - 2;
+    };
+    const observer = new ResizeObserver(() => {
+      if (atLatest.current) box.scrollTop = box.scrollHeight;
+    });
+    box.addEventListener('scroll', onScroll, { passive: true });
+    observer.observe(content);
+    observer.observe(box);
+    return () => {
+      box.removeEventListener('scroll', onScroll);
+      observer.disconnect();
+    };
+  }, [shown]);
 
   if (items.length === 0 && !typing) {
     return <p className="pf-muted pf-empty-thread">No messages yet. Agents will start talking here.</p>;
