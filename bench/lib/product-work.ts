@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { dealFirmsOf, ILLUSTRATION_UPLOADER_ID, streams, type EventOf } from '@pf/events';
-import { deterministicId, esisContent, renderEsisPdf, storeDocumentFile } from '@pf/command-service';
+import { deterministicId, esisContent, illustrationDocument, renderEsisPdf, storeDocumentFile } from '@pf/command-service';
 import type { EventStore } from '@pf/infra';
 import { AFTER_AGREEMENT_EVENTS, type AfterAgreement } from './generate';
 
@@ -57,17 +57,7 @@ export function productWork(pool: pg.Pool, store: EventStore): AfterAgreement {
         {
           id: deterministicId(`${openedId}:illustration:0`),
           type: 'DocumentUploaded',
-          data: {
-            documentId,
-            dealId: terms.dealId,
-            name: `Mortgage illustration (ESIS): ${opened.lender.name} to ${opened.borrower.name}.pdf`.slice(0, 200),
-            documentType: 'application',
-            contentType: 'application/pdf',
-            size: file.size,
-            sha256: file.sha256,
-            uploadedBy: { userId: ILLUSTRATION_UPLOADER_ID },
-            ownerIds: dealFirmsOf(opened),
-          },
+          data: illustrationDocument(opened, documentId, file, dealFirmsOf(opened)),
           metadata: { actor: { kind: 'system', name: 'illustration' }, correlationId, causationId: openedId },
         },
       ],

@@ -30,7 +30,7 @@ import { processManagerMigrations } from './automation/process-managers/schema';
 export const commandMigrations = [...idMigrations, ...processManagerMigrations, ...documentMigrations, ...seedDemoMigrations];
 export { startDealOpener } from './deal/deal-opener';
 export { issueDueInvoices } from './billing/invoicing';
-export { startIllustrationMaker } from './illustration/illustration-maker';
+export { illustrationDocument, startIllustrationMaker } from './illustration/illustration-maker';
 export { illustrationInputOf } from './illustration/esis-content';
 export { startAutomation, type Automation, type AutomationOptions } from './automation/process-managers/automation';
 export { agentDecider } from './agent/agent';

@@ -47,17 +47,7 @@ async function illustrateDeal(context: Pick<ServiceContext, 'store' | 'pool'>, c
       documentDecider,
       {
         type: 'UploadDocument',
-        document: {
-          documentId,
-          dealId: opened.dealId,
-          name: `Mortgage illustration (ESIS): ${opened.lender.name} to ${opened.borrower.name}.pdf`.slice(0, 200),
-          documentType: 'application',
-          contentType: 'application/pdf',
-          size: file.size,
-          sha256: file.sha256,
-          uploadedBy: { userId: ILLUSTRATION_UPLOADER_ID },
-          ownerIds: [...deal.owners],
-        },
+        document: illustrationDocument(opened, documentId, file, [...deal.owners]),
       },
       { actor: { kind: 'system', name: 'illustration' }, correlationId: cause.metadata.correlationId, causationId: cause.id },
       (index) => deterministicId(`${cause.id}:illustration:${index}`),
@@ -67,6 +57,29 @@ async function illustrateDeal(context: Pick<ServiceContext, 'store' | 'pool'>, c
     // checkpoint with the same id, recording the file it finds stored.
     if ((error as { statusCode?: number }).statusCode !== 409) throw error;
   }
+}
+
+/**
+ * The document an agreed deal's illustration is recorded as: its PDF stored as `file`, uploaded by the platform, for
+ * the deal's firms (`ownerIds`). The bench's generated histories record the same (bench/lib/product-work.ts).
+ */
+export function illustrationDocument(
+  opened: EventOf<'DealOpened'>['data'],
+  documentId: string,
+  file: { size: number; sha256: string },
+  ownerIds: string[],
+): EventOf<'DocumentUploaded'>['data'] {
+  return {
+    documentId,
+    dealId: opened.dealId,
+    name: `Mortgage illustration (ESIS): ${opened.lender.name} to ${opened.borrower.name}.pdf`.slice(0, 200),
+    documentType: 'application',
+    contentType: 'application/pdf',
+    size: file.size,
+    sha256: file.sha256,
+    uploadedBy: { userId: ILLUSTRATION_UPLOADER_ID },
+    ownerIds,
+  };
 }
 
 /** A file whose row is written (it counts): its checksum and size, as the event records them. */

@@ -17,11 +17,10 @@ import { conversationDecider } from '../conversation/conversation';
 import { active, visibleTo } from '../conversation/state';
 import { foldEvents, handleCommand } from '../handle-command';
 import { signedIn, withPosition } from '../http-helpers';
-import { nextId } from '../ids';
 import { claimDemoAgent, oneSeedPerFirm } from './claims';
 import { DEMO_AGENTS, DEMO_CONVERSATIONS } from './demo-data';
 import { demoExchange } from './demo-messages';
-import { startScriptedConversation } from './scripted';
+import { agentSays, startScriptedConversation } from './scripted';
 
 const latest = (a: Position | null, b: Position | null) => (!a ? b : !b ? a : comparePositions(a, b) >= 0 ? a : b);
 
@@ -118,19 +117,7 @@ export const seedDemoRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app,
     let messages = 0;
     for (const line of demoExchange(conversation.participants)) {
       // Said by the agent (isAutomated); the event's actor is the person who pressed the button, for History.
-      const sent = await handleCommand(
-        store,
-        stream,
-        conversationDecider,
-        {
-          type: 'SendMessage',
-          conversationId,
-          messageId: await nextId(pool, 'message_ids'),
-          speaker: { kind: 'agent', agentId: line.agentId },
-          content: line.content,
-        },
-        metadata,
-      );
+      const sent = await agentSays({ pool, store }, conversationId, line.agentId, line.content, metadata);
       // A side its operator holds says nothing (its agent is silenced): that line is not recorded.
       messages += sent.events.length;
       position = latest(position, sent.position);

@@ -51,20 +51,28 @@ export async function startScriptedConversation(
   );
   for (const message of conversation.messages) {
     const agentId = participants.get(message.from)!.agentId;
-    const sent = await handleCommand(
-      store,
-      stream,
-      conversationDecider,
-      {
-        type: 'SendMessage',
-        conversationId,
-        messageId: await nextId(pool, 'message_ids'),
-        speaker: { kind: 'agent', agentId },
-        content: message.content,
-      },
-      { ...metadata, actor: { kind: 'agent', agentId } },
-    );
+    const sent = await agentSays({ pool, store }, conversationId, agentId, message.content, {
+      ...metadata,
+      actor: { kind: 'agent', agentId },
+    });
     position = sent.position ?? position;
   }
   return position;
+}
+
+/** A demo line said in a conversation by one of its agents (a side its operator holds says nothing). */
+export async function agentSays(
+  { pool, store }: Pick<ServiceContext, 'pool' | 'store'>,
+  conversationId: number,
+  agentId: number,
+  content: string,
+  metadata: EventMetadata,
+) {
+  return handleCommand(
+    store,
+    streams.conversation(conversationId),
+    conversationDecider,
+    { type: 'SendMessage', conversationId, messageId: await nextId(pool, 'message_ids'), speaker: { kind: 'agent', agentId }, content },
+    metadata,
+  );
 }

@@ -12,7 +12,12 @@ interface Props<Value extends string> {
 export function ChoiceField<Value extends string>({ id, label, value, options, onChange }: Props<Value>) {
   return (
     <FormGroup label={label} labelFor={id}>
-      <HTMLSelect id={id} fill value={value} onChange={(event) => onChange(event.currentTarget.value as Value)}>
+      <HTMLSelect
+        id={id}
+        fill
+        value={value}
+        onChange={(event) => onChange(options.find((option) => option === event.currentTarget.value) ?? value)}
+      >
         {options.map((option) => (
           <option key={option} value={option}>
             {option}

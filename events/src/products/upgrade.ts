@@ -77,11 +77,20 @@ function needsFromCriteria(read: ReadCriteria): BorrowerNeeds | null {
   const loan =
     named ?? (deposit ? ('pounds' in deposit ? propertyValue - deposit.pounds : Math.round(propertyValue * (1 - deposit.share))) : null);
   if (loan === null || loan <= 0 || loan > propertyValue) return null;
+  return needsOnCriteria(read, propertyValue, loan);
+}
+
+/**
+ * A borrower's needs for this loan on this property, the rest as its criteria say: over the longest term they allow
+ * (else 25 years; 5 to 40), a purchase (buy-to-let when that is its first property type), repayment, the fee paid,
+ * and the income and rent they name.
+ */
+export function needsOnCriteria(read: ReadCriteria, propertyValue: number, loanAmount: number): BorrowerNeeds {
   const buyToLet = read.propertyTypes?.[0] === 'buy-to-let';
   const term = Math.round(read.termYears.max ?? read.termYears.min ?? 25);
   return {
     propertyValue,
-    loanAmount: loan,
+    loanAmount,
     termYears: Math.min(40, Math.max(5, term)),
     purpose: buyToLet ? 'buy-to-let' : 'purchase',
     repaymentType: 'repayment',

@@ -13,6 +13,7 @@
 import {
   DEFAULT_BANK_RATE_PERCENT,
   needsOf,
+  needsOnCriteria,
   readCriteria,
   source,
   type AffordabilityRules,
@@ -146,18 +147,7 @@ export function negotiatedNeeds(
   const propertyValue = dealPropertyValue(read, readCriteria(lenderCriteria));
   const buyToLet = read.propertyTypes?.[0] === 'buy-to-let';
   if (buyToLet && read.expectedRentMonthly === null) return null;
-  const term = Math.round(read.termYears.max ?? read.termYears.min ?? 25);
-  return {
-    propertyValue,
-    loanAmount: Math.round((propertyValue * ASSUMED_LTV) / 1000) * 1000,
-    termYears: Math.min(40, Math.max(5, term)),
-    purpose: buyToLet ? 'buy-to-let' : 'purchase',
-    repaymentType: 'repayment',
-    fee: 'paid',
-    monthlyCommitments: 0,
-    ...(read.annualIncome !== null ? { annualIncome: read.annualIncome } : {}),
-    ...(read.expectedRentMonthly !== null ? { expectedMonthlyRent: read.expectedRentMonthly } : {}),
-  };
+  return needsOnCriteria(read, propertyValue, Math.round((propertyValue * ASSUMED_LTV) / 1000) * 1000);
 }
 
 /** The lender's cheapest line for these needs that can be offered (pass or warn), as a priced case. */

@@ -1,4 +1,5 @@
 import WebSocket from 'ws';
+import { closeSocket } from './close-socket';
 import { currentUserView, type ConversationView, type ServerMessage } from '@pf/events';
 import { HARRIET_COLE, WESSEX_BUILDING_SOCIETY } from '@pf/events/testing';
 import { ApiClient } from '../testing/api-client';
@@ -59,12 +60,7 @@ class ControlSocket {
   }
 
   close(): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.ws.readyState === WebSocket.CLOSED) return resolve();
-      const timer = setTimeout(() => (this.ws.terminate(), resolve()), 2000);
-      this.ws.once('close', () => (clearTimeout(timer), resolve()));
-      this.ws.close();
-    });
+    return closeSocket(this.ws);
   }
 }
 

@@ -1,4 +1,5 @@
 import WebSocket from 'ws';
+import { closeSocket } from './close-socket';
 import type { ConversationView } from '@pf/events';
 import type { ApiClient } from '../testing/api-client';
 import type { Violation } from './invariants';
@@ -59,12 +60,7 @@ export class PushRecorder {
   }
 
   close(): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.ws.readyState === WebSocket.CLOSED) return resolve();
-      const timer = setTimeout(() => (this.ws.terminate(), resolve()), 2000);
-      this.ws.once('close', () => (clearTimeout(timer), resolve()));
-      this.ws.close();
-    });
+    return closeSocket(this.ws);
   }
 }
 

@@ -11,26 +11,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '@pf/infra/embedded';
 import { createTestDatabase } from '@pf/infra/testing';
+import { textOption, wholeNumberOption } from '../command-line';
 import { runSimulation, type SimulationReport } from './run';
 
-function option(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  if (at < 0) return fallback;
-  const value = Number(process.argv[at + 1]);
-  if (!Number.isInteger(value) || value < 0) {
-    console.error(`--${name} must be a whole number (got ${process.argv[at + 1] ?? 'nothing'})`);
-    process.exit(2);
-  }
-  return value;
-}
-
-const seed = option('seed', 1);
-const steps = option('steps', 500);
-const seeds = option('seeds', 1);
-const foldEvery = option('fold-every', 100);
+const seed = wholeNumberOption('seed', 1);
+const steps = wholeNumberOption('steps', 500);
+const seeds = wholeNumberOption('seeds', 1);
+const foldEvery = wholeNumberOption('fold-every', 100);
 const keepGoing = process.argv.includes('--keep-going');
-const reportAt = process.argv.indexOf('--report');
-const reportFile = reportAt < 0 ? null : (process.argv[reportAt + 1] ?? null);
+const reportFile = textOption('report');
 const reports: SimulationReport[] = [];
 
 let embedded: EmbeddedDatabase | null = null;

@@ -13,21 +13,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '@pf/infra/embedded';
+import { textOption, wholeNumberOption } from '../command-line';
 import { printReadings, type Readings } from './print';
 import { readTournamentTranscripts } from './read-tournament';
 import { checkTranscripts } from './rules';
 import { readSeed, type SeedReading } from './run-seeds';
-
-function option(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  if (at < 0) return fallback;
-  const value = Number(process.argv[at + 1]);
-  if (!Number.isInteger(value) || value < 0) {
-    console.error(`--${name} must be a whole number (got ${process.argv[at + 1] ?? 'nothing'})`);
-    process.exit(2);
-  }
-  return value;
-}
 
 function seedRange(): number[] {
   const at = process.argv.indexOf('--seeds');
@@ -42,16 +32,12 @@ function seedRange(): number[] {
 }
 
 const seeds = seedRange();
-const steps = option('steps', 500);
-const pairs = option('pairs', 5000);
-const tournamentSeed = option('tournament-seed', 1);
-const lanes = Math.max(1, Math.min(option('lanes', 1), seeds.length));
-const file = (name: string) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at < 0 ? null : (process.argv[at + 1] ?? null);
-};
-const reportFile = file('report');
-const laneFile = file('lane');
+const steps = wholeNumberOption('steps', 500);
+const pairs = wholeNumberOption('pairs', 5000);
+const tournamentSeed = wholeNumberOption('tournament-seed', 1);
+const lanes = Math.max(1, Math.min(wholeNumberOption('lanes', 1), seeds.length));
+const reportFile = textOption('report');
+const laneFile = textOption('lane');
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** One lane: a child process reading `laneSeeds` on an embedded server of its own; its readings once it has exited. */

@@ -1,4 +1,4 @@
-import { Button, Card, Checkbox, FormGroup, H3, HTMLSelect, InputGroup } from '@blueprintjs/core';
+import { Button, Card, Checkbox, FormGroup, H3, InputGroup } from '@blueprintjs/core';
 import { MORTGAGE_PURPOSES, PRODUCT_TYPES, REPAYMENT_TYPES, FEE_PAYMENTS } from '@pf/events';
 import {
   emptyProduct,
@@ -9,6 +9,7 @@ import {
   type ProductNumberKey,
   type RangeForm,
 } from './profile-form';
+import { ChoiceField } from '../../../components/choice-field';
 
 function NumberBox({
   id,
@@ -36,32 +37,6 @@ function NumberBox({
   );
 }
 
-function Choice<T extends string>({
-  id,
-  label,
-  value,
-  options,
-  onChange,
-}: {
-  id: string;
-  label: string;
-  value: T;
-  options: readonly T[];
-  onChange: (value: T) => void;
-}) {
-  return (
-    <FormGroup label={label} labelFor={id}>
-      <HTMLSelect id={id} fill value={value} onChange={(e) => onChange(options.find((o) => o === e.currentTarget.value) ?? value)}>
-        {options.map((option) => (
-          <option key={option} value={option}>
-            {option}
-          </option>
-        ))}
-      </HTMLSelect>
-    </FormGroup>
-  );
-}
-
 /** A borrower's needs as a broker records them (docs/behaviour/products.md, "Needs"). */
 export function NeedsFields({ needs, onChange }: { needs: NeedsForm; onChange: (needs: NeedsForm) => void }) {
   const box = (key: NeedsNumberKey, label: string, unit?: string) => (
@@ -79,28 +54,34 @@ export function NeedsFields({ needs, onChange }: { needs: NeedsForm; onChange: (
       {box('loanAmount', 'Loan wanted', '£')}
       {box('termYears', 'Term', 'years')}
       {box('ageYears', 'Age now (oldest applicant)', 'years')}
-      <Choice
+      <ChoiceField
         id="needs-purpose"
         label="Purpose"
         value={needs.purpose}
         options={MORTGAGE_PURPOSES}
         onChange={(purpose) => onChange({ ...needs, purpose })}
       />
-      <Choice
+      <ChoiceField
         id="needs-repayment"
         label="Repayment"
         value={needs.repaymentType}
         options={REPAYMENT_TYPES}
         onChange={(repaymentType) => onChange({ ...needs, repaymentType })}
       />
-      <Choice
+      <ChoiceField
         id="needs-period"
         label="Preferred initial period (months)"
         value={needs.preferredInitialPeriodMonths}
         options={['', '24', '36', '60', '120']}
         onChange={(preferredInitialPeriodMonths) => onChange({ ...needs, preferredInitialPeriodMonths })}
       />
-      <Choice id="needs-fee" label="Product fee" value={needs.fee} options={FEE_PAYMENTS} onChange={(fee) => onChange({ ...needs, fee })} />
+      <ChoiceField
+        id="needs-fee"
+        label="Product fee"
+        value={needs.fee}
+        options={FEE_PAYMENTS}
+        onChange={(fee) => onChange({ ...needs, fee })}
+      />
       {box('maxFeePounds', 'Most they will pay in fees', '£')}
       {box('annualIncome', 'Annual income', '£')}
       {box('monthlyCommitments', 'Commitments a month', '£')}
@@ -179,7 +160,7 @@ function ProductFields({
         <FormGroup label="Product name" labelFor={id('name')}>
           <InputGroup id={id('name')} value={product.name} onValueChange={(name) => onChange({ ...product, name })} />
         </FormGroup>
-        <Choice
+        <ChoiceField
           id={id('type')}
           label="Type"
           value={product.type}
@@ -235,7 +216,7 @@ function ProductFields({
         onClick={() => onChange({ ...product, bands: [...product.bands, { maxLtvPercent: '', ratePercent: '' }] })}
       />
       <div className="pf-grid pf-grid-2">
-        <Choice
+        <ChoiceField
           id={id('fee-kind')}
           label="Fee in"
           value={product.feeKind}

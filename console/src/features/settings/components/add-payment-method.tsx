@@ -1,9 +1,10 @@
-import { Button, Callout, Dialog, DialogBody, Intent, Spinner } from '@blueprintjs/core';
+import { Button, Dialog, DialogBody, Spinner } from '@blueprintjs/core';
 import type { PaymentSetupView } from '@pf/events';
 import { useEffect, useState } from 'react';
 import { failureReason } from '../../../lib/api-client';
 import { toastSuccess } from '../../../lib/toaster';
 import { useAddPaymentMethod, useStartSetup } from '../api/billing';
+import { PaymentProblem } from './payment-problem';
 
 /**
  * Add Payment Method (docs/behaviour/billing.md): the card is typed into the payment provider's own page, in a
@@ -41,21 +42,13 @@ export function AddPaymentMethod() {
   return (
     <>
       <Button icon="plus" text="Add Payment Method" onClick={open} loading={start.isPending} />
-      {problem && !setup ? (
-        <Callout intent={Intent.DANGER} role="alert" compact>
-          {problem}
-        </Callout>
-      ) : null}
+      {setup ? null : <PaymentProblem problem={problem} />}
       <Dialog isOpen={setup !== null} onClose={() => setSetup(null)} title="Add Payment Method">
         <DialogBody>
           <p className="pf-muted pf-small">Your card details go straight to the payment provider. This platform never sees them.</p>
           {setup ? <iframe className="pf-card-fields" title="Card details (payment provider)" src={setup.hostedFieldsUrl} /> : null}
           {add.isPending ? <Spinner size={20} /> : null}
-          {problem ? (
-            <Callout intent={Intent.DANGER} role="alert" compact>
-              {problem}
-            </Callout>
-          ) : null}
+          <PaymentProblem problem={problem} />
         </DialogBody>
       </Dialog>
     </>

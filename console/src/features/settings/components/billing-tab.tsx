@@ -24,6 +24,7 @@ import { fieldErrors, type FieldErrors } from '../../../lib/form-errors';
 import { toastSuccess } from '../../../lib/toaster';
 import { useBilling, useEditPaymentMethod } from '../api/billing';
 import { AddPaymentMethod, brandName } from './add-payment-method';
+import { PaymentProblem } from './payment-problem';
 
 const expiry = (m: PaymentMethodView) => `${String(m.expMonth).padStart(2, '0')}/${m.expYear}`;
 /** An invoice's day as written on it (a calendar day, not an instant: the same in every zone). */
@@ -167,11 +168,7 @@ function EditPaymentMethod({ method, onClose }: { method: PaymentMethodView; onC
           disabled={method.isDefault}
           onChange={(e) => setMakeDefault(e.currentTarget.checked)}
         />
-        {problem ? (
-          <Callout intent={Intent.DANGER} role="alert" compact>
-            {problem}
-          </Callout>
-        ) : null}
+        <PaymentProblem problem={problem} />
       </DialogBody>
       <DialogFooter actions={<Button intent={Intent.PRIMARY} text="Save" loading={edit.isPending} onClick={save} />} />
     </Dialog>
