@@ -12,7 +12,6 @@ import {
   historyState,
   latestOfferOf,
   messageOf,
-  servedOfferFigures,
   streams,
   type Conversation,
   type DomainEvent,
@@ -36,7 +35,7 @@ import { loadHistory, type HistoryRecord } from './load-history';
 import { withoutDeleted } from './erasure';
 import { personNames } from './people';
 import { historyRoutes } from './routes';
-import { CHECKPOINT_EVERY, stateAt, type Moment } from './state-at';
+import { CHECKPOINT_EVERY, stateAt, standingOfferOf, type Moment } from './state-at';
 import { takeoversOf } from './takeovers';
 
 /**
@@ -75,19 +74,7 @@ function fullFold(
     const offer = latestOfferOf(book, side.agentId);
     const recorded = offer && recordedOffers.get(offer.offerId);
     if (!offer || !recorded) continue;
-    offers.push({
-      offerId: offer.offerId,
-      agentId: side.agentId,
-      agentName: side.name,
-      agentType: side.type,
-      round: offer.round,
-      terms: offer.terms,
-      status: offer.status,
-      product: offer.product,
-      reason: offer.reason,
-      figures: servedOfferFigures(offer.terms, offer.product),
-      ...recorded,
-    });
+    offers.push(standingOfferOf(side, offer, recorded));
   }
   const last = upTo[upTo.length - 1]?.recorded;
   const until = 'time' in moment ? moment.time : (last?.recordedAt ?? now);

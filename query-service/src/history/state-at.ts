@@ -10,6 +10,7 @@ import {
   formatPosition,
   messageOf,
   streams,
+  type BookedOffer,
   type Conversation,
   type HistoryState,
   type MessageView,
@@ -20,6 +21,28 @@ import {
 } from '@pf/events';
 import type { HistoryRecord } from './load-history';
 import { countBefore, takeoverSpans, takeoversUpTo, type TakeoverSpan } from './takeovers';
+
+/** A side's standing offer as History shows it: the offer, whose it is, its figures, and where it was recorded. */
+export function standingOfferOf(
+  side: Participant,
+  offer: BookedOffer,
+  recorded: Pick<StandingOffer, 'position' | 'recordedAt'>,
+): StandingOffer {
+  return {
+    offerId: offer.offerId,
+    agentId: side.agentId,
+    agentName: side.name,
+    agentType: side.type,
+    round: offer.round,
+    terms: offer.terms,
+    status: offer.status,
+    product: offer.product,
+    reason: offer.reason,
+    figures: servedOfferFigures(offer.terms, offer.product),
+    position: recorded.position,
+    recordedAt: recorded.recordedAt,
+  };
+}
 
 /** A moment to look at: a global position (inclusive) or a time (events recorded at or before it). */
 export type Moment = { readonly position: Position } | { readonly time: Date };
@@ -175,20 +198,7 @@ export function stateAt(
     const made = offer && index.offersMade.get(offer.offerId);
     const recorded = made?.[countBefore(made, count) - 1];
     if (!offer || !recorded) continue;
-    offers.push({
-      offerId: offer.offerId,
-      agentId: side.agentId,
-      agentName: side.name,
-      agentType: side.type,
-      round: offer.round,
-      terms: offer.terms,
-      status: offer.status,
-      product: offer.product,
-      reason: offer.reason,
-      figures: servedOfferFigures(offer.terms, offer.product),
-      position: recorded.position,
-      recordedAt: recorded.recordedAt,
-    });
+    offers.push(standingOfferOf(side, offer, recorded));
   }
   const last = upTo[count - 1]?.recorded;
   const until = 'time' in moment ? moment.time : (last?.recordedAt ?? now);
