@@ -1,20 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DomainEvent } from '@pf/events';
-import {
-  ConcurrencyConflict,
-  createEventStore,
-  createLogger,
-  openServiceContext,
-  parseConfig,
-  PreconditionFailed,
-  type EventStore,
-  type OpenedContext,
-} from '@pf/infra';
-import { createTestDatabase } from '@pf/infra/testing';
-import { commandMigrations } from './index';
+import { ConcurrencyConflict, createEventStore, PreconditionFailed, type EventStore } from '@pf/infra';
 import { handleCommand, type Decider } from './handle-command';
 import { StreamCache, type StoredFact } from './stream-cache';
+import { commandContextForTests } from './testing/service-context';
 
 const metadata = { actor: { kind: 'system' as const, name: 'test' }, correlationId: randomUUID(), causationId: null };
 /** A real event of the contract (the cache reads every event through the one reader, which validates it): a note's text is the name. */
@@ -34,35 +24,20 @@ function countingStore(store: EventStore) {
 }
 
 /** One database for the file: each test uses streams of its own. */
-let context: OpenedContext;
-let drop: () => Promise<void>;
-beforeAll(async () => {
-  const database = await createTestDatabase();
-  drop = () => database.drop();
-  context = await openServiceContext(
-    parseConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' }),
-    createLogger('silent'),
-    database.url,
-    commandMigrations,
-  );
-});
-afterAll(async () => {
-  await context?.close();
-  await drop?.();
-});
+const service = commandContextForTests();
 
 const texts = (events: readonly StoredFact[]) => events.map(textOf);
 
 describe('the command side reads each stream once, then only what is new (real PostgreSQL)', () => {
   // docs/decisions/stream-cache.md: a command reads only the events after what the cache holds.
   it('answers the whole stream every time, reading from the store only the events after those it holds', async () => {
-    const { store, reads } = countingStore(context.store);
+    const { store, reads } = countingStore(service.context.store);
     const cache = new StreamCache(store);
-    await context.store.append('note-1', [note('a'), note('b')], 'no_stream');
+    await service.context.store.append('note-1', [note('a'), note('b')], 'no_stream');
 
     expect(texts(await cache.read('note-1'))).toEqual(['a', 'b']);
     expect(texts(await cache.read('note-1'))).toEqual(['a', 'b']);
-    await context.store.append('note-1', [note('c')], 1);
+    await service.context.store.append('note-1', [note('c')], 1);
     expect(texts(await cache.read('note-1'))).toEqual(['a', 'b', 'c']);
     expect(reads).toEqual([
       { stream: 'note-1', from: 0, answered: 2 },
@@ -72,11 +47,11 @@ describe('the command side reads each stream once, then only what is new (real P
   });
 
   it('sees what another process appended (its own store on the same database) before the next decision', async () => {
-    const cache = new StreamCache(context.store);
-    await context.store.append('note-2', [note('mine')], 'no_stream');
+    const cache = new StreamCache(service.context.store);
+    await service.context.store.append('note-2', [note('mine')], 'no_stream');
     expect(texts(await cache.read('note-2'))).toEqual(['mine']);
 
-    const elsewhere = createEventStore({}, context.pool, context.databaseUrl);
+    const elsewhere = createEventStore({}, service.context.pool, service.context.databaseUrl);
     await elsewhere.append('note-2', [note('theirs')], 0);
     expect(texts(await cache.read('note-2'))).toEqual(['mine', 'theirs']);
     await elsewhere.close();
@@ -84,9 +59,10 @@ describe('the command side reads each stream once, then only what is new (real P
 
   // docs/decisions/stream-cache.md: bounded by the event count, least recently used first out.
   it('keeps at most its bound of events, letting the least recently used streams go first', async () => {
-    const { store, reads } = countingStore(context.store);
+    const { store, reads } = countingStore(service.context.store);
     const cache = new StreamCache(store, 5);
-    for (const name of ['lru-a', 'lru-b', 'lru-c']) await context.store.append(name, [note(`${name} 1`), note(`${name} 2`)], 'no_stream');
+    for (const name of ['lru-a', 'lru-b', 'lru-c'])
+      await service.context.store.append(name, [note(`${name} 1`), note(`${name} 2`)], 'no_stream');
 
     await cache.read('lru-a');
     await cache.read('lru-b');
@@ -105,18 +81,18 @@ describe('the command side reads each stream once, then only what is new (real P
   });
 
   it('never keeps a stream longer than its bound, and answers it whole all the same', async () => {
-    const cache = new StreamCache(context.store, 2);
-    await context.store.append('long', [note('1'), note('2'), note('3')], 'no_stream');
+    const cache = new StreamCache(service.context.store, 2);
+    await service.context.store.append('long', [note('1'), note('2'), note('3')], 'no_stream');
     expect(texts(await cache.read('long'))).toEqual(['1', '2', '3']);
     expect(cache.size()).toEqual({ streams: 0, events: 0 });
   });
 
   it('holds what this process appended, so the next read asks only for what came after it', async () => {
-    const { store, reads } = countingStore(context.store);
+    const { store, reads } = countingStore(service.context.store);
     const cache = new StreamCache(store);
-    await context.store.append('held-1', [note('a')], 'no_stream');
+    await service.context.store.append('held-1', [note('a')], 'no_stream');
     await cache.read('held-1');
-    const result = await context.store.append('held-1', [note('b')], 0);
+    const result = await service.context.store.append('held-1', [note('b')], 0);
     cache.appended('held-1', 0, [
       { type: 'FirmRenamed', data: { firmId: 'note', name: 'b' }, recordedAt: result.recordedAt!, streamVersion: 1 },
     ]);
@@ -131,16 +107,16 @@ describe('the command side reads each stream once, then only what is new (real P
 describe('folds taken up where they left off (real PostgreSQL)', () => {
   // docs/decisions/stream-cache.md: the last fold of each stream by each decider is kept.
   it('folds each event once per key while the stream only grows, and gives the same state as a fold from the start', async () => {
-    const cache = new StreamCache(context.store);
+    const cache = new StreamCache(service.context.store);
     const seen: string[] = [];
     const key = {};
     const join = (state: string, fact: StoredFact) => {
       seen.push(textOf(fact));
       return state + textOf(fact);
     };
-    await context.store.append('fold-1', [note('a'), note('b')], 'no_stream');
+    await service.context.store.append('fold-1', [note('a'), note('b')], 'no_stream');
     expect(cache.fold('fold-1', await cache.read('fold-1'), key, '', join)).toBe('ab');
-    await context.store.append('fold-1', [note('c')], 1);
+    await service.context.store.append('fold-1', [note('c')], 1);
     expect(cache.fold('fold-1', await cache.read('fold-1'), key, '', join)).toBe('abc');
     expect(cache.fold('fold-1', await cache.read('fold-1'), key, '', join)).toBe('abc');
     expect(seen).toEqual(['a', 'b', 'c']);
@@ -149,11 +125,11 @@ describe('folds taken up where they left off (real PostgreSQL)', () => {
   });
 
   it('folds from the start again once the stream has left the cache', async () => {
-    const cache = new StreamCache(context.store, 3);
+    const cache = new StreamCache(service.context.store, 3);
     const key = {};
     const count = (state: number) => state + 1;
-    await context.store.append('fold-2', [note('a'), note('b')], 'no_stream');
-    await context.store.append('fold-3', [note('a'), note('b')], 'no_stream');
+    await service.context.store.append('fold-2', [note('a'), note('b')], 'no_stream');
+    await service.context.store.append('fold-3', [note('a'), note('b')], 'no_stream');
     expect(cache.fold('fold-2', await cache.read('fold-2'), key, 0, count)).toBe(2);
     await cache.read('fold-3'); // fold-2 leaves
     expect(cache.fold('fold-2', await cache.read('fold-2'), key, 0, count)).toBe(2);
@@ -177,7 +153,7 @@ const counter: Decider<{ n: number; limit: number }, number, Added> = {
 
 describe('handleCommand decides on the events it holds, and on the store whenever that is not enough (real PostgreSQL)', () => {
   let elsewhere: EventStore;
-  beforeAll(() => void (elsewhere = createEventStore({}, context.pool, context.databaseUrl)));
+  beforeAll(() => void (elsewhere = createEventStore({}, service.context.pool, service.context.databaseUrl)));
   afterAll(async () => elsewhere?.close());
   const add = (store: EventStore, stream: string, n: number, limit = 100, options = {}) =>
     handleCommand(store, stream, counter, { n, limit }, metadata, options);
@@ -185,7 +161,7 @@ describe('handleCommand decides on the events it holds, and on the store wheneve
 
   // docs/decisions/stream-cache.md: a decision appended with its version may answer from what the cache holds.
   it('reads nothing for a second command when nothing else was appended, and answers with the stream as stored', async () => {
-    const { store, reads } = countingStore(context.store);
+    const { store, reads } = countingStore(service.context.store);
     await add(store, 'counter-1', 1);
     const readsBefore = reads.length;
     const second = await add(store, 'counter-1', 2);
@@ -195,23 +171,23 @@ describe('handleCommand decides on the events it holds, and on the store wheneve
       [0, addition(1).data],
       [1, addition(2).data],
     ]);
-    expect(added(await context.store.readStream('counter-1'))).toEqual([1, 2]);
+    expect(added(await service.context.store.readStream('counter-1'))).toEqual([1, 2]);
   });
 
   // docs/decisions/stream-cache.md: staleness is caught by the store refusing the append; the command is decided again.
   // docs/architecture.md "A command": if another process appended in between, the command is decided again on the newer state.
   it('decides again on the store when another process appended meanwhile: nothing is lost', async () => {
-    const { store } = countingStore(context.store);
+    const { store } = countingStore(service.context.store);
     await add(store, 'counter-2', 1);
     await elsewhere.append('counter-2', [{ id: randomUUID(), ...addition(10), metadata }], 0);
     const handled = await add(store, 'counter-2', 2);
     expect(handled.state).toBe(13);
     expect(handled.version).toBe(2);
-    expect(added(await context.store.readStream('counter-2'))).toEqual([1, 10, 2]);
+    expect(added(await service.context.store.readStream('counter-2'))).toEqual([1, 10, 2]);
   });
 
   it('refuses only on the stream as stored: a refusal or a no-op on what it holds is decided again', async () => {
-    const { store } = countingStore(context.store);
+    const { store } = countingStore(service.context.store);
     await add(store, 'counter-3', 5, 10);
     // Elsewhere the total falls back to 0; on what this process holds (5), adding 8 would pass 10.
     await elsewhere.append('counter-3', [{ id: randomUUID(), ...addition(-5), metadata }], 0);
@@ -221,7 +197,7 @@ describe('handleCommand decides on the events it holds, and on the store wheneve
   });
 
   it('takes If-Match against the stream as stored, not as held', async () => {
-    const { store } = countingStore(context.store);
+    const { store } = countingStore(service.context.store);
     await add(store, 'counter-4', 1);
     await elsewhere.append('counter-4', [{ id: randomUUID(), ...addition(1), metadata }], 0);
     // The client saw version 1 (from the read side): held is at 0, the store at 1. It goes through.

@@ -1,8 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, openServiceContext, parseConfig, type OpenedContext } from '@pf/infra';
-import { createTestDatabase } from '@pf/infra/testing';
-import { commandMigrations } from '../index';
+import { describe, expect, it } from 'vitest';
+import { commandContextForTests } from '../testing/service-context';
 import { readFile } from './file-store';
 import { storeDocumentFile } from './file-write';
 
@@ -11,26 +9,11 @@ const PNG_HEAD = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADU
 const pngOf = (size: number) => Buffer.concat([PNG_HEAD, Buffer.alloc(size - PNG_HEAD.length, 1)]);
 const MB = 1024 * 1024;
 
-let context: OpenedContext;
-let drop: () => Promise<void>;
-beforeAll(async () => {
-  const database = await createTestDatabase();
-  drop = () => database.drop();
-  context = await openServiceContext(
-    parseConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' }),
-    createLogger('silent'),
-    database.url,
-    commandMigrations,
-  );
-});
-afterAll(async () => {
-  await context?.close();
-  await drop?.();
-});
+const service = commandContextForTests();
 
 const rows = async () =>
   (
-    await context.pool.query<{ files: number; chunks: number }>(
+    await service.context.pool.query<{ files: number; chunks: number }>(
       'select (select count(*)::int from document_files) as files, (select count(*)::int from document_file_chunks) as chunks',
     )
   ).rows[0]!;
@@ -40,14 +23,14 @@ describe('storeDocumentFile', () => {
   it('stores the bytes in chunks with their SHA-256 and sniffed type, and reads them back a chunk at a time', async () => {
     const bytes = pngOf(700 * 1024);
     const documentId = randomUUID();
-    const stored = await storeDocumentFile(context.pool, documentId, bytes, { firmId: 'firm-a', quotaBytes: 5 * MB });
+    const stored = await storeDocumentFile(service.context.pool, documentId, bytes, { firmId: 'firm-a', quotaBytes: 5 * MB });
     expect(stored).toEqual({
       documentId,
       sha256: createHash('sha256').update(bytes).digest('hex'),
       size: bytes.length,
       contentType: 'image/png',
     });
-    const file = await readFile(context.pool, documentId);
+    const file = await readFile(service.context.pool, documentId);
     const chunks: Buffer[] = [];
     for await (const chunk of file!.chunks) chunks.push(chunk);
     expect(chunks.map((chunk) => chunk.length)).toEqual([256 * 1024, 256 * 1024, 188 * 1024]);
@@ -58,11 +41,14 @@ describe('storeDocumentFile', () => {
   it('refuses what is not a PDF, JPEG or PNG, or would go over the quota, keeping nothing of it', async () => {
     const before = await rows();
     await expect(
-      storeDocumentFile(context.pool, randomUUID(), Buffer.from('<html>not a document</html>'), { firmId: 'firm-b', quotaBytes: MB }),
+      storeDocumentFile(service.context.pool, randomUUID(), Buffer.from('<html>not a document</html>'), {
+        firmId: 'firm-b',
+        quotaBytes: MB,
+      }),
     ).rejects.toMatchObject({ statusCode: 400 });
-    await storeDocumentFile(context.pool, randomUUID(), pngOf(600 * 1024), { firmId: 'firm-b', quotaBytes: MB });
+    await storeDocumentFile(service.context.pool, randomUUID(), pngOf(600 * 1024), { firmId: 'firm-b', quotaBytes: MB });
     await expect(
-      storeDocumentFile(context.pool, randomUUID(), pngOf(600 * 1024), { firmId: 'firm-b', quotaBytes: MB }),
+      storeDocumentFile(service.context.pool, randomUUID(), pngOf(600 * 1024), { firmId: 'firm-b', quotaBytes: MB }),
     ).rejects.toMatchObject({
       statusCode: 413,
       message:
@@ -74,10 +60,12 @@ describe('storeDocumentFile', () => {
 
   it('holds the quota for uploads at the same moment: of three that each fit alone, two are stored', async () => {
     const results = await Promise.allSettled(
-      [0, 1, 2].map(() => storeDocumentFile(context.pool, randomUUID(), pngOf(400 * 1024), { firmId: 'firm-c', quotaBytes: MB })),
+      [0, 1, 2].map(() => storeDocumentFile(service.context.pool, randomUUID(), pngOf(400 * 1024), { firmId: 'firm-c', quotaBytes: MB })),
     );
     expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'fulfilled', 'rejected']);
-    const used = await context.pool.query<{ used: string }>("select sum(size) as used from document_files where firm_id = 'firm-c'");
+    const used = await service.context.pool.query<{ used: string }>(
+      "select sum(size) as used from document_files where firm_id = 'firm-c'",
+    );
     expect(Number(used.rows[0]!.used)).toBe(800 * 1024);
   });
 });

@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type pg from 'pg';
+import { describe, expect, it } from 'vitest';
 import { streams, type EventMetadata } from '@pf/events';
-import { createPool } from '../db/pool';
-import { migrate } from '../db/migrate';
-import { createTestDatabase, type TestDatabase } from '../testing/database';
-import { PostgresEventStore } from './postgres-event-store';
-import { eventStoreMigrations } from './postgres-schema';
+import { eventStoreDatabase } from '../testing/event-store-database';
 import { verifyAllStreams, verifyStreams } from './verify';
 import { contentDigest, linkHash } from './hash-chain';
 
@@ -19,21 +14,7 @@ const metadata: EventMetadata = { actor: { kind: 'user', userId: 'u', sessionId:
  */
 // docs/decisions/hash-chain.md: a change made with a database client (an offer's data, who acted, a removed or reordered event) is named.
 describe('hash chain verifier against rows tampered with in PostgreSQL', () => {
-  let database: TestDatabase;
-  let pool: pg.Pool;
-  let store: PostgresEventStore;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    pool = createPool(database.url, 5);
-    await migrate(pool, eventStoreMigrations);
-    store = new PostgresEventStore(pool, database.url);
-  });
-  afterAll(async () => {
-    await store?.close();
-    await pool?.end();
-    await database?.drop();
-  });
+  const db = eventStoreDatabase(5);
 
   async function fiveEvents(): Promise<string> {
     const stream = streams.deal(randomUUID());
@@ -43,16 +24,16 @@ describe('hash chain verifier against rows tampered with in PostgreSQL', () => {
       data: { n, content: `message ${n}` },
       metadata,
     });
-    await store.append(stream, [event(0), event(1)], 'no_stream');
-    await store.append(stream, [event(2)], 1);
-    await store.append(stream, [event(3), event(4)], 2);
+    await db.store.append(stream, [event(0), event(1)], 'no_stream');
+    await db.store.append(stream, [event(2)], 1);
+    await db.store.append(stream, [event(3), event(4)], 2);
     return stream;
   }
 
-  const verify = async (stream: string) => (await verifyStreams(store, [stream]))[0]!;
+  const verify = async (stream: string) => (await verifyStreams(db.store, [stream]))[0]!;
   const positionOf = async (stream: string, version: number) => {
     const row = (
-      await pool.query<{ tx: string; position: string }>(
+      await db.pool.query<{ tx: string; position: string }>(
         'select transaction_id::text as tx, position from events where stream_name = $1 and stream_version = $2',
         [stream, version],
       )
@@ -62,8 +43,8 @@ describe('hash chain verifier against rows tampered with in PostgreSQL', () => {
 
   it('computes the same link in SQL as in the adapters (so an append function can chain under its lock)', async () => {
     const stream = await fiveEvents();
-    const [first, second] = await store.readStream(stream);
-    const inSql = await pool.query<{ hash: string }>(
+    const [first, second] = await db.store.readStream(stream);
+    const inSql = await db.pool.query<{ hash: string }>(
       `select encode(sha256(convert_to(coalesce($1::text, '') || E'\\n' || $2::bigint || E'\\n' || $3::text, 'UTF8')), 'hex') as hash`,
       [first!.hash, 1, contentDigest(second!)],
     );
@@ -79,7 +60,7 @@ describe('hash chain verifier against rows tampered with in PostgreSQL', () => {
   it('names an event whose data was altered', async () => {
     const stream = await fiveEvents();
     const position = await positionOf(stream, 2);
-    await pool.query(
+    await db.pool.query(
       `update events set data = jsonb_set(data, '{content}', '"I never said that"') where stream_name = $1 and stream_version = 2`,
       [stream],
     );
@@ -91,13 +72,13 @@ describe('hash chain verifier against rows tampered with in PostgreSQL', () => {
 
   it('names an event whose metadata (who acted) or time was altered', async () => {
     const stream = await fiveEvents();
-    await pool.query(
+    await db.pool.query(
       `update events set metadata = jsonb_set(metadata, '{actor,userId}', '"someone-else"') where stream_name = $1 and stream_version = 1`,
       [stream],
     );
     expect((await verify(stream)).firstBroken).toMatchObject({ streamVersion: 1 });
     const other = await fiveEvents();
-    await pool.query(`update events set recorded_at = recorded_at - interval '1 hour' where stream_name = $1 and stream_version = 3`, [
+    await db.pool.query(`update events set recorded_at = recorded_at - interval '1 hour' where stream_name = $1 and stream_version = 3`, [
       other,
     ]);
     expect((await verify(other)).firstBroken).toMatchObject({ streamVersion: 3 });
@@ -105,20 +86,20 @@ describe('hash chain verifier against rows tampered with in PostgreSQL', () => {
 
   it('names a deleted event, in the middle and at the end of the stream', async () => {
     const stream = await fiveEvents();
-    await pool.query('delete from events where stream_name = $1 and stream_version = 2', [stream]);
+    await db.pool.query('delete from events where stream_name = $1 and stream_version = 2', [stream]);
     const verdict = await verify(stream);
     expect(verdict.firstBroken).toMatchObject({ streamVersion: 2, type: 'MessageSent' });
     expect(verdict.firstBroken!.reason).toBe('The event at version 2 is missing: version 3 follows version 1');
 
     const tail = await fiveEvents();
-    await pool.query('delete from events where stream_name = $1 and stream_version = 4', [tail]);
+    await db.pool.query('delete from events where stream_name = $1 and stream_version = 4', [tail]);
     expect((await verify(tail)).firstBroken!.reason).toContain('Events 4 to 4 are missing');
   });
 
   it('names events that were reordered', async () => {
     const stream = await fiveEvents();
     // Three steps: the (stream, version) key is checked row by row.
-    await pool.query(
+    await db.pool.query(
       `begin;
        update events set stream_version = -1 where stream_name = '${stream}' and stream_version = 1;
        update events set stream_version = 1 where stream_name = '${stream}' and stream_version = 2;
@@ -132,8 +113,8 @@ describe('hash chain verifier against rows tampered with in PostgreSQL', () => {
 
   it('finds the one broken stream among all of them', async () => {
     const stream = await fiveEvents();
-    await pool.query(`update events set type = 'OfferMade' where stream_name = $1 and stream_version = 0`, [stream]);
-    const all = await verifyAllStreams(store, 7);
+    await db.pool.query(`update events set type = 'OfferMade' where stream_name = $1 and stream_version = 0`, [stream]);
+    const all = await verifyAllStreams(db.store, 7);
     const broken = all.filter((verdict) => !verdict.intact);
     // Earlier cases left their own tampered streams; this one is among them, named at version 0.
     expect(broken.find((verdict) => verdict.stream === stream)?.firstBroken).toMatchObject({ streamVersion: 0, type: 'OfferMade' });
