@@ -100,7 +100,6 @@ export const commandService: FastifyPluginAsync<ServiceContext> = async (app, co
 export { bestLine, negotiatedNeeds } from './automation/negotiation/setup';
 export { outsideLimits } from './automation/negotiation/pricing';
 export { DEFAULT_LENDING_RULES } from './automation/negotiation/lending-rules';
-export { describeOffer, readOffer, type OfferReading } from './automation/negotiation/read-offer';
 export { commitmentRule } from './need/need';
 export { membershipRule } from './firm/membership';
 // What the running product writes after an agreement, for the bench's generated histories (bench/lib/product-work.ts).

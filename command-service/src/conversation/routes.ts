@@ -1,6 +1,7 @@
 import {
   conversationView,
   conversationViewFor,
+  describeOffer,
   evolveConversation,
   type Conversation,
   errorAnswers,
@@ -34,7 +35,6 @@ import { answered, expectedVersion, signedIn } from '../http-helpers';
 import { nextId } from '../ids';
 import { streamCacheOf } from '../stream-cache';
 import { conversationDecider } from './conversation';
-import { describeOffer } from '../automation/negotiation/read-offer';
 import { needOfConversation } from '../need/read-need';
 import { messageReadingOf } from './message-reading';
 import { randomUUID } from 'node:crypto';

@@ -1,5 +1,7 @@
 import {
+  describeOffer,
   latestOfferOf,
+  readOffer,
   type ConversationCommand,
   type ConversationEvent,
   type LoanTerms,
@@ -7,7 +9,6 @@ import {
   type Speaker,
 } from '@pf/events';
 import { DomainError } from '@pf/infra';
-import { describeOffer, readOffer } from '../automation/negotiation/read-offer';
 import { commitmentMove } from './commitment-moves';
 import { counterpartOf, type ConversationState, type Started } from './state';
 
@@ -16,7 +17,7 @@ type PersonsMessage = SendMessage & { speaker: Extract<Speaker, { kind: 'user' }
 
 /**
  * A person's message on a borrower's or lender's side, read as that side's offer in the same decision as the message
- * (docs/decisions/one-commitment-per-need.md, "Operators' offers"): the figures it states (read-offer.ts), completed
+ * (docs/decisions/one-commitment-per-need.md, "Operators' offers"): the figures it states (events/src/offers/read-offer.ts), completed
  * from that side's last offer, else the other side's, else the case at list price, and decided as Make offer is
  * (against the book and the borrower's need). The thread's note says how it was read: "Read as an offer: …", "Read as
  * chat: no offer recorded", "Not read as an offer: …", or "Not recorded as an offer: …" with the refusal's reason.

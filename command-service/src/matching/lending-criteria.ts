@@ -4,10 +4,9 @@
  * largest loan, and the rate band the LTV prices at. The same functions build the negotiation's limits
  * (negotiation/lending-rules.ts), so what the explanation says is what the agents can agree.
  */
-import { ltvPercent, pounds, type CriterionVerdict, type PropertyType, type ReadCriteria } from '@pf/events';
+import { ltvPercent, pounds, ratePercent, type CriterionVerdict, type PropertyType, type ReadCriteria } from '@pf/events';
 import { application, lenderLoanCap, ltvBandLabel, ltvPremium, type LendingRules } from '../automation/negotiation/lending-rules';
 import { DEFAULT_MAX_LTV, dealPropertyValue } from '../automation/negotiation/property-value';
-import { formatRate } from '../automation/words/format';
 
 export interface CriterionScore {
   criterion: string;
@@ -80,7 +79,7 @@ export function lendingCriteria(borrower: ReadCriteria, lender: ReadCriteria, ru
     }
   }
   if (applied.propertyType === 'buy-to-let') {
-    const needed = `needs ${percent(rules.interestCover)} at ${formatRate(rules.stressedRate)}`;
+    const needed = `needs ${percent(rules.interestCover)} at ${ratePercent(rules.stressedRate)}`;
     if (applied.monthlyRent === null) add('Rental cover', 'warn', `Expected rent not stated; buy-to-let ${needed}`);
     else {
       const cover = (applied.monthlyRent * 12) / (loan * (rules.stressedRate / 100));
@@ -96,7 +95,7 @@ export function lendingCriteria(borrower: ReadCriteria, lender: ReadCriteria, ru
   }
   if (lender.interestRate.min !== null) {
     const from = lender.interestRate.min + ltvPremium(ltv, rules);
-    add('Pricing', 'pass', `LTV band ${ltvBandLabel(ltv, rules)}: rates from ${formatRate(from)}`);
+    add('Pricing', 'pass', `LTV band ${ltvBandLabel(ltv, rules)}: rates from ${ratePercent(from)}`);
   }
   return parts;
 }

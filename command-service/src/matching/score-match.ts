@@ -6,9 +6,8 @@
  * 50 or 0. The score is their mean, held under 50 when any criterion fails, so a failing pair is never matched
  * at the default threshold of 70, while a near miss can still be matched and negotiated.
  */
-import { pounds, readCriteria, type Criteria, type MatchExplanation, type Range } from '@pf/events';
+import { plural, pounds, ratePercent, readCriteria, type Criteria, type MatchExplanation, type Range } from '@pf/events';
 import { DEFAULT_LENDING_RULES, type LendingRules } from '../automation/negotiation/lending-rules';
-import { formatRate, formatYears } from '../automation/words/format';
 import { lendingCriteria } from './lending-criteria';
 
 type Criterion = 'propertyValue' | 'interestRate' | 'termYears';
@@ -28,8 +27,8 @@ const NEAR: Record<Criterion, (bound: number) => number> = {
 
 const SHOW: Record<Criterion, (value: number) => string> = {
   propertyValue: pounds,
-  interestRate: formatRate,
-  termYears: formatYears,
+  interestRate: ratePercent,
+  termYears: (years: number) => plural(years, 'year'),
 };
 
 export interface MatchScore {

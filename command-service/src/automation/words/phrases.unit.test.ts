@@ -1,4 +1,14 @@
-import { offerFigures, pounds, poundsAndPence, readCriteria, type DomainEvent, type LoanTerms, type OfferedProduct } from '@pf/events';
+import {
+  offerFigures,
+  plural,
+  pounds,
+  poundsAndPence,
+  ratePercent,
+  readCriteria,
+  type DomainEvent,
+  type LoanTerms,
+  type OfferedProduct,
+} from '@pf/events';
 import { describe, expect, it } from 'vitest';
 import { DEMO_NEEDS, DEMO_RANGES } from '../../seed-demo/demo-products';
 import { worth } from '../negotiation/offer-strategy';
@@ -9,7 +19,7 @@ import { negotiationSetup } from '../negotiation/setup';
 import { evolveNegotiation, initialNegotiationState, latestOf, offerToAnswer, type NegotiationState } from '../negotiation/state';
 import { createRng } from '../rng';
 import { generatePair } from '../testing/generate-pair';
-import { describeQuote, formatRate, formatYears } from './format';
+import { describeQuote } from './format';
 import { messageForBroker, messageForMove } from './move-message';
 
 const northgate = DEMO_RANGES.northgate!;
@@ -40,15 +50,15 @@ function play(state: NegotiationState, events: DomainEvent[]): NegotiationState 
 describe('wording', () => {
   it('formats pounds, rates and years the British way', () => {
     expect(pounds(1_250_000)).toBe('£1,250,000');
-    expect(formatRate(4.1)).toBe('4.10%');
-    expect(formatYears(1)).toBe('1 year');
+    expect(ratePercent(4.1)).toBe('4.10%');
+    expect(plural(1, 'year')).toBe('1 year');
   });
 
   it('quotes an offer with its product, initial period, rate, fee, monthly payment and APRC from offerFigures', () => {
     const figures = offerFigures(list, listProduct);
     const quote = describeQuote(list, listProduct);
     expect(quote).toBe(
-      `${listProduct.name}, a 2-year fixed rate, on £236,000 over 30 years: ${formatRate(list.interestRate)}, ` +
+      `${listProduct.name}, a 2-year fixed rate, on £236,000 over 30 years: ${ratePercent(list.interestRate)}, ` +
         `${list.arrangementFee === 0 ? 'no fee' : `fee ${pounds(list.arrangementFee)}`}, ${poundsAndPence(figures.monthlyPayment)} a month, APRC ${figures.aprc.toFixed(1)}%`,
     );
     const added = describeQuote(

@@ -2,6 +2,7 @@ import {
   agentsSwitched,
   DEFAULT_BANK_RATE_PERCENT,
   evolveAgent,
+  describeOffer,
   productRangeOf,
   readStoredEvent,
   type Agent,
@@ -10,7 +11,7 @@ import {
   type LoanTerms,
   type Participant,
 } from '@pf/events';
-import { bestLine, DEFAULT_LENDING_RULES, describeOffer, negotiatedNeeds, outsideLimits } from '@pf/command-service';
+import { bestLine, DEFAULT_LENDING_RULES, negotiatedNeeds, outsideLimits } from '@pf/command-service';
 import type { RecordedEvent } from '@pf/infra';
 
 /**

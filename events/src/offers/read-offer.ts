@@ -4,8 +4,11 @@
  * "£1.2 million"); the clauses are cut at words and at punctuation, never inside a number's thousands commas;
  * and text that cannot be read without guessing (two loans, a malformed amount) is not an offer, with the reason.
  */
-import { pounds, type LoanTerms } from '@pf/events';
-import { formatRate, formatYears } from '../words/format';
+import { plural, pounds } from '../format/money';
+import { ratePercent } from '../format/rates';
+import type { LoanTerms } from '../negotiation';
+
+const years = (value: number) => plural(value, 'year');
 
 export type OfferReading = { kind: 'offer'; terms: Partial<LoanTerms> } | { kind: 'chat' } | { kind: 'unclear'; reason: string };
 
@@ -71,7 +74,7 @@ export function readOffer(text: string): OfferReading {
   }
   const two = (what: string, values: Set<number>, format: (n: number) => string) =>
     values.size > 1 ? `it names ${[...values].map(format).join(' and ')} as the ${what}` : null;
-  const clash = two('loan', loans, pounds) ?? two('fee', fees, pounds) ?? two('rate', rates, formatRate) ?? two('term', terms, formatYears);
+  const clash = two('loan', loans, pounds) ?? two('fee', fees, pounds) ?? two('rate', rates, ratePercent) ?? two('term', terms, years);
   if (clash) return { kind: 'unclear', reason: clash };
   const read: Partial<LoanTerms> = {};
   const only = (values: Set<number>) => values.values().next().value;
@@ -84,5 +87,5 @@ export function readOffer(text: string): OfferReading {
 
 /** "£315,000 at 4.35% over 25 years, £999 fee": the figures an offer records, in the thread's words. */
 export function describeOffer(terms: LoanTerms): string {
-  return `${pounds(terms.loanAmount)} at ${formatRate(terms.interestRate)} over ${formatYears(terms.termYears)}, ${pounds(terms.arrangementFee)} fee`;
+  return `${pounds(terms.loanAmount)} at ${ratePercent(terms.interestRate)} over ${years(terms.termYears)}, ${pounds(terms.arrangementFee)} fee`;
 }
