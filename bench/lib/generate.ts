@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { streams, type DomainEvent, type EventMetadata } from '@pf/events';
+import { streams, type DomainEvent, type EventMetadata, type EventOf } from '@pf/events';
 import type { EventStore, NewEvent } from '@pf/infra';
 
 /**
@@ -50,7 +50,7 @@ const toNew = (event: DomainEvent, metadata: EventMetadata): NewEvent => ({
 
 /** What the product writes after each agreement (product-work.ts), when the history is to look like its own. */
 export type AfterAgreement = (
-  agreed: NewEvent,
+  agreed: NewEvent & { readonly data: EventOf<'DealAgreed'>['data'] },
   parties: Record<
     'borrower' | 'lender' | 'broker',
     { agentId: number; ownerId: string; name: string; type: 'borrower' | 'broker' | 'lender' }
@@ -150,25 +150,23 @@ export async function appendUserHistory(
     }
     flow.push({ type: 'ManualModeChanged', data: { conversationId, isManualMode: true } });
     // The negotiator records the agreement on the conversation's stream (the deal opener then opens the deal's own).
-    const agreed = toNew(
-      {
-        type: 'DealAgreed',
-        data: {
-          dealId,
-          conversationId,
-          borrowerAgentId: borrower.agentId,
-          lenderAgentId: lender.agentId,
-          brokerAgentId: broker.agentId,
-          propertyValue: 420_000,
-          loanAmount: terms.loanAmount,
-          ltv: 75,
-          interestRate: terms.interestRate,
-          termYears: terms.termYears,
-          arrangementFee: terms.arrangementFee,
-        },
+    const agreement: EventOf<'DealAgreed'> = {
+      type: 'DealAgreed',
+      data: {
+        dealId,
+        conversationId,
+        borrowerAgentId: borrower.agentId,
+        lenderAgentId: lender.agentId,
+        brokerAgentId: broker.agentId,
+        propertyValue: 420_000,
+        loanAmount: terms.loanAmount,
+        ltv: 75,
+        interestRate: terms.interestRate,
+        termYears: terms.termYears,
+        arrangementFee: terms.arrangementFee,
       },
-      metadataOf({ kind: 'system', name: 'negotiator' }),
-    );
+    };
+    const agreed = { ...toNew(agreement, metadataOf({ kind: 'system', name: 'negotiator' })), data: agreement.data };
     const completed = toNew({ type: 'ConversationCompleted', data: { conversationId, outcome: 'agreed', reason: 'Terms accepted' } }, user);
     await store.append(streams.conversation(conversationId), [...flow.map((event) => toNew(event, user)), agreed, completed], 'no_stream');
     appended += flow.length + 3;

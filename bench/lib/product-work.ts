@@ -16,7 +16,7 @@ import { AFTER_AGREEMENT_EVENTS, type AfterAgreement } from './generate';
 export function productWork(pool: pg.Pool, store: EventStore): AfterAgreement {
   let pdf: Promise<Buffer> | null = null;
   return async (agreed, parties) => {
-    const terms = agreed.data as EventOf<'DealAgreed'>['data'];
+    const terms = agreed.data;
     const opened: EventOf<'DealOpened'>['data'] = {
       dealId: terms.dealId,
       source: 'negotiation',

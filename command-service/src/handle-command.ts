@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readStoredEvent, type DomainEvent, type EventMetadata, type Position, type StoredEventData } from '@pf/events';
+import { readStoredEvent, type DomainEvent, type EventMetadata, type Position } from '@pf/events';
 import {
   ConcurrencyConflict,
   DomainError,
@@ -56,11 +56,12 @@ export interface CommandOptions {
   readonly expectedVersion?: ExpectedVersion;
 }
 
+/** The state a stream's events make (read from the store, they come read through the contract: contract-reads.ts). */
 export function foldEvents<State, Event extends DomainEvent>(
   decider: Decider<unknown, State, Event>,
-  events: readonly StoredEventData[],
+  events: readonly DomainEvent[],
 ): State {
-  return events.reduce((state, event) => decider.evolve(state, readStoredEvent(event)), decider.initialState);
+  return events.reduce((state, event) => decider.evolve(state, event), decider.initialState);
 }
 
 /**

@@ -1,23 +1,17 @@
-import { readStoredEvent, type DomainEvent } from '@pf/events';
-import type { EventStore, RecordedEvent } from '@pf/infra';
+import type { DomainEvent } from '@pf/events';
+import type { EventStore } from '@pf/infra';
 
 /** How many events the command side keeps in memory, over all streams. */
 const STREAM_CACHE_EVENTS = 20_000;
 
 /**
- * What a decider or a view folds from a stored event (read once, upgraded and validated: events/src/stored-events.ts),
- * and where it stands in its stream.
+ * What a decider or a view folds from a stored event (read once where it left the store, upgraded and validated:
+ * infra/src/event-store/contract-reads.ts), and where it stands in its stream.
  */
 export type StoredFact = DomainEvent & {
   readonly recordedAt: Date;
   readonly streamVersion: number;
 };
-
-const factOf = (event: RecordedEvent): StoredFact => ({
-  ...readStoredEvent(event),
-  recordedAt: event.recordedAt,
-  streamVersion: event.streamVersion,
-});
 
 /**
  * The events of the streams this process decided on lately: what it read of them, and what it appended to
@@ -52,11 +46,12 @@ export class StreamCache {
     // Kept events that do not run on into what the store answers (a store reset under a running process):
     // the store's whole stream, not the kept one.
     const follows = newer.length === 0 || newer[0]!.streamVersion === next;
-    const events = !follows
-      ? (await this.store.readStream(stream)).map(factOf)
+    // An event as read is its own fact: read through the contract where it left the store.
+    const events: readonly StoredFact[] = !follows
+      ? await this.store.readStream(stream)
       : newer.length === 0
         ? known
-        : [...known, ...newer.map(factOf)];
+        : [...known, ...newer];
     this.keep(stream, events);
     return events;
   }

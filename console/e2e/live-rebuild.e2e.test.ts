@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import type pg from 'pg';
 import { generateEvents } from '../../bench/lib/generate';
 import { createPool } from '@pf/infra';
-import { PostgresEventStore } from '@pf/infra';
+import { PostgresEventStore, readingTheContract, type EventStore } from '@pf/infra';
 import { liveRebuild, type RebuildProgress } from '@pf/query-service/live-rebuild';
 import { startE2eServer, type E2eServer } from './server';
 
@@ -14,11 +14,11 @@ import { startE2eServer, type E2eServer } from './server';
 
 let server: E2eServer;
 let pool: pg.Pool;
-let store: PostgresEventStore;
+let store: EventStore;
 test.beforeAll(async () => {
   server = await startE2eServer();
   pool = createPool(server.databaseUrl);
-  store = new PostgresEventStore(pool, server.databaseUrl);
+  store = readingTheContract(new PostgresEventStore(pool, server.databaseUrl));
   // Other firms' history (agents, negotiations, deals), so the rebuild takes a while.
   await generateEvents(pool, store, 15_000);
 });

@@ -1,6 +1,6 @@
 import { expect, test, type Locator } from '@playwright/test';
 import type { CurrentUserView } from '@pf/events';
-import { createPool, PostgresEventStore } from '@pf/infra';
+import { createPool, PostgresEventStore, readingTheContract } from '@pf/infra';
 import { recordIntroducedDeal } from '@pf/single-node/testing/introduced-deal';
 
 /**
@@ -25,7 +25,11 @@ test('an offer card, a deal and History show the product and its figures; Analyt
   const base = 9_100_000 + Math.floor(Math.random() * 1_000) * 10;
   let agreed: Awaited<ReturnType<typeof recordIntroducedDeal>>;
   try {
-    agreed = await recordIntroducedDeal(new PostgresEventStore(pool, databaseUrl), { userId: me.id, firmId: me.firmId ?? me.id }, base);
+    agreed = await recordIntroducedDeal(
+      readingTheContract(new PostgresEventStore(pool, databaseUrl)),
+      { userId: me.id, firmId: me.firmId ?? me.id },
+      base,
+    );
   } finally {
     await pool.end();
   }

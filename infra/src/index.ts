@@ -4,6 +4,7 @@ export * from './logger';
 export * from './db/pool';
 export * from './db/migrate';
 export * from './event-store/port';
+export * from './event-store/contract-reads';
 export * from './event-store/postgres-event-store';
 export * from './event-store/postgres-schema';
 export * from './auth/session-store';

@@ -55,11 +55,11 @@ export interface QueryJobs {
  * may run it; they share its checkpoint), the analytics consumer and, with KAFKA_BROKERS, the Kafka relay.
  */
 export async function startQueryJobs(context: ServiceContext, options: { analytics?: boolean } = {}): Promise<QueryJobs> {
-  const { pool, store, log, config, supervisor } = context;
+  const { pool, store, storedEvents, log, config, supervisor } = context;
   const progress = new ReadModelProgress(pool, READ_MODELS_PROJECTION);
   // The topic carries events as the feed hands them out: a deleted person's data removed (event-feed/published.ts).
   const erase = erasedForPublishing(pool, progress, config.READ_WAIT_TIMEOUT_MS);
-  const relay = kafkaRelayFollower({ config, store, pool, logger: log, erase });
+  const relay = kafkaRelayFollower({ config, store: storedEvents, pool, logger: log, erase });
   const followers = [
     supervisor.run(projectorFollower(pool, store, progress)),
     // `analytics: false` only where no figure of Analytics & Reports is read (the simulation, docs/simulation.md).

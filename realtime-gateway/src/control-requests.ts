@@ -1,5 +1,5 @@
 import { evolveConversation, firmOf, holderOf, manualSideOf, sideName, streams, type Conversation, type Participant } from '@pf/events';
-import type { EventStore } from '@pf/infra';
+import type { EventStore, StoredEvent } from '@pf/infra';
 import type { Connection } from './connection';
 import { readEvent } from './read-event';
 import type { Presence } from './presence';
@@ -15,7 +15,7 @@ import type { Presence } from './presence';
  * The conversation as the store has it now: its own stream, folded with the shared view. The log's head (and so
  * this copy's index) can lag a takeover just committed while an older transaction elsewhere is still open.
  */
-async function conversationNow(store: EventStore, conversationId: number): Promise<Conversation | null> {
+async function conversationNow(store: EventStore<StoredEvent>, conversationId: number): Promise<Conversation | null> {
   let conversation: Conversation | null = null;
   for (const recorded of await store.readStream(streams.conversation(conversationId))) {
     const event = readEvent(recorded);
@@ -44,7 +44,7 @@ function sideAsked(conversation: Conversation, connection: Connection, agentId: 
 }
 
 export async function requestControl(
-  store: EventStore,
+  store: EventStore<StoredEvent>,
   presence: Presence,
   connection: Connection,
   conversationId: number,
@@ -69,7 +69,7 @@ export async function requestControl(
 
 /** The holder declines a request: only the person holding the side, and the asker is told (their session only). */
 export async function declineControl(
-  store: EventStore,
+  store: EventStore<StoredEvent>,
   presence: Presence,
   connection: Connection,
   conversationId: number,

@@ -8,7 +8,7 @@ import {
   type FollowerSpec,
   type Logger,
   type Queryable,
-  type RecordedEvent,
+  type StoredEvent,
 } from '@pf/infra';
 import type { Connection } from './connection';
 import { deliveriesFor } from './deliveries';
@@ -37,7 +37,7 @@ export class Follower {
   private waiters: { position: Position; resolve: () => void }[] = [];
 
   constructor(
-    private readonly store: EventStore,
+    private readonly store: EventStore<StoredEvent>,
     private readonly log: Logger,
     options: { indexEntries?: number; readModels?: Queryable | null } = {},
   ) {
@@ -140,7 +140,7 @@ export class Follower {
    * What the batch needs is loaded first (the position stays before the batch meanwhile); then the batch is applied
    * synchronously on purpose: a resume reads `position` between batches, never in the middle of one.
    */
-  private async handle(batch: readonly RecordedEvent[]): Promise<void> {
+  private async handle(batch: readonly StoredEvent[]): Promise<void> {
     const events = batch.map((recorded) => readEvent(recorded));
     const release = await this.need(events.filter((event): event is DomainEvent => event !== null));
     try {
@@ -150,7 +150,7 @@ export class Follower {
     }
   }
 
-  private apply(batch: readonly RecordedEvent[], events: readonly (DomainEvent | null)[]): void {
+  private apply(batch: readonly StoredEvent[], events: readonly (DomainEvent | null)[]): void {
     for (const [i, recorded] of batch.entries()) {
       const event = events[i];
       if (event) {

@@ -56,7 +56,7 @@ export function attachRealtimeGateway(
   };
   const log = ctx.log.child({ service: 'realtime-gateway' });
   // The read models' participants tell it a deleted person's conversations; the rest it loads from the store.
-  const follower = new Follower(ctx.store, log, {
+  const follower = new Follower(ctx.storedEvents, log, {
     indexEntries: options.indexEntries ?? ctx.config.GATEWAY_INDEX_ENTRIES,
     readModels: ctx.pool,
   });
@@ -78,7 +78,7 @@ export function attachRealtimeGateway(
   const handlers: HandlerContext = {
     follower,
     presence,
-    store: ctx.store,
+    store: ctx.storedEvents,
     commands: ctx.commands,
     log,
     catchUpWaitMs: options.catchUpWaitMs ?? 5000,

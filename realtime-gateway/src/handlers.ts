@@ -10,7 +10,15 @@ import {
   type ClientMessage,
   type Position,
 } from '@pf/events';
-import { WRITE_ACTIONS, type CommandClient, type CommandRequest, type CommandResponse, type EventStore, type Logger } from '@pf/infra';
+import {
+  WRITE_ACTIONS,
+  type CommandClient,
+  type CommandRequest,
+  type CommandResponse,
+  type EventStore,
+  type Logger,
+  type StoredEvent,
+} from '@pf/infra';
 import { commandAnswer, FALLBACKS } from './command-answer';
 import type { Connection } from './connection';
 import { declineControl, requestControl } from './control-requests';
@@ -22,7 +30,7 @@ import { canSeeConversation } from './view-index';
 export interface HandlerContext {
   readonly follower: Follower;
   readonly presence: Presence;
-  readonly store: EventStore;
+  readonly store: EventStore<StoredEvent>;
   readonly commands: CommandClient;
   readonly log: Logger;
   /** How long a subscribe to an id not (yet) known waits for this copy to catch up with the store. */

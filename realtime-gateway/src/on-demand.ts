@@ -11,7 +11,7 @@ import {
   type DomainEvent,
   type Position,
 } from '@pf/events';
-import type { EventStore, Queryable, RecordedEvent } from '@pf/infra';
+import type { EventStore, Queryable, StoredEvent } from '@pf/infra';
 import { readEvent } from './read-event';
 import type { ViewIndex } from './view-index';
 
@@ -44,7 +44,8 @@ export const nothingNeeded = (): Needed => ({
 export function neededBy(events: readonly DomainEvent[]): Needed {
   const needed = nothingNeeded();
   for (const event of events) {
-    for (const [field, value] of Object.entries(event.data as Record<string, unknown>)) {
+    const data: Readonly<Record<string, unknown>> = event.data;
+    for (const [field, value] of Object.entries(data)) {
       if (typeof value === 'number' && (field === 'agentId' || field.endsWith('AgentId'))) needed.agents.add(value);
       else if (field === 'conversationId' && typeof value === 'number') needed.conversations.add(value);
       else if (field === 'dealId' && typeof value === 'string') needed.deals.add(value);
@@ -60,7 +61,11 @@ async function inTurns<T>(items: readonly T[], load: (item: T) => Promise<void>)
 }
 
 /** A stream's events the gateway had applied by `asOf` (the ones after it come in the batch being handled, or later). */
-async function appliedOf(store: EventStore, stream: string, asOf: Position): Promise<{ event: DomainEvent; recorded: RecordedEvent }[]> {
+async function appliedOf(
+  store: EventStore<StoredEvent>,
+  stream: string,
+  asOf: Position,
+): Promise<{ event: DomainEvent; recorded: StoredEvent }[]> {
   const recorded = await store.readStream(stream);
   return recorded
     .filter((r) => comparePositions(r.position, asOf) <= 0)
@@ -79,7 +84,7 @@ async function appliedOf(store: EventStore, stream: string, asOf: Position): Pro
  */
 export async function loadNeeded(
   index: ViewIndex,
-  store: EventStore,
+  store: EventStore<StoredEvent>,
   readModels: Queryable | null,
   needed: Needed,
   asOf: Position,

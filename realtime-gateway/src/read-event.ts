@@ -1,8 +1,10 @@
-import { domainEvent, type DomainEvent } from '@pf/events';
-import type { RecordedEvent } from '@pf/infra';
+import { readStoredEventOrNull, type DomainEvent } from '@pf/events';
+import type { StoredEvent } from '@pf/infra';
 
-/** A stored event the gateway understands, or null (a type added later, or bad data, is skipped). */
-export function readEvent(recorded: RecordedEvent): DomainEvent | null {
-  const parsed = domainEvent.safeParse({ type: recorded.type, data: recorded.data });
-  return parsed.success ? parsed.data : null;
+/**
+ * A stored event the gateway understands, through the contract's reader (docs/architecture.md, "Stored events"), or
+ * null: the gateway goes on past an event the contract refuses (a type added later, or bad data), pushing nothing for it.
+ */
+export function readEvent(recorded: StoredEvent): DomainEvent | null {
+  return readStoredEventOrNull(recorded);
 }

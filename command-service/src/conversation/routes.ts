@@ -14,7 +14,6 @@ import {
   patchConversationInput,
   sendMessageInput,
   SIGNED_IN_ERRORS,
-  readStoredEvent,
   streams,
   writeHeaders,
   type ConversationView,
@@ -58,7 +57,7 @@ async function currentView(
     history ?? (await cache.read(stream)),
     evolveConversation,
     null,
-    (folded, fact) => evolveConversation(folded, readStoredEvent(fact), fact.recordedAt.toISOString()),
+    (folded, fact) => evolveConversation(folded, fact, fact.recordedAt.toISOString()),
   );
   if (!conversation) throw new Error('A conversation view needs a conversation');
   // The signed-in person's own name comes with their session; only other people's are looked up.

@@ -1,4 +1,4 @@
-import { readCriteria, START, streams, type Criteria, type DealParty, type EventOf, type Position } from '@pf/events';
+import { readCriteria, START, streams, type Criteria, type DealParty, type Position } from '@pf/events';
 import {
   BACKGROUND_BATCH_INTERVAL_MS,
   catchUpOnTypes,
@@ -13,7 +13,6 @@ import { conversationDecider } from '../conversation/conversation';
 import { deterministicId } from '../automation/process-managers/deterministic-id';
 import { dealDecider } from './deal';
 
-type Agreed = EventOf<'DealAgreed'>['data'];
 const CHECKPOINT = 'deal-opener';
 
 /**
@@ -22,8 +21,8 @@ const CHECKPOINT = 'deal-opener';
  * see the deal). Idempotent: the deal opens once (the decider, and event ids derived from the cause), so every
  * copy of the command-service may run it, and a redelivery after a crash adds nothing.
  */
-async function openAgreedDeal(context: Pick<ServiceContext, 'store'>, cause: RecordedEvent): Promise<void> {
-  const agreed = cause.data as Agreed;
+async function openAgreedDeal(context: Pick<ServiceContext, 'store'>, cause: RecordedEvent<'DealAgreed'>): Promise<void> {
+  const agreed = cause.data;
   // Opened already (a deal's stream begins with its DealOpened): one row read rather than the conversation's stream,
   // the borrower's and the deal's, which a catch-up over a long log would otherwise pay for every agreement.
   if (await context.store.streamHead(streams.deal(agreed.dealId))) return;
@@ -88,7 +87,7 @@ async function openAgreedDeal(context: Pick<ServiceContext, 'store'>, cause: Rec
 async function regionOf(context: Pick<ServiceContext, 'store'>, borrowerAgentId: number): Promise<string> {
   let criteria: Criteria | null = null;
   for (const event of await context.store.readStream(streams.agent(borrowerAgentId))) {
-    if (event.type === 'AgentCreated' || event.type === 'AgentUpdated') criteria = (event.data as { criteria: Criteria | null }).criteria;
+    if (event.type === 'AgentCreated' || event.type === 'AgentUpdated') criteria = event.data.criteria;
   }
   const region = readCriteria(criteria).regions?.[0];
   return region ? `${region.charAt(0).toUpperCase()}${region.slice(1)} (region; full address to be given)` : '';
@@ -111,7 +110,7 @@ export function startDealOpener(context: ServiceContext): { close(): Promise<voi
         from: await loadCheckpoint(context.pool, CHECKPOINT),
         types: ['DealAgreed'],
         handle: async (events) => {
-          for (const event of events) await openAgreedDeal(context, event);
+          for (const event of events) if (event.type === 'DealAgreed') await openAgreedDeal(context, event);
         },
         save: (at) => saveCheckpoint(context.pool, CHECKPOINT, at),
         reached: (at) => (position = at),

@@ -20,8 +20,8 @@ const CHECKPOINT_EVERY_MS = 10_000;
  * document's id derives from the cause, its bytes from the deal and the time it opened, and the decider uploads
  * a document once, so a redelivery adds nothing; one copy of the command-service runs it at a time.
  */
-async function illustrateDeal(context: Pick<ServiceContext, 'store' | 'pool'>, cause: RecordedEvent): Promise<void> {
-  const opened = cause.data as EventOf<'DealOpened'>['data'];
+async function illustrateDeal(context: Pick<ServiceContext, 'store' | 'pool'>, cause: RecordedEvent<'DealOpened'>): Promise<void> {
+  const opened = cause.data;
   // A deal the agents agreed; one entered with New Deal records terms agreed elsewhere, and has none.
   if (opened.source !== 'negotiation') return;
   const deal = foldEvents(dealDecider, await context.store.readStream(streams.deal(opened.dealId)));
@@ -106,7 +106,7 @@ export function startIllustrationMaker(context: ServiceContext): { close(): Prom
         from: await loadCheckpoint(context.pool, CHECKPOINT),
         types: ['DealOpened'],
         handle: async (events) => {
-          for (const event of events) await illustrateDeal(context, event);
+          for (const event of events) if (event.type === 'DealOpened') await illustrateDeal(context, event);
         },
         save: (at) => saveCheckpoint(context.pool, CHECKPOINT, at),
         reached: (at) => (position = at),

@@ -7,7 +7,6 @@ import {
   matchRunView,
   SIGNED_IN_ERRORS,
   streams,
-  type EventOf,
   type MatchRunView,
 } from '@pf/events';
 import {
@@ -78,9 +77,9 @@ export const matchRequestRoutes: FastifyPluginAsyncZod<ServiceContext> = async (
 function answerOf(events: readonly RecordedEvent[]): (MatchRunView & { ownerId: string }) | null {
   const asked = events.find((e) => e.type === 'MatchRequested');
   if (!asked) return null;
-  const request = asked.data as EventOf<'MatchRequested'>['data'];
+  const request = asked.data;
   const answer = events.find((e) => e.type === 'MatchRunCompleted');
-  const answered = answer?.data as EventOf<'MatchRunCompleted'>['data'] | undefined;
+  const answered = answer?.data;
   return {
     requestId: request.requestId,
     agentId: request.agentId,

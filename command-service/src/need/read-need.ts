@@ -17,8 +17,6 @@ export async function needOfConversation(store: EventStore, conversationId: numb
   const stream = streams.conversation(conversationId);
   const cache = streamCacheOf(store);
   const started = (await cache.read(stream)).find((fact) => fact.type === 'ConversationStarted');
-  const borrower = (started?.data as { participants?: { agentId: number; type: string }[] } | undefined)?.participants?.find(
-    (p) => p.type === 'borrower',
-  );
+  const borrower = started?.data.participants.find((p) => p.type === 'borrower');
   return borrower ? readNeed(store, borrower.agentId) : needDecider.initialState;
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueDueInvoices } from '@pf/command-service';
-import { createPool, PostgresEventStore } from '@pf/infra';
+import { createPool, PostgresEventStore, readingTheContract } from '@pf/infra';
 import {
   streams,
   type ApiError,
@@ -142,7 +142,7 @@ describe('billing', () => {
       began.setUTCDate(14);
       began.setUTCMonth(began.getUTCMonth() - 3);
       await pool.query('update firms set created_at = $2 where id = $1', [me.firmId, began]);
-      const store = new PostgresEventStore(pool, unconfigured.server.databaseUrl);
+      const store = readingTheContract(new PostgresEventStore(pool, unconfigured.server.databaseUrl));
       const runs = await Promise.all([issueDueInvoices(pool, store, new Date()), issueDueInvoices(pool, store, new Date())]);
       await issueDueInvoices(pool, store, new Date());
       expect(runs[0] + runs[1]).toBeGreaterThanOrEqual(4);

@@ -7,16 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { illustrationInputOf } from '@pf/command-service';
-import {
-  offerFigures,
-  streams,
-  type AnalyticsReportView,
-  type CurrentUserView,
-  type DealDetailView,
-  type DealView,
-  type EventOf,
-} from '@pf/events';
-import { createPool, PostgresEventStore } from '@pf/infra';
+import { offerFigures, streams, type AnalyticsReportView, type CurrentUserView, type DealDetailView, type DealView } from '@pf/events';
+import { createPool, PostgresEventStore, readingTheContract } from '@pf/infra';
 import { ApiClient } from './testing/api-client';
 import { FURNESS_FIVE_YEAR_FIX, FURNESS_PROCURATION_FEE, FURNESS_TERMS, recordIntroducedDeal } from './testing/introduced-deal';
 import { testSingleNode } from './testing/single-node';
@@ -29,7 +21,7 @@ describe('a deal agreed on a product', () => {
     const me = (await broker.get<CurrentUserView>('/api/auth/user')).body;
     const pool = createPool(node.server.databaseUrl, 2);
     try {
-      const store = new PostgresEventStore(pool, node.server.databaseUrl);
+      const store = readingTheContract(new PostgresEventStore(pool, node.server.databaseUrl));
       const agreed = await recordIntroducedDeal(store, { userId: me.id, firmId: me.firmId ?? me.id }, 910_000);
 
       const deal = async () => (await broker.get<DealView[]>('/api/deals')).body.find((d) => d.id === agreed.dealId);
@@ -55,8 +47,7 @@ describe('a deal agreed on a product', () => {
       );
 
       // The deal opener carried the product and the fee on to the deal; the ESIS is illustrated from that product.
-      const opened = (await store.readStream(streams.deal(agreed.dealId))).find((e) => e.type === 'DealOpened')!
-        .data as EventOf<'DealOpened'>['data'];
+      const opened = (await store.readStream(streams.deal(agreed.dealId))).find((e) => e.type === 'DealOpened')!.data;
       expect(opened).toMatchObject({ product: FURNESS_FIVE_YEAR_FIX, procurationFee: FURNESS_PROCURATION_FEE });
       expect(illustrationInputOf(opened)).toEqual({
         loan: 150_000,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { createPool, PostgresEventStore } from '@pf/infra';
+import { createPool, PostgresEventStore, readingTheContract } from '@pf/infra';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { rebuildReadModels } from '@pf/query-service';
 import { startSingleNode, type RunningServer } from './server';
@@ -280,7 +280,7 @@ describe('deals, documents and matching from what the agents do', () => {
     const before = await snapshot();
     for (const table of tables) expect(before[table]!.length, table).toBeGreaterThan(0);
     const pool = createPool(database.url);
-    const store = new PostgresEventStore(pool, database.url);
+    const store = readingTheContract(new PostgresEventStore(pool, database.url));
     await rebuildReadModels(pool, store);
     await store.close();
     await pool.end();

@@ -12,7 +12,7 @@ import type {
   InviteView,
   MessageView,
 } from '@pf/events';
-import { PostgresEventStore, verifyAllStreams } from '@pf/infra';
+import { PostgresEventStore, readingTheContract, verifyAllStreams } from '@pf/infra';
 import { liveRebuild } from '@pf/query-service';
 import { ApiClient } from './testing/api-client';
 import { readFeedPage } from './testing/event-feed';
@@ -124,7 +124,7 @@ describe('a person deleted mid-negotiation', () => {
       };
       await expect.poll(rowsHolding, { timeout: 15_000 }).toEqual([]);
       // A board refilled alone is erased as the live one was (the rebuild runs the erasure step after it).
-      const log = new PostgresEventStore(db, node.database.url);
+      const log = readingTheContract(new PostgresEventStore(db, node.database.url));
       try {
         const rebuilt = await liveRebuild(db, log, { only: ['deals', 'leads'] });
         expect(rebuilt.parts).toContain('erasure');

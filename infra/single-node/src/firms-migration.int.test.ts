@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPool, PostgresEventStore } from '@pf/infra';
+import { createPool, PostgresEventStore, readingTheContract, type EventStore } from '@pf/infra';
 import { formatPosition, type AgentView, type CurrentUserView } from '@pf/events';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { liveRebuild } from '@pf/query-service';
@@ -21,7 +21,7 @@ describe('the migration to firms', () => {
   let database: TestDatabase;
   let server: RunningServer | undefined;
   let pool: pg.Pool;
-  let store: PostgresEventStore;
+  let store: EventStore;
 
   const snapshot = () => rebuiltRows(pool);
   /** Waits until the projector and the analytics consumer have the whole store (reads naming the head wait for both). */
@@ -35,7 +35,7 @@ describe('the migration to firms', () => {
     database = await createTestDatabase();
     server = await startSingleNode(testServerEnv(database.url, { AUTOMATION: 'off' }));
     pool = createPool(database.url);
-    store = new PostgresEventStore(pool, database.url);
+    store = readingTheContract(new PostgresEventStore(pool, database.url));
   });
   afterAll(async () => {
     await server?.close();

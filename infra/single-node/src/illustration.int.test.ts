@@ -12,8 +12,8 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { describe, expect, it } from 'vitest';
 import { illustrationInputOf } from '@pf/command-service';
 import { HARRIET_COLE, WESSEX_BUILDING_SOCIETY } from '@pf/events/testing';
-import { illustrate, poundsAndPence, streams, type DealView, type DocumentLink, type DocumentView, type EventOf } from '@pf/events';
-import { createPool, PostgresEventStore, verifyStreams } from '@pf/infra';
+import { illustrate, poundsAndPence, streams, type DealView, type DocumentLink, type DocumentView } from '@pf/events';
+import { createPool, PostgresEventStore, readingTheContract, verifyStreams } from '@pf/infra';
 import { ApiClient } from './testing/api-client';
 import { testSingleNode } from './testing/single-node';
 
@@ -77,8 +77,7 @@ describe('the illustration of an agreed deal', () => {
       const store = new PostgresEventStore(pool, node.server.databaseUrl);
       const [verification] = await verifyStreams(store, [streams.document(listed.id)]);
       expect(verification).toMatchObject({ intact: true, events: 2, firstBroken: null }); // uploaded, downloaded
-      const opened = (await store.readStream(streams.deal(deal!.id))).find((e) => e.type === 'DealOpened')!
-        .data as EventOf<'DealOpened'>['data'];
+      const opened = (await readingTheContract(store).readStream(streams.deal(deal!.id))).find((e) => e.type === 'DealOpened')!.data;
 
       // The input is the deal's terms as the Deals screen shows them, with the agreed product's initial period and then
       // its reversion rate (docs/behaviour/offers.md).

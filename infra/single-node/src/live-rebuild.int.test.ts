@@ -1,7 +1,16 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatPosition, type AgentView, type ApiError, type CurrentUserView, type RebuildStatusView } from '@pf/events';
-import { analyticsCheckpointName, applyOnce, createPool, loadAppliedThrough, loadCheckpoint, PostgresEventStore } from '@pf/infra';
+import {
+  analyticsCheckpointName,
+  applyOnce,
+  createPool,
+  loadAppliedThrough,
+  loadCheckpoint,
+  PostgresEventStore,
+  readingTheContract,
+  type EventStore,
+} from '@pf/infra';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { liveRebuild, UnknownReadModel, type RebuildProgress } from '@pf/query-service';
 import { generateEvents } from '../../../bench/lib/generate';
@@ -20,7 +29,7 @@ describe('live rebuild of the read models', () => {
   let database: TestDatabase;
   let server: RunningServer | undefined;
   let pool: pg.Pool;
-  let store: PostgresEventStore;
+  let store: EventStore;
 
   const snapshot = () => rebuiltRows(pool);
   const oidOf = async (table: string) =>
@@ -40,7 +49,7 @@ describe('live rebuild of the read models', () => {
     database = await createTestDatabase();
     server = await startSingleNode(testServerEnv(database.url));
     pool = createPool(database.url);
-    store = new PostgresEventStore(pool, database.url);
+    store = readingTheContract(new PostgresEventStore(pool, database.url));
     // A history of other users (agents, negotiated conversations with messages and offers, deals), as the bench makes it.
     await generateEvents(pool, store, 6_000);
     liveIndexes = await indexes();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
-import { PostgresEventStore, createPool } from '@pf/infra';
+import { PostgresEventStore, readingTheContract, createPool } from '@pf/infra';
 import { rebuildReadModels } from '@pf/query-service';
 import { startSingleNode, type RunningServer } from './server';
 import { ApiClient } from './testing/api-client';
@@ -237,7 +237,7 @@ describe('single node: commands become events, projections serve the reads', () 
     expect(before.rm_deal_board!.length).toBe(1);
     expect(before.rm_document_board!.length).toBe(1);
     const pool = createPool(database.url);
-    const store = new PostgresEventStore(pool, database.url);
+    const store = readingTheContract(new PostgresEventStore(pool, database.url));
     const applied = await rebuildReadModels(pool, store);
     await store.close();
     await pool.end();

@@ -9,6 +9,7 @@ import { checkpointMigrations } from '../db/checkpoints';
 import { SessionStore } from '../auth/session-store';
 import { eventStoreMigrations } from '../event-store/postgres-schema';
 import { createEventStore } from '../event-store/create-event-store';
+import { readingTheContract } from '../event-store/contract-reads';
 import type { ServiceContext } from '../http/context';
 import { Supervisor } from '../supervision/supervisor';
 import { shutDownInOrder } from './shutdown';
@@ -37,7 +38,8 @@ export async function openServiceContext(
     ...idempotencyMigrations,
     ...serviceMigrations,
   ]);
-  const store = createEventStore(config, pool, databaseUrl);
+  const storedEvents = createEventStore(config, pool, databaseUrl);
+  const store = readingTheContract(storedEvents);
   const sessions = new SessionStore(pool, config.SESSION_TTL_HOURS, config.SESSION_CACHE_MS);
   const supervisor = new Supervisor({ log, databaseUrl });
   return {
@@ -46,6 +48,7 @@ export async function openServiceContext(
     log,
     pool,
     store,
+    storedEvents,
     sessions,
     supervisor,
     close: () =>

@@ -21,7 +21,7 @@ import type {
   EventStore,
   ExpectedVersion,
   NewEvent,
-  RecordedEvent,
+  StoredEvent,
   StreamHeadRecord,
   SubscribeOptions,
   Subscription,
@@ -37,7 +37,7 @@ const PAGE = 512;
  * global order: $all is one log, and an event's position is its (commit, prepare) pair in it, which
  * is exactly the port's Position, so checkpoints taken against it mean what they mean for PostgreSQL.
  */
-export class EsdbEventStore implements EventStore {
+export class EsdbEventStore implements EventStore<StoredEvent> {
   private readonly client: EventStoreDBClient;
 
   constructor(connectionString: string) {
@@ -93,8 +93,8 @@ export class EsdbEventStore implements EventStore {
   }
 
   /** The last `count` events of a stream, in stream order (none when it does not exist). */
-  private async readTail(stream: string, count: number): Promise<RecordedEvent[]> {
-    const events: RecordedEvent[] = [];
+  private async readTail(stream: string, count: number): Promise<StoredEvent[]> {
+    const events: StoredEvent[] = [];
     try {
       for await (const resolved of this.client.readStream(stream, { fromRevision: END, direction: BACKWARDS, maxCount: count })) {
         const event = toRecorded(resolved);
@@ -107,8 +107,8 @@ export class EsdbEventStore implements EventStore {
     return events;
   }
 
-  async readStream(stream: string, fromVersion = 0): Promise<RecordedEvent[]> {
-    const events: RecordedEvent[] = [];
+  async readStream(stream: string, fromVersion = 0): Promise<StoredEvent[]> {
+    const events: StoredEvent[] = [];
     try {
       for await (const resolved of this.client.readStream(stream, {
         fromRevision: BigInt(fromVersion),
@@ -130,8 +130,8 @@ export class EsdbEventStore implements EventStore {
     return last ? { version: last.streamVersion, hash: last.hash ?? null } : null;
   }
 
-  async readAll(after: Position, limit: number): Promise<RecordedEvent[]> {
-    const events: RecordedEvent[] = [];
+  async readAll(after: Position, limit: number): Promise<StoredEvent[]> {
+    const events: StoredEvent[] = [];
     // Reads from a position include it; each page starts at the previous page's last record.
     let cursor = after;
     for (;;) {
@@ -176,7 +176,7 @@ export class EsdbEventStore implements EventStore {
     return page;
   }
 
-  subscribe(after: Position, handler: BatchHandler, options: SubscribeOptions = {}): Subscription {
+  subscribe(after: Position, handler: BatchHandler<StoredEvent>, options: SubscribeOptions = {}): Subscription {
     return batchedSubscription<AllStreamResolvedEvent>({
       after,
       handler,

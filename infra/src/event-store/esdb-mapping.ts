@@ -7,7 +7,7 @@ import {
   type ResolvedEvent,
 } from '@eventstore/db-client';
 import type { EventMetadata } from '@pf/events';
-import type { ExpectedVersion, NewEvent, RecordedEvent } from './port';
+import type { ExpectedVersion, NewEvent, StoredEvent } from './port';
 
 /** The port's expected version in EventStoreDB's terms: revisions are the same 0-based numbers. */
 export function toExpectedRevision(expected: ExpectedVersion): AppendExpectedRevision {
@@ -28,12 +28,16 @@ export interface ChainStamp {
   readonly previousHash: string | null;
 }
 
+/** An event's data is a JSON object (every event of the contract's is). */
+const isJsonObject = (data: unknown): data is Record<string, unknown> => typeof data === 'object' && data !== null && !Array.isArray(data);
+
 export function toEventData(event: NewEvent, chain?: ChainStamp) {
   const metadata = chain ? { ...event.metadata, [CHAIN_KEY]: chain } : event.metadata;
+  if (!isJsonObject(event.data)) throw new Error(`A ${event.type} event's data must be a JSON object`);
   return jsonEvent({
     id: event.id,
     type: event.type,
-    data: event.data as Record<string, unknown>,
+    data: event.data,
     metadata: metadata,
   });
 }
@@ -51,7 +55,7 @@ export const isSystemType = (type: string) => type.startsWith('$');
 type Resolved = ResolvedEvent | AllStreamResolvedEvent;
 
 /** A stored event in the port's shape, or null for what the port never shows: system and link events. */
-export function toRecorded(resolved: Resolved): RecordedEvent | null {
+export function toRecorded(resolved: Resolved): StoredEvent | null {
   const event = resolved.event;
   if (!event || resolved.link || isSystemType(event.type)) return null;
   // Servers before 22.6 leave out the log position on stream reads; skipping would lose events.

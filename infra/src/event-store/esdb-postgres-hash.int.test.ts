@@ -9,7 +9,7 @@ import { EsdbEventStore } from './esdb-event-store';
 import { verifyStream } from './hash-chain';
 import { PostgresEventStore } from './postgres-event-store';
 import { eventStoreMigrations } from './postgres-schema';
-import type { NewEvent, RecordedEvent } from './port';
+import type { NewEvent, StoredEvent } from './port';
 
 /**
  * The EventStoreDB adapter computes the same hashes (docs/decisions/hash-chain.md). No EventStoreDB server runs here, so the
@@ -125,7 +125,7 @@ describe('the EventStoreDB and PostgreSQL adapters give the same event the same 
   }
 
   /** Appends each batch to the ESDB adapter with the clock at the time PostgreSQL recorded that batch. */
-  async function appendToEsdb(store: EsdbEventStore, stream: string, batches: NewEvent[][], times: Date[]): Promise<RecordedEvent[]> {
+  async function appendToEsdb(store: EsdbEventStore, stream: string, batches: NewEvent[][], times: Date[]): Promise<StoredEvent[]> {
     vi.useFakeTimers({ toFake: ['Date'] });
     for (const [index, batch] of batches.entries()) {
       vi.setSystemTime(times[index]!);
@@ -143,7 +143,7 @@ describe('the EventStoreDB and PostgreSQL adapters give the same event the same 
     const fromEsdb = await appendToEsdb(esdbStore(), stream, batches, [fromPostgres[0]!.recordedAt, fromPostgres[2]!.recordedAt]);
 
     expect(fromPostgres.map((e) => e.hash)).toEqual(fromPostgres.map(() => expect.stringMatching(/^[0-9a-f]{64}$/) as unknown));
-    const chain = (events: RecordedEvent[]) =>
+    const chain = (events: StoredEvent[]) =>
       events.map((e) => ({
         id: e.id,
         version: e.streamVersion,
@@ -154,7 +154,7 @@ describe('the EventStoreDB and PostgreSQL adapters give the same event the same 
     expect(chain(fromEsdb)).toEqual(chain(fromPostgres));
     // The ESDB adapter hands back the event's own metadata, without its chain stamp, as PostgreSQL does.
     expect(fromEsdb.map((e) => e.metadata)).toEqual(fromPostgres.map((e) => e.metadata));
-    const links = (events: RecordedEvent[]) => events.map((e) => ({ ...e, hash: e.hash ?? null, previousHash: e.previousHash ?? null }));
+    const links = (events: StoredEvent[]) => events.map((e) => ({ ...e, hash: e.hash ?? null, previousHash: e.previousHash ?? null }));
     expect(verifyStream(stream, links(fromEsdb), null).intact).toBe(true);
     expect(verifyStream(stream, links(fromPostgres), await postgres.streamHead(stream)).intact).toBe(true);
   });

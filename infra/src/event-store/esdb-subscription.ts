@@ -1,7 +1,7 @@
 import { handBatch } from '../observability/follower-scope';
 import type { Readable } from 'node:stream';
 import { comparePositions, type Position } from '@pf/events';
-import type { BatchHandler, RecordedEvent, SubscribeOptions, Subscription } from './port';
+import type { BatchHandler, StoredEvent, SubscribeOptions, Subscription } from './port';
 
 /** What the adapter hands over: EventStoreDB's live subscription, already opened, as a readable stream. */
 interface LiveSource {
@@ -11,13 +11,13 @@ interface LiveSource {
 
 interface Options<Item> {
   after: Position;
-  handler: BatchHandler;
+  handler: BatchHandler<StoredEvent>;
   options: SubscribeOptions;
   /** The last event a reader can see now: caughtUp resolves once it has been handled. */
   head(): Promise<Position>;
   open(after: Position): LiveSource;
   /** The port's event, or null for an item the port never shows (system and link events). */
-  map(item: Item): RecordedEvent | null;
+  map(item: Item): StoredEvent | null;
 }
 
 /**
@@ -27,7 +27,7 @@ interface Options<Item> {
  */
 export function batchedSubscription<Item>(source: Options<Item>): Subscription {
   const batchSize = source.options.batchSize ?? 500;
-  const queue: RecordedEvent[] = [];
+  const queue: StoredEvent[] = [];
   let position = source.after;
   let stopped = false;
   let failure: Error | null = null;

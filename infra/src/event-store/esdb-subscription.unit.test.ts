@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { START, type Position } from '@pf/events';
 import { batchedSubscription } from './esdb-subscription';
 import { isSystemType, toExpectedRevision } from './esdb-mapping';
-import type { RecordedEvent } from './port';
+import type { StoredEvent } from './port';
 
 const at = (n: number): Position => ({ commit: BigInt(n * 10), prepare: BigInt(n * 10) });
-const event = (n: number, type = 'Tested'): RecordedEvent => ({
+const event = (n: number, type = 'Tested'): StoredEvent => ({
   id: `id-${n}`,
   type,
   stream: 's',
@@ -23,7 +23,7 @@ function harness(after: Position, head: Position, batchSize = 3) {
   let opened: Position | null = null;
   let release: () => void = () => undefined;
   let gate: Promise<void> | null = null;
-  const subscription = batchedSubscription<RecordedEvent>({
+  const subscription = batchedSubscription<StoredEvent>({
     after,
     options: { batchSize },
     head: async () => head,
@@ -76,7 +76,7 @@ describe('EventStoreDB subscription batching', () => {
   it('is caught up at once on an empty store, and reports a failed stream to onError', async () => {
     const stream = new PassThrough({ objectMode: true });
     const errors: unknown[] = [];
-    const subscription = batchedSubscription<RecordedEvent>({
+    const subscription = batchedSubscription<StoredEvent>({
       after: START,
       options: { onError: (error) => errors.push(error) },
       head: async () => START,

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { START, comparePositions, type EventMetadata } from '@pf/events';
 import { ConcurrencyConflict } from '../errors';
-import type { EventStore, NewEvent, RecordedEvent } from './port';
+import type { EventStore, NewEvent, StoredEvent } from './port';
 import { verifyStreams } from './verify';
 
 export interface ContractSubject {
-  readonly store: EventStore;
+  readonly store: EventStore<StoredEvent>;
   cleanup(): Promise<void>;
 }
 
@@ -30,7 +30,7 @@ async function eventually(predicate: () => boolean | Promise<boolean>, what: str
 export function eventStoreContract(adapter: string, open: () => Promise<ContractSubject>): void {
   describe(`event store contract: ${adapter}`, () => {
     let subject: ContractSubject;
-    let store: EventStore;
+    let store: EventStore<StoredEvent>;
     beforeAll(async () => {
       subject = await open();
       store = subject.store;
@@ -100,7 +100,7 @@ export function eventStoreContract(adapter: string, open: () => Promise<Contract
       const events = [newEvent(), newEvent(), newEvent()];
       await store.append(stream, events, 'no_stream');
       // Global reads see a commit once every older transaction has ended (other writers may still be open).
-      let all: RecordedEvent[] = [];
+      let all: StoredEvent[] = [];
       await eventually(async () => {
         all = (await store.readAll(head, 10_000)).filter((e) => e.stream === stream);
         return all.length === events.length;
@@ -116,7 +116,7 @@ export function eventStoreContract(adapter: string, open: () => Promise<Contract
       const stream = uniqueStream('live');
       const head = await store.headPosition();
       await store.append(stream, [newEvent()], 'no_stream');
-      const received: RecordedEvent[] = [];
+      const received: StoredEvent[] = [];
       const subscription = store.subscribe(head, async (batch) => {
         received.push(...batch.filter((e) => e.stream === stream));
       });
@@ -133,9 +133,9 @@ export function eventStoreContract(adapter: string, open: () => Promise<Contract
       const perWriter = 500;
       const tag = randomUUID().slice(0, 8);
       const shared = `shared-${tag}`;
-      const ours = (e: RecordedEvent) => e.stream.endsWith(tag);
+      const ours = (e: StoredEvent) => e.stream.endsWith(tag);
       const head = await store.headPosition();
-      const live: RecordedEvent[] = [];
+      const live: StoredEvent[] = [];
       let liveFailure: unknown = null;
       const subscription = store.subscribe(
         head,
@@ -160,7 +160,7 @@ export function eventStoreContract(adapter: string, open: () => Promise<Contract
       expect(liveFailure).toBeNull();
       await subscription.close();
 
-      const caughtUp: RecordedEvent[] = [];
+      const caughtUp: StoredEvent[] = [];
       let failure: unknown = null;
       const replay = store.subscribe(
         head,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { START } from '@pf/events';
 import { eventStoreDatabase } from '../testing/event-store-database';
-import type { RecordedEvent } from './port';
+import type { StoredEvent } from './port';
 
 const metadata = { actor: { kind: 'system' as const, name: 'test' }, correlationId: randomUUID(), causationId: null };
 const noted = (n: number) => ({ id: randomUUID(), type: 'Noted', data: { n }, metadata });
@@ -15,7 +15,7 @@ describe('batches gathered at the head of the log (real PostgreSQL)', () => {
     const batches: number[][] = [];
     const subscription = database.store.subscribe(
       START,
-      async (batch: readonly RecordedEvent[]) => void batches.push(batch.map((e) => (e.data as { n: number }).n)),
+      async (batch: readonly StoredEvent[]) => void batches.push(batch.map((e) => (e.data as { n: number }).n)),
       { minIntervalMs: 400 },
     );
     await subscription.caughtUp;
@@ -31,7 +31,7 @@ describe('batches gathered at the head of the log (real PostgreSQL)', () => {
   it('never slows catching up, and closes at once while it waits', async () => {
     for (let n = 0; n < 30; n++) await database.store.append(`gather-2-${n}`, [noted(n)], 'no_stream');
     const batches: number[] = [];
-    const subscription = database.store.subscribe(START, async (batch: readonly RecordedEvent[]) => void batches.push(batch.length), {
+    const subscription = database.store.subscribe(START, async (batch: readonly StoredEvent[]) => void batches.push(batch.length), {
       minIntervalMs: 60_000,
       batchSize: 10,
     });

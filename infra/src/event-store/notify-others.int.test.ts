@@ -4,7 +4,7 @@ import { START } from '@pf/events';
 import { createPool } from '../db/pool';
 import { eventStoreDatabase } from '../testing/event-store-database';
 import { PostgresEventStore } from './postgres-event-store';
-import type { RecordedEvent } from './port';
+import type { StoredEvent } from './port';
 
 const metadata = { actor: { kind: 'system' as const, name: 'test' }, correlationId: randomUUID(), causationId: null };
 const noted = () => ({ id: randomUUID(), type: 'Noted', data: {}, metadata });
@@ -28,7 +28,7 @@ describe('NOTIFY only when someone else listens (real PostgreSQL)', () => {
     const theirs: string[] = [];
     const subscription = listening.subscribe(
       START,
-      async (batch: readonly RecordedEvent[]) => void theirs.push(...batch.map((e) => e.stream)),
+      async (batch: readonly StoredEvent[]) => void theirs.push(...batch.map((e) => e.stream)),
     );
     await subscription.caughtUp;
     await expect.poll(notifiesOfAnAppend, { timeout: 10_000, interval: 500 }).toBeGreaterThan(0);
@@ -43,7 +43,7 @@ describe('NOTIFY only when someone else listens (real PostgreSQL)', () => {
     const notifies = database.count((sql) => sql.includes('pg_notify'));
     const alone = database.store;
     const seen: string[] = [];
-    const own = alone.subscribe(START, async (batch: readonly RecordedEvent[]) => void seen.push(...batch.map((e) => e.stream)));
+    const own = alone.subscribe(START, async (batch: readonly StoredEvent[]) => void seen.push(...batch.map((e) => e.stream)));
     await own.caughtUp;
     // Once it has looked (every 2 s), its appends send no NOTIFY, and its own follower still gets each one.
     await expect
@@ -64,7 +64,7 @@ describe('NOTIFY only when someone else listens (real PostgreSQL)', () => {
     const theirs: string[] = [];
     const subscription = elsewhere.subscribe(
       START,
-      async (batch: readonly RecordedEvent[]) => void theirs.push(...batch.map((e) => e.stream)),
+      async (batch: readonly StoredEvent[]) => void theirs.push(...batch.map((e) => e.stream)),
     );
     await subscription.caughtUp;
     await expect

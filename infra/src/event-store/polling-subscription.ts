@@ -1,12 +1,12 @@
 import { handBatch } from '../observability/follower-scope';
 import { comparePositions, type Position } from '@pf/events';
-import type { BatchHandler, RecordedEvent, SubscribeOptions, Subscription } from './port';
+import type { BatchHandler, StoredEvent, SubscribeOptions, Subscription } from './port';
 
 interface Source {
   after: Position;
-  handler: BatchHandler;
+  handler: BatchHandler<StoredEvent>;
   options: SubscribeOptions;
-  read(after: Position, limit: number): Promise<RecordedEvent[]>;
+  read(after: Position, limit: number): Promise<StoredEvent[]>;
   head(): Promise<Position>;
   /** Registers a wake-up (a notification that something was appended); returns the unregister. */
   onWake(listener: () => void): () => void;

@@ -1,4 +1,4 @@
-import type { EventMetadata, Position } from '@pf/events';
+import type { DomainEventType, EventMetadata, EventOf, Position } from '@pf/events';
 
 /**
  * "no_stream": the stream must not exist yet; "any": no check; a number: the version of the
@@ -14,19 +14,36 @@ export interface NewEvent {
   readonly metadata: EventMetadata;
 }
 
-export interface RecordedEvent<Data = unknown> {
+/** What the store records around an event, whatever its type. */
+interface RecordedEnvelope {
   readonly id: string;
-  readonly type: string;
   readonly stream: string;
   readonly streamVersion: number;
   readonly position: Position;
   readonly recordedAt: Date;
-  readonly data: Data;
   readonly metadata: EventMetadata;
   /** The event's link in its stream's hash chain (hash-chain.ts); null for an event stored before the chain. */
   readonly hash?: string | null;
   readonly previousHash?: string | null;
 }
+
+/**
+ * An event as the store holds it: its type and its data as recorded, unread. What the hash chain hashes and the Kafka
+ * relay publishes; a reader that must go on past an event the contract refuses (History, the transcripts, the
+ * gateway) reads these through `readStoredEventOrNull`.
+ */
+export interface StoredEvent extends RecordedEnvelope {
+  readonly type: string;
+  readonly data: unknown;
+}
+
+/**
+ * An event of the contract as the store's reads answer it (docs/architecture.md, "Stored events"): upgraded and
+ * validated once, where it leaves the store (contract-reads.ts), and narrowed by its type without a cast.
+ */
+export type RecordedEvent<T extends DomainEventType = DomainEventType> = {
+  [K in T]: RecordedEnvelope & { readonly type: K; readonly data: EventOf<K>['data'] };
+}[T];
 
 export interface ReadAllOptions {
   /**
@@ -55,12 +72,12 @@ export interface AppendResult {
   readonly recordedAt?: Date;
 }
 
-export interface TypedRead {
-  readonly events: RecordedEvent[];
+export interface TypedRead<Recorded = RecordedEvent> {
+  readonly events: Recorded[];
   readonly through: Position;
 }
 
-export type BatchHandler = (batch: readonly RecordedEvent[]) => Promise<void>;
+export type BatchHandler<Recorded = RecordedEvent> = (batch: readonly Recorded[]) => Promise<void>;
 
 /** SubscribeOptions.minIntervalMs of the followers no one waits on event by event (their figures move in steps of this). */
 export const BACKGROUND_BATCH_INTERVAL_MS = 100;
@@ -85,17 +102,27 @@ export interface Subscription {
   readonly caughtUp: Promise<void>;
 }
 
-/** The event store port (DESIGN.md "The event store"); every adapter passes the same contract suite. */
-export interface EventStore {
+/**
+ * The event store port (DESIGN.md "The event store"); every adapter passes the same contract suite. An adapter
+ * answers the events as stored (`EventStore<StoredEvent>`); the services read them as the contract's events
+ * (`EventStore`, through contract-reads.ts).
+ */
+export interface EventStore<Recorded = RecordedEvent> {
+  /**
+   * For the type checker only (never set): holds a store to the events its reads answer, so a store read through the
+   * contract is never handed to what must see the events as stored (the hash chain's verifier would hash the data as
+   * read), nor the other way round.
+   */
+  readonly answers?: (recorded: Recorded) => void;
   append(stream: string, events: readonly NewEvent[], expected: ExpectedVersion): Promise<AppendResult>;
   /** Events of one stream from a version (inclusive), in stream order. */
-  readStream(stream: string, fromVersion?: number): Promise<RecordedEvent[]>;
+  readStream(stream: string, fromVersion?: number): Promise<Recorded[]>;
   /** The stream's head (version and hash of its last event) as the store keeps it; null when it has none. */
   streamHead(stream: string): Promise<StreamHeadRecord | null>;
   /** Up to `limit` events after a position (exclusive), in global order. */
-  readAll(after: Position, limit: number, options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  readAll(after: Position, limit: number, options?: ReadAllOptions): Promise<Recorded[]>;
   /** Catches up from a position (exclusive), then follows live; batches are handled one at a time. */
-  subscribe(after: Position, handler: BatchHandler, options?: SubscribeOptions): Subscription;
+  subscribe(after: Position, handler: BatchHandler<Recorded>, options?: SubscribeOptions): Subscription;
   /** The position of the last event a reader can see now (START when empty). */
   headPosition(): Promise<Position>;
   /**
@@ -109,6 +136,6 @@ export interface EventStore {
    * Lets a follower that acts on a few types (the deal opener) catch up on a long log without reading all of it
    * (docs/decisions/bounded-restart.md); adapters that cannot leave it out.
    */
-  readTypes?(after: Position, types: readonly string[], limit: number): Promise<TypedRead>;
+  readTypes?(after: Position, types: readonly string[], limit: number): Promise<TypedRead<Recorded>>;
   close(): Promise<void>;
 }

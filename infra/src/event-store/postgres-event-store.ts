@@ -13,7 +13,7 @@ import type {
   ExpectedVersion,
   NewEvent,
   ReadAllOptions,
-  RecordedEvent,
+  StoredEvent,
   StreamHeadRecord,
   SubscribeOptions,
   TypedRead,
@@ -22,7 +22,7 @@ import type {
 
 /**
  * A row of `COLUMNS` (or `LEAN_COLUMNS`, without the last two), read as an array (node-postgres's `rowMode: 'array'`):
- * no object with named properties made per row only to be copied into a RecordedEvent (reading the 200,000 events of
+ * no object with named properties made per row only to be copied into a StoredEvent (reading the 200,000 events of
  * the rebuild benchmark in batches of 5,000, about a tenth less of Node's time; docs/decisions/live-rebuild.md).
  */
 type EventRow = [
@@ -48,7 +48,7 @@ const LEAN_COLUMNS =
   'position, transaction_id::text as tx, event_id, stream_name, stream_version, type, data, metadata, floor(extract(epoch from recorded_at) * 1000)::float8 as recorded_ms';
 const COLUMNS = `${LEAN_COLUMNS}, hash, previous_hash`;
 
-function toRecorded(row: EventRow): RecordedEvent {
+function toRecorded(row: EventRow): StoredEvent {
   return {
     id: row[2],
     type: row[5],
@@ -68,7 +68,7 @@ function toRecorded(row: EventRow): RecordedEvent {
  * events of transactions older than the oldest one still running (pg_snapshot_xmin), so an event
  * that commits late can never be skipped by a subscriber that already read past its sequence number.
  */
-export class PostgresEventStore implements EventStore {
+export class PostgresEventStore implements EventStore<StoredEvent> {
   private readonly notifier: Notifier;
   private announcing = false;
   private announceAgain = false;
@@ -79,7 +79,7 @@ export class PostgresEventStore implements EventStore {
     readonly after: Position;
     readonly limit: number;
     readonly wakes: number;
-    readonly events: Promise<RecordedEvent[]>;
+    readonly events: Promise<StoredEvent[]>;
   } | null = null;
 
   /** `lanes`: how many group transactions this store keeps in flight at once. */
@@ -178,7 +178,7 @@ export class PostgresEventStore implements EventStore {
    * rows come almost in order (positions follow versions within a stream), which JavaScript's sort passes over
    * in one run.
    */
-  async readStream(stream: string, fromVersion = 0): Promise<RecordedEvent[]> {
+  async readStream(stream: string, fromVersion = 0): Promise<StoredEvent[]> {
     const result = await this.pool.query<EventRow>({
       text: `select ${COLUMNS} from events where stream_name = $1 and stream_version >= $2`,
       values: [stream, fromVersion],
@@ -204,7 +204,7 @@ export class PostgresEventStore implements EventStore {
    * answered from it instead of being a query of its own: its events after the asked position, if it has any,
    * or if it was not cut short by its limit.
    */
-  async readAll(after: Position, limit: number, options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+  async readAll(after: Position, limit: number, options: ReadAllOptions = {}): Promise<StoredEvent[]> {
     // A lean read is not shared: a follower sharing it would miss the links it may need.
     if (options.lean) return this.queryAll(after, limit, LEAN_COLUMNS);
     const shared = this.tailRead;
@@ -224,7 +224,7 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  private async queryAll(after: Position, limit: number, columns = COLUMNS): Promise<RecordedEvent[]> {
+  private async queryAll(after: Position, limit: number, columns = COLUMNS): Promise<StoredEvent[]> {
     const result = await this.pool.query<EventRow>({
       text: `select ${columns} from events
        where (transaction_id, position) > ($1::text::xid8, $2::bigint)
@@ -243,7 +243,7 @@ export class PostgresEventStore implements EventStore {
    * is read in the same statement, under the same snapshot, so nothing of these types lies between the last
    * event answered and `through`.
    */
-  async readTypes(after: Position, types: readonly string[], limit: number): Promise<TypedRead> {
+  async readTypes(after: Position, types: readonly string[], limit: number): Promise<TypedRead<StoredEvent>> {
     if (types.length === 0) return { events: [], through: await this.headPosition() };
     // Event types are names from the code (the contract's), never a caller's text; checked all the same.
     if (types.some((type) => !/^[A-Za-z]+$/.test(type))) throw new Invalid(`Not an event type: ${types.join(', ')}`);
@@ -295,7 +295,7 @@ export class PostgresEventStore implements EventStore {
     return found.rowCount === 1;
   }
 
-  subscribe(after: Position, handler: BatchHandler, options: SubscribeOptions = {}): Subscription {
+  subscribe(after: Position, handler: BatchHandler<StoredEvent>, options: SubscribeOptions = {}): Subscription {
     return pollingSubscription({
       after,
       handler,

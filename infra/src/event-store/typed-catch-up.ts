@@ -10,11 +10,11 @@ const PAGE = 500;
  * reads what it acts on rather than every event. Resolves with the position reached (the head when it began, or
  * later), from which the follower subscribes as before. A store without readTypes: at once, with `from`.
  */
-export async function catchUpOnTypes(options: {
-  store: EventStore;
+export async function catchUpOnTypes<Recorded = RecordedEvent>(options: {
+  store: EventStore<Recorded>;
   from: Position;
   types: readonly string[];
-  handle: (events: readonly RecordedEvent[]) => Promise<void>;
+  handle: (events: readonly Recorded[]) => Promise<void>;
   save: (position: Position) => Promise<void>;
   /** Each position reached (the supervisor's lag reads it while the catch-up runs). */
   reached?: (position: Position) => void;

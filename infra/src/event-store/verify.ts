@@ -1,8 +1,8 @@
 import { START, type StreamVerification } from '@pf/events';
 import { verifyStream, type StoredLink } from './hash-chain';
-import type { EventStore, RecordedEvent } from './port';
+import type { EventStore, StoredEvent } from './port';
 
-const toLink = (event: RecordedEvent): StoredLink => ({
+const toLink = (event: StoredEvent): StoredLink => ({
   id: event.id,
   stream: event.stream,
   streamVersion: event.streamVersion,
@@ -16,7 +16,7 @@ const toLink = (event: RecordedEvent): StoredLink => ({
 });
 
 /** Recomputes the hash chains of the named streams from what the store answers now (through the port). */
-export async function verifyStreams(store: EventStore, streams: readonly string[]): Promise<StreamVerification[]> {
+export async function verifyStreams(store: EventStore<StoredEvent>, streams: readonly string[]): Promise<StreamVerification[]> {
   return Promise.all(
     streams.map(async (stream) => {
       const [events, head] = await Promise.all([store.readStream(stream), store.streamHead(stream)]);
@@ -29,7 +29,7 @@ export async function verifyStreams(store: EventStore, streams: readonly string[
  * Every stream's chain: the streams are found by reading the whole log once (a stream whose every event was
  * deleted leaves no trace there; a saved checkpoint names it). `onProgress` hears the count of streams found.
  */
-export async function verifyAllStreams(store: EventStore, batchSize = 1000): Promise<StreamVerification[]> {
+export async function verifyAllStreams(store: EventStore<StoredEvent>, batchSize = 1000): Promise<StreamVerification[]> {
   const names = new Set<string>();
   let after = START;
   for (;;) {

@@ -5,6 +5,8 @@ import { createLogger } from '../logger';
 import { createPool, type Pool } from '../db/pool';
 import { migrate } from '../db/migrate';
 import { PostgresEventStore } from '../event-store/postgres-event-store';
+import { readingTheContract } from '../event-store/contract-reads';
+import type { EventStore } from '../event-store/port';
 import { eventStoreMigrations } from '../event-store/postgres-schema';
 import type { NewEvent, RecordedEvent } from '../event-store/port';
 import { createTestDatabase, type TestDatabase } from '../testing/database';
@@ -21,17 +23,21 @@ import {
   type AnalyticsHandler,
 } from './analytics-source';
 
-const newEvent = (type: string): NewEvent => ({
+/** Events of the contract (the source reads through it), told apart by a letter: A pauses agent 1, B agent 2... */
+const LABELS = 'ABCDEFG';
+const newEvent = (label: string): NewEvent => ({
   id: randomUUID(),
-  type,
-  data: {},
+  type: 'AgentPaused',
+  data: { agentId: LABELS.indexOf(label) + 1 },
   metadata: { actor: { kind: 'system', name: 'test' }, correlationId: 'c', causationId: null },
 });
+
+const labelOf = (event: RecordedEvent): string => (event.type === 'AgentPaused' ? LABELS.charAt(event.data.agentId - 1) : event.type);
 
 describe('analytics source', () => {
   let database: TestDatabase;
   let pool: Pool;
-  let store: PostgresEventStore;
+  let store: EventStore;
   const logger = createLogger('silent');
   const config = { KAFKA_BROKERS: undefined, KAFKA_TOPIC: 'unused' };
 
@@ -39,14 +45,14 @@ describe('analytics source', () => {
     database = await createTestDatabase();
     pool = createPool(database.url);
     await migrate(pool, [...eventStoreMigrations, ...analyticsSourceMigrations]);
-    store = new PostgresEventStore(pool, database.url);
+    store = readingTheContract(new PostgresEventStore(pool, database.url));
   });
-  /** A new stream of events of these types, as the store reads it back. */
-  const storedStream = async (...types: string[]): Promise<RecordedEvent[]> => {
+  /** A new stream of the events of these letters, as the store reads it back. */
+  const storedStream = async (...labels: string[]): Promise<RecordedEvent[]> => {
     const stream = `s-${randomUUID()}`;
     await store.append(
       stream,
-      types.map((type) => newEvent(type)),
+      labels.map((label) => newEvent(label)),
       'no_stream',
     );
     return store.readStream(stream);
@@ -92,14 +98,14 @@ describe('analytics source', () => {
     expect(await loadAppliedThrough(pool, 'marked')).toEqual(events[1]!.position);
 
     const applied: string[] = [];
-    const handler: AnalyticsHandler = async (batch) => void applied.push(...batch.map((e) => e.type));
+    const handler: AnalyticsHandler = async (batch) => void applied.push(...batch.map(labelOf));
     // A and B redelivered: skipped, not handed over, not claimed, and the handler not even called.
     let calls = 0;
     expect(await applyOnce(pool, 'marked', [events[0]!, events[1]!], async () => void (calls += 1))).toEqual([]);
     expect(calls).toBe(0);
     expect(await claims()).toBe(0);
     // C and D after it: applied once, claimed; redelivered with A and B, nothing more.
-    expect((await applyOnce(pool, 'marked', events, handler)).map((e) => e.type)).toEqual(['C', 'D']);
+    expect((await applyOnce(pool, 'marked', events, handler)).map(labelOf)).toEqual(['C', 'D']);
     expect(await applyOnce(pool, 'marked', events, handler)).toEqual([]);
     expect(applied).toEqual(['C', 'D']);
     expect(await claims()).toBe(2);
@@ -120,7 +126,7 @@ describe('analytics source', () => {
       await lockCheckpoint(rebuild, analyticsCheckpointName('waiting'));
       await advanceAppliedThrough(rebuild, 'waiting', events[0]!.position);
       const handed: string[] = [];
-      const batch = applyOnce(pool, 'waiting', events, async (applied) => void handed.push(...applied.map((e) => e.type)));
+      const batch = applyOnce(pool, 'waiting', events, async (applied) => void handed.push(...applied.map(labelOf)));
       // The batch waits on the checkpoint row (so it reads the watermark only once the switch has committed).
       for (let waited = 0; ; waited += 20) {
         const waiting = await pool.query(`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
@@ -129,7 +135,7 @@ describe('analytics source', () => {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       await rebuild.query('commit');
-      expect((await batch).map((e) => e.type)).toEqual(['B']);
+      expect((await batch).map(labelOf)).toEqual(['B']);
       expect(handed).toEqual(['B']);
     } finally {
       await rebuild.query('rollback');
@@ -144,7 +150,7 @@ describe('analytics source', () => {
         (await pool.query<{ n: string }>(`select count(*) as n from analytics_processed_events where consumer = 'ordered'`)).rows[0]!.n,
       );
     const handed: string[] = [];
-    const handler: AnalyticsHandler = async (batch) => void handed.push(...batch.map((e) => e.type));
+    const handler: AnalyticsHandler = async (batch) => void handed.push(...batch.map(labelOf));
     // Two copies of the job read overlapping batches at once: whichever takes the checkpoint row second finds what
     // the first applied under the watermark.
     await Promise.all([
@@ -167,28 +173,28 @@ describe('analytics source', () => {
   it('from the event store, leaves alone the events a claiming copy of the job applied (a rolling upgrade runs both)', async () => {
     const events = await storedStream('A', 'B', 'C');
     const handed: string[] = [];
-    const handler: AnalyticsHandler = async (batch) => void handed.push(...batch.map((e) => e.type));
+    const handler: AnalyticsHandler = async (batch) => void handed.push(...batch.map(labelOf));
     // The copy from before claims B, with no watermark.
     expect(await applyOnce(pool, 'rolling', [events[1]!], handler)).toHaveLength(1);
     expect(await loadAppliedThrough(pool, 'rolling')).toBeNull();
     // The new copy's batch holds all three: B is left alone.
-    expect((await applyInLogOrder(pool, 'rolling', events, handler, events[2]!.position)).map((e) => e.type)).toEqual(['A', 'C']);
+    expect((await applyInLogOrder(pool, 'rolling', events, handler, events[2]!.position)).map(labelOf)).toEqual(['A', 'C']);
     expect(handed).toEqual(['B', 'A', 'C']);
   });
 
   it('follows the event store by default, in the handler transaction, and resumes from its checkpoint', async () => {
     const stream = `s-${randomUUID()}`;
-    await store.append(stream, [newEvent('AgentCreated'), newEvent('AgentPaused')], 'no_stream');
+    await store.append(stream, [newEvent('E'), newEvent('F')], 'no_stream');
     await pool.query('create table seen (event_id uuid primary key, type text not null)');
     const handler: AnalyticsHandler = async (batch, client) => {
-      for (const event of batch) await client.query('insert into seen values ($1, $2)', [event.id, event.type]);
+      for (const event of batch) await client.query('insert into seen values ($1, $2)', [event.id, labelOf(event)]);
     };
     const options = { name: 'daily', pool, store, config, logger };
     const first = await startAnalyticsSource(options, handler);
     expect(first.kind).toBe('event-store');
     await first.caughtUp;
     await first.close();
-    await store.append(stream, [newEvent('AgentResumed')], 1);
+    await store.append(stream, [newEvent('G')], 1);
     // A restart must not re-apply (the insert would violate the primary key and fail the batch).
     let failure: unknown = null;
     const second = await startAnalyticsSource({ ...options, onError: (error) => (failure = error) }, handler);
@@ -196,8 +202,8 @@ describe('analytics source', () => {
     await second.close();
     expect(failure).toBeNull();
     const { rows } = await pool.query<{ type: string }>('select type from seen order by type');
-    expect(rows.map((r) => r.type)).toEqual(expect.arrayContaining(['AgentCreated', 'AgentPaused', 'AgentResumed']));
-    expect(rows.filter((r) => r.type === 'AgentResumed')).toHaveLength(1);
+    expect(rows.map((r) => r.type)).toEqual(expect.arrayContaining(['E', 'F', 'G']));
+    expect(rows.filter((r) => r.type === 'G')).toHaveLength(1);
     expect(await loadCheckpoint(pool, analyticsCheckpointName('daily'))).toEqual(await store.headPosition());
     // Followed in the log's order: the watermark stands at the head, and no event was claimed.
     expect(await loadAppliedThrough(pool, 'daily')).toEqual(await store.headPosition());

@@ -3,7 +3,8 @@ import type { Kafka } from 'kafkajs';
 import type { Config } from '../config';
 import { inTransaction } from '../db/pool';
 import { migrate } from '../db/migrate';
-import { BACKGROUND_BATCH_INTERVAL_MS, type EventStore, type RecordedEvent } from '../event-store/port';
+import { BACKGROUND_BATCH_INTERVAL_MS, type EventStore, type RecordedEvent, type StoredEvent } from '../event-store/port';
+import { recordedEventOf } from '../event-store/contract-reads';
 import type { Logger } from '../logger';
 import { loadCheckpoint, lockCheckpoint, saveCheckpoint, toPosition, type Queryable } from '../db/checkpoints';
 import { parseMessage } from './envelope';
@@ -224,16 +225,18 @@ export async function fromKafka(
     eachBatchAutoResolve: false,
     eachBatch: async (payload) => {
       const { batch } = payload;
-      const events: RecordedEvent[] = [];
+      const stored: StoredEvent[] = [];
       for (const message of batch.messages) {
         try {
-          events.push(parseMessage(message.value));
+          stored.push(parseMessage(message.value));
         } catch (error) {
           // A message that is not an event envelope can never be applied; skip it rather than stall the partition.
           log.error({ err: error, partition: batch.partition, offset: message.offset }, 'Skipping a message that is not an event');
         }
       }
       if (!payload.isRunning() || payload.isStale()) return;
+      // Read through the contract as the store's reads are (contract-reads.ts): an envelope whose event it refuses fails the batch.
+      const events = stored.map(recordedEventOf);
       if (events.length > 0) await applyOnce(options.pool, options.name, events, handler);
       // Offsets are committed after the transaction: a crash in between redelivers, and applyOnce drops the repeats.
       const last = batch.messages[batch.messages.length - 1];

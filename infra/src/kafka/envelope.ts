@@ -1,8 +1,8 @@
 import { formatPosition, parsePosition, recordedEventEnvelope, type RecordedEventEnvelope } from '@pf/events';
-import type { RecordedEvent } from '../event-store/port';
+import type { StoredEvent } from '../event-store/port';
 
 /** The JSON envelope of events/src/envelope.ts: what Kafka carries and analytics jobs read. */
-export function toEnvelope(event: RecordedEvent): RecordedEventEnvelope {
+export function toEnvelope(event: StoredEvent): RecordedEventEnvelope {
   return {
     id: event.id,
     type: event.type,
@@ -15,7 +15,7 @@ export function toEnvelope(event: RecordedEvent): RecordedEventEnvelope {
   };
 }
 
-export function fromEnvelope(envelope: RecordedEventEnvelope): RecordedEvent {
+export function fromEnvelope(envelope: RecordedEventEnvelope): StoredEvent {
   return {
     id: envelope.id,
     type: envelope.type,
@@ -38,7 +38,7 @@ export interface EventMessage {
  * Keyed by stream: one stream's events land in one partition, so Kafka keeps them in stream order. `redacted`: the
  * fields emptied of a deleted person's data (the event feed's envelope, docs/event-feed.md), when any were.
  */
-export function toMessage(event: RecordedEvent, redacted: readonly string[] = []): EventMessage {
+export function toMessage(event: StoredEvent, redacted: readonly string[] = []): EventMessage {
   const envelope = toEnvelope(event);
   return {
     key: event.stream,
@@ -48,7 +48,7 @@ export function toMessage(event: RecordedEvent, redacted: readonly string[] = []
 }
 
 /** Parses a message value; throws with the reason when it is not an event envelope. */
-export function parseMessage(value: Buffer | string | null): RecordedEvent {
+export function parseMessage(value: Buffer | string | null): StoredEvent {
   if (value === null) throw new Error('The message has no value');
   const parsed = recordedEventEnvelope.safeParse(JSON.parse(value.toString()));
   if (!parsed.success) throw new Error(`Not an event envelope: ${parsed.error.issues[0]?.message ?? 'invalid'}`);

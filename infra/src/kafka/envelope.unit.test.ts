@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordedEvent } from '../event-store/port';
+import type { StoredEvent } from '../event-store/port';
 import { parseMessage, toMessage } from './envelope';
 
-const event: RecordedEvent = {
+const event: StoredEvent = {
   id: '6f1c2a9e-3b7d-4f0a-9c2e-1d5b8a7e4c3f',
   type: 'DealAgreed',
   stream: 'conversation-12',

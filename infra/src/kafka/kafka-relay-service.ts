@@ -3,7 +3,7 @@ import { formatPosition, type Position } from '@pf/events';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import type { Config } from '../config';
 import { migrate } from '../db/migrate';
-import type { EventStore } from '../event-store/port';
+import type { EventStore, StoredEvent } from '../event-store/port';
 import type { Logger } from '../logger';
 import { checkpointMigrations, checkpointStore } from '../db/checkpoints';
 import { startRelay, type Eraser, type Relay } from './relay';
@@ -20,7 +20,8 @@ export interface KafkaRelayService {
 
 interface Deps {
   readonly config: Pick<Config, 'KAFKA_BROKERS' | 'KAFKA_TOPIC'>;
-  readonly store: EventStore;
+  /** The events as stored: what the topic carries. */
+  readonly store: EventStore<StoredEvent>;
   readonly pool: pg.Pool;
   readonly logger: Logger;
   /** Relays with different names keep separate checkpoints (for example one per topic). */

@@ -1,6 +1,6 @@
 import type { Producer } from 'kafkajs';
 import { backoffDelay, type Position } from '@pf/events';
-import type { BatchHandler, EventStore, RecordedEvent, Subscription } from '../event-store/port';
+import type { BatchHandler, EventStore, StoredEvent, Subscription } from '../event-store/port';
 import type { CheckpointStore } from '../db/checkpoints';
 import { toMessage } from './envelope';
 
@@ -8,7 +8,7 @@ import { toMessage } from './envelope';
 export type EventSender = Pick<Producer, 'send'>;
 
 export interface RelayOptions {
-  readonly store: Pick<EventStore, 'subscribe'>;
+  readonly store: Pick<EventStore<StoredEvent>, 'subscribe'>;
   readonly producer: EventSender;
   readonly topic: string;
   readonly checkpoint: CheckpointStore;
@@ -26,7 +26,7 @@ export interface RelayOptions {
 }
 
 /** What the relay publishes of a batch, one entry per event, in order. */
-export type Eraser = (batch: readonly RecordedEvent[]) => Promise<readonly { event: RecordedEvent; redacted: readonly string[] }[]>;
+export type Eraser = (batch: readonly StoredEvent[]) => Promise<readonly { event: StoredEvent; redacted: readonly string[] }[]>;
 
 export interface Relay extends Subscription {
   /** The position of the last event the broker acknowledged and the checkpoint holds. */
@@ -58,7 +58,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
       };
     }).finally(() => (wakeSleeper = null));
 
-  const handler: BatchHandler = async (batch) => {
+  const handler: BatchHandler<StoredEvent> = async (batch) => {
     const published = options.erase ? await options.erase(batch) : batch.map((event) => ({ event, redacted: [] }));
     const messages = published
       .map(({ event, redacted }) => toMessage(event, redacted))

@@ -3,13 +3,13 @@ import type { Message, ProducerRecord } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
 import { START, comparePositions, streams, type Position, type RecordedEventEnvelope } from '@pf/events';
 import { pollingSubscription } from '../event-store/polling-subscription';
-import type { EventStore, RecordedEvent } from '../event-store/port';
+import type { EventStore, StoredEvent } from '../event-store/port';
 import type { CheckpointStore } from '../db/checkpoints';
 import { parseMessage } from './envelope';
 import { startRelay, type EventSender } from './relay';
 
 /** An in-memory log behind the real catch-up loop, so only the broker and checkpoint are fakes. */
-function memoryStore(events: RecordedEvent[]): Pick<EventStore, 'subscribe'> {
+function memoryStore(events: StoredEvent[]): Pick<EventStore<StoredEvent>, 'subscribe'> {
   const read = async (after: Position, limit: number) => events.filter((e) => comparePositions(e.position, after) > 0).slice(0, limit);
   const head = async () => events[events.length - 1]?.position ?? START;
   return {
@@ -18,7 +18,7 @@ function memoryStore(events: RecordedEvent[]): Pick<EventStore, 'subscribe'> {
   };
 }
 
-function makeEvents(count: number): RecordedEvent[] {
+function makeEvents(count: number): StoredEvent[] {
   const versions = new Map<string, number>();
   return Array.from({ length: count }, (_, i) => {
     const stream = streams.agent(i % 3);
@@ -58,7 +58,7 @@ function fakeBroker(plan: Outcome[]) {
   return { producer, log, sends, ids };
 }
 
-function checkpointIn(broker: ReturnType<typeof fakeBroker>, events: RecordedEvent[]) {
+function checkpointIn(broker: ReturnType<typeof fakeBroker>, events: StoredEvent[]) {
   let saved = START;
   const store: CheckpointStore = {
     load: async () => saved,
@@ -74,7 +74,7 @@ function checkpointIn(broker: ReturnType<typeof fakeBroker>, events: RecordedEve
   return { store, saved: () => saved };
 }
 
-async function relayAll(events: RecordedEvent[], plan: Outcome[], batchSize: number) {
+async function relayAll(events: StoredEvent[], plan: Outcome[], batchSize: number) {
   const broker = fakeBroker(plan);
   const checkpoint = checkpointIn(broker, events);
   const relay = await startRelay({

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { RecordedEvent } from '../event-store/port';
+import type { EventMetadata } from '@pf/events';
 import { metrics, secondsSince } from './metrics';
 import { batchSpan, tracingOn } from './tracing';
 
@@ -14,9 +14,9 @@ export function inFollowerScope<T>(name: string, work: () => T): T {
 }
 
 /** Hands a batch to a follower's handler, timed by follower (follower_batch_duration_seconds). */
-export async function handBatch(
-  batch: readonly RecordedEvent[],
-  handler: (batch: readonly RecordedEvent[]) => Promise<void>,
+export async function handBatch<Recorded extends { readonly metadata: EventMetadata }>(
+  batch: readonly Recorded[],
+  handler: (batch: readonly Recorded[]) => Promise<void>,
 ): Promise<void> {
   const follower = scope.getStore() ?? 'unnamed';
   const span = tracingOn()

@@ -7,8 +7,8 @@ import { inSpan } from './tracing';
  * The store with its appends counted and timed (eventstore_* in docs/operations/observability.md), and each append a
  * span of the trace its events name when traces are on.
  */
-export function measuredStore(store: EventStore): EventStore {
-  const appendMeasured: EventStore['append'] = async (stream, events, expected) => {
+export function measuredStore<Recorded>(store: EventStore<Recorded>): EventStore<Recorded> {
+  const appendMeasured: EventStore<Recorded>['append'] = async (stream, events, expected) => {
     const began = performance.now();
     try {
       const result = await store.append(stream, events, expected);
@@ -22,7 +22,7 @@ export function measuredStore(store: EventStore): EventStore {
       metrics.appendDuration.observe(secondsSince(began));
     }
   };
-  const measured: EventStore = {
+  const measured: EventStore<Recorded> = {
     append: (stream, events, expected) =>
       inSpan('append', events[0]?.metadata.traceparent, (span) => {
         span?.setAttributes({ 'event_store.stream': stream, 'event_store.events': events.length });
@@ -39,5 +39,5 @@ export function measuredStore(store: EventStore): EventStore {
     ...measured,
     ...(store.wasWrittenAt ? { wasWrittenAt: (position) => store.wasWrittenAt!(position) } : {}),
     ...(store.readTypes ? { readTypes: (after, types, limit) => store.readTypes!(after, types, limit) } : {}),
-  } satisfies EventStore;
+  } satisfies EventStore<Recorded>;
 }

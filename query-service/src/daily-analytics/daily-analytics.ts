@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { comparePositions, START, type EventOf } from '@pf/events';
+import { comparePositions, START } from '@pf/events';
 import { analyticsCheckpointName, loadCheckpoint, saveCheckpoint, type AnalyticsHandler, type RecordedEvent } from '@pf/infra';
 
 /** The daily analytics consumer: its checkpoint, Kafka group and dedup scope, and the table it writes. */
@@ -33,7 +33,7 @@ export async function countDaily(client: pg.ClientBase, events: readonly Recorde
     entry.count += 1;
     if (event.type === 'DealAgreed') {
       entry.deals += 1;
-      entry.amount += (event.data as EventOf<'DealAgreed'>['data']).loanAmount;
+      entry.amount += event.data.loanAmount;
     }
     counted.set(key, entry);
   }

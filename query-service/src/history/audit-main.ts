@@ -36,7 +36,7 @@ const embedded = config.DATABASE_URL
 const context = await openServiceContext(config, log, config.DATABASE_URL ?? embedded!.url, []);
 let status = 2;
 try {
-  status = await runAudit(argv, { store: context.store, pool: context.pool, print, now: () => new Date() });
+  status = await runAudit(argv, { store: context.storedEvents, pool: context.pool, print, now: () => new Date() });
 } finally {
   await context.close();
   await embedded?.stop();

@@ -22,7 +22,7 @@ describe('npm run audit', () => {
   async function audit(...argv: string[]): Promise<{ status: number; out: string }> {
     const lines: string[] = [];
     const status = await runAudit(argv, {
-      store: context.store,
+      store: context.storedEvents,
       pool: context.pool,
       print: (line) => lines.push(line),
       now: () => new Date('2026-03-01T12:00:00Z'),
@@ -124,7 +124,7 @@ describe('npm run audit', () => {
       `update events set data = jsonb_set(data, '{content}', '"We offer 6.5%"') where stream_name = $1 and stream_version = 3`,
       [stream],
     );
-    const stored = await context.store.readStream(stream);
+    const stored = await context.storedEvents.readStream(stream);
     const relinked = linkEvents(
       null,
       stored.map(({ hash: _h, previousHash: _p, ...event }) => event),

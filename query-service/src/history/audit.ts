@@ -13,6 +13,7 @@ import {
   verifyAllStreams,
   verifyStreams,
   type EventStore,
+  type StoredEvent,
 } from '@pf/infra';
 import { erasedBatch, type ErasedEvent } from '../read-models/event-feed/batch';
 import { READ_MODELS_PROJECTION } from '../projector/checkpoint';
@@ -36,7 +37,8 @@ const AUDIT_USAGE = `npm run audit -- <command>
 Exit status: 0 intact (or done), 1 tampering found, 2 wrong usage.`;
 
 export interface AuditIo {
-  readonly store: EventStore;
+  /** The events as stored: what the hash chain covers and the export hands out. */
+  readonly store: EventStore<StoredEvent>;
   readonly pool: pg.Pool;
   readonly print: (line: string) => void;
   readonly now: () => Date;

@@ -44,7 +44,7 @@ describe('the range export and the Kafka topic, after an account is deleted', ()
   async function audit(...argv: string[]): Promise<{ status: number; out: string }> {
     const lines: string[] = [];
     const status = await runAudit(argv, {
-      store: context.store,
+      store: context.storedEvents,
       pool: context.pool,
       print: (line) => lines.push(line),
       now: () => new Date(),
@@ -139,7 +139,7 @@ describe('the range export and the Kafka topic, after an account is deleted', ()
     expect(text).toContain('"interestRate":4.5');
     // The digest of each erased line is the stored event's, which its hash covers.
     for (const line of lines.filter((l) => l.redacted)) {
-      const stored = (await context.store.readStream(line.stream)).find((event) => event.id === line.id)!;
+      const stored = (await context.storedEvents.readStream(line.stream)).find((event) => event.id === line.id)!;
       expect(line.contentDigest).toBe(contentDigest(stored));
       expect(linkHash(stored.previousHash ?? null, stored.streamVersion, line.contentDigest!)).toBe(stored.hash);
     }

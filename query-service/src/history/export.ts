@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { toCsv, type ConversationVerification, type CsvValue, type HistoryEvent, type HistoryExport } from '@pf/events';
 
 /** The full history for an auditor: every event with its hash links, and the verifier's verdict when exported. */
@@ -29,20 +30,29 @@ const CSV_COLUMNS = [
   'hash',
 ] as const;
 
+const figure = z.union([z.number(), z.string()]).optional();
+
+/**
+ * What a row reads of a message's or an offer's data as recorded (MessageSent, OfferMade, OfferAccepted): the history
+ * answers data as stored, which the contract may refuse (an altered event), so a row of such data is left blank.
+ */
+const rowData = z
+  .object({
+    fromAgentId: z.number().optional(),
+    byAgentId: z.number().optional(),
+    content: z.string().optional(),
+    round: z.number().optional(),
+    terms: z.object({ interestRate: figure, termYears: figure, loanAmount: figure, arrangementFee: figure }).optional(),
+    product: z.object({ name: z.string().optional() }).optional(),
+  })
+  .catch({});
+
 /** Messages and offers (with their product and figures), one row each, in the order they were recorded. */
 export function historyCsv(events: readonly HistoryEvent[]): string {
   const rows = events
     .filter((event) => event.kind === 'message' || event.type === 'OfferMade' || event.type === 'OfferAccepted')
     .map((event) => {
-      // A message's or an offer's data as recorded (MessageSent, OfferMade, OfferAccepted).
-      const data = event.data as {
-        fromAgentId?: number;
-        byAgentId?: number;
-        content?: string;
-        round?: number;
-        terms?: Partial<Record<'interestRate' | 'termYears' | 'loanAmount' | 'arrangementFee', number | string>>;
-        product?: { name?: string };
-      };
+      const data = rowData.parse(event.data);
       const terms = data.terms ?? {};
       const row: CsvValue[] = [
         event.position,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streams, type DomainEvent, type EventMetadata } from '@pf/events';
-import { createLogger, openServiceContext, parseConfig, type EventStore, type OpenedContext } from '@pf/infra';
+import { createLogger, openServiceContext, parseConfig, type EventStore, type OpenedContext, type StoredEvent } from '@pf/infra';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { HistoryCache } from './history-cache';
 
@@ -14,7 +14,7 @@ describe('history cache', () => {
   const reads: string[] = [];
 
   /** The real store, counting whole-stream reads (what the cache is there to avoid). */
-  const counting = (store: EventStore): EventStore =>
+  const counting = (store: EventStore<StoredEvent>): EventStore<StoredEvent> =>
     new Proxy(store, {
       get(target, property, receiver) {
         if (property === 'readStream') return (stream: string, from?: number) => (reads.push(stream), target.readStream(stream, from));
@@ -23,6 +23,10 @@ describe('history cache', () => {
       },
     });
 
+  const participants = [
+    { agentId: 1, ownerId: 'u1', name: 'Amelia Hart', type: 'borrower' as const },
+    { agentId: 2, ownerId: 'u2', name: 'Northgate', type: 'lender' as const },
+  ];
   const append = (stream: string, events: DomainEvent[]) =>
     context.store.append(
       stream,
@@ -38,10 +42,6 @@ describe('history cache', () => {
       database.url,
       [],
     );
-    const participants = [
-      { agentId: 1, ownerId: 'u1', name: 'Amelia Hart', type: 'borrower' as const },
-      { agentId: 2, ownerId: 'u2', name: 'Northgate', type: 'lender' as const },
-    ];
     await append(streams.conversation(conversationId), [
       { type: 'ConversationStarted', data: { conversationId, title: 'T', participants, matchId: null } },
       { type: 'MessageSent', data: { conversationId, messageId: 1, fromAgentId: 1, toAgentId: 2, content: 'Hello', isAutomated: true } },
@@ -53,7 +53,7 @@ describe('history cache', () => {
   });
 
   it('reads the streams once for many steps, and again when one of them grows', async () => {
-    const cache = new HistoryCache(counting(context.store));
+    const cache = new HistoryCache(counting(context.storedEvents));
     const first = await cache.load(conversationId);
     const readsForOneLoad = reads.length;
     expect(readsForOneLoad).toBe(3); // the conversation, then its two agents
@@ -77,10 +77,10 @@ describe('history cache', () => {
   });
 
   it('answers null for a conversation never started, and keeps at most its capacity', async () => {
-    const cache = new HistoryCache(context.store, 1);
+    const cache = new HistoryCache(context.storedEvents, 1);
     expect(await cache.load(999_999)).toBeNull();
     await append(streams.conversation(5151), [
-      { type: 'ConversationStarted', data: { conversationId: 5151, title: 'U', participants: [], matchId: null } },
+      { type: 'ConversationStarted', data: { conversationId: 5151, title: 'U', participants, matchId: null } },
     ]);
     const a = await cache.load(conversationId);
     await cache.load(5151);

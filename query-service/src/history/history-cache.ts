@@ -1,4 +1,4 @@
-import type { EventStore } from '@pf/infra';
+import type { EventStore, StoredEvent } from '@pf/infra';
 import { loadHistory, type LoadedHistory } from './load-history';
 
 /**
@@ -13,7 +13,7 @@ export class HistoryCache {
   private readonly entries = new Map<number, LoadedHistory>();
 
   constructor(
-    private readonly store: EventStore,
+    private readonly store: EventStore<StoredEvent>,
     private readonly capacity = 200,
   ) {}
 

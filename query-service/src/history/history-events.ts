@@ -24,7 +24,7 @@ function visibleData(record: HistoryRecord, participants: readonly Participant[]
   const whole: Visible = record.storedDigest
     ? { data: recorded.data, metadata: recorded.metadata, redacted: true, contentDigest: record.storedDigest }
     : { data: recorded.data, metadata: recorded.metadata, redacted: false, contentDigest: null };
-  const agentId = event && recorded.stream.startsWith('agent-') ? (event.data as { agentId?: number }).agentId : undefined;
+  const agentId = event && recorded.stream.startsWith('agent-') && 'agentId' in event.data ? event.data.agentId : undefined;
   if (!event || agentId === undefined) return whole;
   const owner = participants.find((p) => p.agentId === agentId);
   // viewerFirmId: the reading firm's id; its own agents' events are shown whole (visibility.ts: isOwnSide).

@@ -553,4 +553,17 @@ describe("history API: from the event store, paged, as it stood ?at=, for the co
       'format: format must be json or csv',
     );
   });
+
+  // docs/architecture.md, "Stored events": History goes on past an event the contract refuses and shows it as stored.
+  it('shows an event the contract does not know as it was stored, and goes on past it', async () => {
+    const later = { id: randomUUID(), type: 'NoSuchEvent', data: { conversationId, note: 'from a later version' } };
+    await context.storedEvents.append(
+      streams.conversation(conversationId),
+      [{ ...later, metadata: { actor: { kind: 'system', name: 'later' }, correlationId: 'c', causationId: null } }],
+      'any',
+    );
+    const page = await history<HistoryPage>('?limit=100');
+    expect(page.status).toBe(200);
+    expect(page.body.events.at(-1)).toMatchObject({ id: later.id, type: 'NoSuchEvent', data: later.data });
+  });
 });

@@ -1,9 +1,12 @@
-import { comparePositions, readStoredEventOrNull, streams, type DomainEvent, type EventOf } from '@pf/events';
-import type { EventStore, RecordedEvent } from '@pf/infra';
+import { comparePositions, readStoredEvent, readStoredEventOrNull, streams, type DomainEvent, type EventOf } from '@pf/events';
+import type { EventStore, StoredEvent } from '@pf/infra';
 
-/** A stored event with its domain meaning (null for a type this version does not know). */
+/**
+ * A stored event with its domain meaning (null for an event the contract refuses: a type this version does not know,
+ * or data altered, which History shows as stored; docs/architecture.md, "Stored events").
+ */
 export interface HistoryRecord {
-  readonly recorded: RecordedEvent;
+  readonly recorded: StoredEvent;
   readonly event: DomainEvent | null;
   /** Set when `recorded` is an erased copy (erasure.ts): the content digest of the event as stored, which its hash covers. */
   readonly storedDigest?: string;
@@ -20,8 +23,15 @@ export interface LoadedHistory {
   readonly versions: ReadonlyMap<string, number>;
 }
 
-function toRecord(recorded: RecordedEvent): HistoryRecord {
+function toRecord(recorded: StoredEvent): HistoryRecord {
   return { recorded, event: readStoredEventOrNull(recorded) };
+}
+
+/** The conversation's start, which names the streams its history reads: refused by name if the contract refuses it. */
+function startOf(own: readonly StoredEvent[]): EventOf<'ConversationStarted'>['data'] | null {
+  const stored = own.find((event) => event.type === 'ConversationStarted');
+  const start = stored ? readStoredEvent(stored) : null;
+  return start?.type === 'ConversationStarted' ? start.data : null;
 }
 
 /**
@@ -29,17 +39,16 @@ function toRecord(recorded: RecordedEvent): HistoryRecord {
  * match it came from, and its participants' agent streams up to its end (the agents as they were while it
  * ran: criteria changed, paused, resumed). Null when the conversation was never started.
  */
-export async function loadHistory(store: EventStore, conversationId: number): Promise<LoadedHistory | null> {
+export async function loadHistory(store: EventStore<StoredEvent>, conversationId: number): Promise<LoadedHistory | null> {
   const conversationStream = streams.conversation(conversationId);
   const own = await store.readStream(conversationStream);
-  const start = own.find((event) => event.type === 'ConversationStarted');
-  if (!start) return null;
-  const started = start.data as EventOf<'ConversationStarted'>['data'];
+  const started = startOf(own);
+  if (!started) return null;
   const agentStreams = started.participants.map((participant) => streams.agent(participant.agentId));
   const related = [...(started.matchId ? [streams.match(started.matchId)] : []), ...agentStreams];
   const read = await Promise.all(related.map((stream) => store.readStream(stream)));
   const others = read.flat();
-  const lastVersion = (events: readonly RecordedEvent[]) => events[events.length - 1]?.streamVersion ?? -1;
+  const lastVersion = (events: readonly StoredEvent[]) => events[events.length - 1]?.streamVersion ?? -1;
   const versions = new Map([
     [conversationStream, lastVersion(own)],
     ...related.map((stream, i) => [stream, lastVersion(read[i]!)] as const),

@@ -22,6 +22,7 @@ import {
   verifyStreams,
   type EventStore,
   type FastifyPluginAsyncZod,
+  type StoredEvent,
   type ServiceContext,
 } from '@pf/infra';
 import { historyCsv, historyJson } from './export';
@@ -49,7 +50,7 @@ async function visibleHistory(load: Loader, firmId: string, id: number): Promise
   return history;
 }
 
-async function verifyConversation(store: EventStore, history: LoadedHistory): Promise<ConversationVerification> {
+async function verifyConversation(store: EventStore<StoredEvent>, history: LoadedHistory): Promise<ConversationVerification> {
   const streams = await verifyStreams(store, history.streams);
   return { conversationId: history.conversationId, intact: streams.every((s) => s.intact), streams, verifiedAt: new Date().toISOString() };
 }
@@ -58,7 +59,7 @@ async function verifyConversation(store: EventStore, history: LoadedHistory): Pr
  * The auditor's API (docs/behaviour/history.md), answered from the event store through its port, never from the read models:
  * the history (paged, or as it stood `?at=` a position or time), the hash-chain verdict, and the export.
  */
-export const historyRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { store, pool }) => {
+export const historyRoutes: FastifyPluginAsyncZod<ServiceContext> = async (app, { storedEvents: store, pool }) => {
   // The screen's reads (paging, and ?at= at every scrub step) reuse a loaded history while its streams stand
   // still; verify and export read the store afresh, as an auditor expects.
   const cache = new HistoryCache(store);

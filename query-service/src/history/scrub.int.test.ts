@@ -243,7 +243,7 @@ describe('History scrub steps: each answer is the full fold, and folds fewer tha
   };
 
   it('answers every position and every time as the full fold does', async () => {
-    const { records } = (await loadHistory(context.store, conversationId))!;
+    const { records } = (await loadHistory(context.storedEvents, conversationId))!;
     const names = await personNames(context.pool, records);
     expect(records.length).toBeGreaterThan(3 * CHECKPOINT_EVERY);
     const full = fullFold(conversationId, records, { time: new Date('2100-01-01T00:00:00Z') }, 'end', firmId, new Date(), names);
@@ -284,7 +284,7 @@ describe('History scrub steps: each answer is the full fold, and folds fewer tha
   }, 180_000);
 
   it('folds fewer than CHECKPOINT_EVERY events per step once the history is indexed, and the full fold when times go back', async () => {
-    const loaded = (await loadHistory(context.store, conversationId))!;
+    const loaded = (await loadHistory(context.storedEvents, conversationId))!;
     const names = await personNames(context.pool, loaded.records);
     let folded = 0;
     const counted = loaded.records.map((record) => ({
@@ -319,7 +319,7 @@ describe('History scrub steps: each answer is the full fold, and folds fewer tha
   });
 
   it("makes a history's erased copy once: a scrub step gets the same copy while the same people are gone", async () => {
-    const loaded = (await loadHistory(context.store, conversationId))!;
+    const loaded = (await loadHistory(context.storedEvents, conversationId))!;
     const [first, second] = loaded.started.participants;
     const gone = (...owners: string[]) => ({
       ...loaded,

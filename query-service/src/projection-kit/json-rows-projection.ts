@@ -4,7 +4,7 @@ import type { Migration, RecordedEvent } from '@pf/infra';
 import { DocumentIndex } from './document-index';
 import type { MirroredTable } from './document-mirror';
 import type { DocumentProjection, LookupRoute, Route } from './document-projection';
-import { domainEventOf, recordedAtOf, textArrayLiteral, writeRows } from './fold-batch';
+import { recordedAtOf, textArrayLiteral, writeRows } from './fold-batch';
 import type { ReadModel } from './read-model';
 
 const lookupIndex = (projection: { readonly table: string }, field: string) => `${projection.table}_${field.toLowerCase()}`;
@@ -44,11 +44,10 @@ async function projectDocuments<Doc>(
   const owners = new Set<string>();
   const add = (map: Map<string, Set<string>>, field: string, value: string) =>
     (map.get(field) ?? map.set(field, new Set()).get(field)!).add(value);
-  for (const recorded of batch) {
-    const event = domainEventOf(recorded);
+  for (const event of batch) {
     const routes = projection.route(event);
     if (routes.length === 0) continue;
-    routed.push({ event, at: recordedAtOf(recorded), routes });
+    routed.push({ event, at: recordedAtOf(event), routes });
     for (const route of routes) {
       if ('ids' in route) route.ids.forEach((id) => ids.add(id));
       else if ('where' in route) add(wheres, route.where.field, route.where.value);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import type pg from 'pg';
 import { streams, type DomainEvent, type StoredEventData } from '@pf/events';
-import { authMigrations, createPool, migrate, type RecordedEvent } from '@pf/infra';
+import { authMigrations, createPool, migrate, recordedEventOf, type RecordedEvent } from '@pf/infra';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { READ_MODEL_TABLES, readModelMigrations } from '.';
 
@@ -34,9 +34,9 @@ export function recorded(events: readonly DomainEvent[], recordedAt?: (index: nu
 }
 
 /**
- * `recorded`, for data in a shape recorded before today's, which no DomainEvent describes: the read models read it
- * through the contract's stored-event reader (fold-batch.ts: domainEventOf, readStoredEvent in
- * events/src/stored-events.ts), which upgrades and validates it as it does every stored event.
+ * `recorded`, for data in a shape recorded before today's, which no DomainEvent describes: read through the contract's
+ * stored-event reader as the store's reads are (recordedEventOf, infra/src/event-store/contract-reads.ts), which
+ * upgrades and validates it as it does every stored event.
  */
 export function recordedAsStored(
   events: readonly StoredEventData[],
@@ -53,7 +53,7 @@ export function recordedAsStored(
           : `other-${index}`;
     const version = (streamVersions.get(stream) ?? -1) + 1;
     streamVersions.set(stream, version);
-    return {
+    return recordedEventOf({
       id: `event-${index}`,
       type: event.type,
       stream,
@@ -62,6 +62,6 @@ export function recordedAsStored(
       recordedAt: recordedAt(index),
       data: event.data,
       metadata: { actor: { kind: 'system', name: 'test' }, correlationId: 'c', causationId: null },
-    };
+    });
   });
 }

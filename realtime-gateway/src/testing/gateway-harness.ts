@@ -1,4 +1,12 @@
-import { createHttpServer, createLogger, openServiceContext, parseConfig, PostgresEventStore, SESSION_COOKIE } from '@pf/infra';
+import {
+  createHttpServer,
+  createLogger,
+  openServiceContext,
+  parseConfig,
+  PostgresEventStore,
+  readingTheContract,
+  SESSION_COOKIE,
+} from '@pf/infra';
 import { createTestDatabase } from '@pf/infra/testing';
 import { attachRealtimeGateway, type GatewayOptions } from '../index';
 import { appendingCommandClient, seedConversation } from './appending-command-client';
@@ -71,7 +79,8 @@ export async function startHarness(options: GatewayOptions = {}) {
     async anotherCopy() {
       const other = await createHttpServer(config, log);
       await other.listen({ port: 0, host: '127.0.0.1' });
-      const otherStore = new PostgresEventStore(pool, db.url);
+      const otherStored = new PostgresEventStore(pool, db.url);
+      const otherStore = readingTheContract(otherStored);
       const copy = attachRealtimeGateway(
         other.server,
         {
@@ -79,6 +88,7 @@ export async function startHarness(options: GatewayOptions = {}) {
           log,
           pool,
           store: otherStore,
+          storedEvents: otherStored,
           sessions,
           supervisor: context.supervisor,
           commands: appendingCommandClient(otherStore, sessions),

@@ -1,4 +1,4 @@
-import { DEMO_SANDBOX_RULE, streams, type EventOf } from '@pf/events';
+import { DEMO_SANDBOX_RULE, streams } from '@pf/events';
 import type { RecordedEvent, ServiceContext } from '@pf/infra';
 import type { MatchSettings } from '../../matching/matchable';
 import { handleCommand } from '../../handle-command';
@@ -13,10 +13,10 @@ import { keptApartBySandbox } from '../../matching/sandbox';
 export async function answerMatchRequest(
   context: ServiceContext,
   state: AutomationState,
-  cause: RecordedEvent,
+  cause: RecordedEvent<'MatchRequested'>,
   settings: MatchSettings,
 ): Promise<void> {
-  const { requestId, agentId } = cause.data as EventOf<'MatchRequested'>['data'];
+  const { requestId, agentId } = cause.data;
   const { matchIds, everyFitNegotiated } = await matchAgentExplained(context, state, agentId, cause, settings);
   const agent = state.agents.get(agentId);
   const sourcing = agent ? sourcingOf(agent, state.activeAgents(), settings) : null;

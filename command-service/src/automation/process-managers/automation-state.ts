@@ -9,7 +9,6 @@ import {
   DEFAULT_BANK_RATE_PERCENT,
   type BorrowerNeeds,
   type SourcedProduct,
-  readStoredEvent,
   type Agent,
   type Conversation,
   type DomainEvent,
@@ -80,9 +79,8 @@ export class AutomationState {
     private readonly bankRatePercent: number = DEFAULT_BANK_RATE_PERCENT,
   ) {}
 
-  observe(recorded: RecordedEvent): void {
-    const event = readStoredEvent(recorded);
-    const at = recorded.recordedAt.toISOString();
+  observe(event: RecordedEvent): void {
+    const at = event.recordedAt.toISOString();
     const agentId = agentsView.keyOf(event);
     if (event.type === 'NeedCommitted' || event.type === 'NeedReopened') {
       const borrowerId = event.data.borrowerAgentId;
@@ -98,7 +96,7 @@ export class AutomationState {
       if (event.type === 'AgentDeleted') this.forgetPairsOf(agentId);
     } else if ('conversationId' in event.data) {
       const before = this.conversations.get(event.data.conversationId);
-      this.observeConversation(event.data.conversationId, event, at, recorded.streamVersion);
+      this.observeConversation(event.data.conversationId, event, at, event.streamVersion);
       this.rememberPair(event, before);
     }
   }

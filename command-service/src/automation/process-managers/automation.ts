@@ -1,4 +1,4 @@
-import { readStoredEvent, streams, type EventMetadata } from '@pf/events';
+import { streams, type EventMetadata } from '@pf/events';
 import type { RecordedEvent, ServiceContext } from '@pf/infra';
 import { handleCommand } from '../../handle-command';
 import { needDecider } from '../../need/need';
@@ -67,26 +67,25 @@ export function startAutomation(context: ServiceContext, options: AutomationOpti
         replay: (event) => state.observe(event),
         react: async (batch: readonly RecordedEvent[]) => {
           const touched = new Set<number>();
-          for (const recorded of batch) {
-            state.observe(recorded);
-            const event = readStoredEvent(recorded);
+          for (const event of batch) {
+            state.observe(event);
             switch (event.type) {
               case 'AgentUpdated':
                 // An operator who edits a committed borrower's need opens it again (then it is matched anew).
-                await reopenNeed(recorded, event.data.agentId, 'its operator edited the need');
-                await matchAgent(context, state, event.data.agentId, recorded, matchSettings);
+                await reopenNeed(event, event.data.agentId, 'its operator edited the need');
+                await matchAgent(context, state, event.data.agentId, event, matchSettings);
                 break;
               case 'AgentCreated':
               case 'AgentResumed':
-                await matchAgent(context, state, event.data.agentId, recorded, matchSettings);
+                await matchAgent(context, state, event.data.agentId, event, matchSettings);
                 break;
               case 'MatchRequested':
                 // Match on a committed borrower is its operator asking for another lender.
-                await reopenNeed(recorded, event.data.agentId, 'its operator asked for another lender');
-                await answerMatchRequest(context, state, recorded, matchSettings);
+                await reopenNeed(event, event.data.agentId, 'its operator asked for another lender');
+                await answerMatchRequest(context, state, event, matchSettings);
                 break;
               case 'NeedReopened':
-                await matchAgent(context, state, event.data.borrowerAgentId, recorded, matchSettings);
+                await matchAgent(context, state, event.data.borrowerAgentId, event, matchSettings);
                 break;
               case 'NeedCommitted':
                 // The borrower's other conversations: its agent (or the lender's) leaves each (negotiator.ts).
@@ -99,13 +98,13 @@ export function startAutomation(context: ServiceContext, options: AutomationOpti
                 if (event.data.status === 'cancelled') {
                   for (const [borrowerId, need] of state.needs) {
                     if (need.committed?.dealId === event.data.dealId)
-                      await reopenNeed(recorded, borrowerId, 'its deal was cancelled', event.data.dealId);
+                      await reopenNeed(event, borrowerId, 'its deal was cancelled', event.data.dealId);
                   }
                 }
                 break;
               case 'AgentPaused':
               case 'AgentDeleted':
-                await stopAgent(context, state, event.data.agentId, recorded);
+                await stopAgent(context, state, event.data.agentId, event);
                 break;
               case 'ConversationCompleted': {
                 current.forget(event.data.conversationId);
@@ -116,7 +115,7 @@ export function startAutomation(context: ServiceContext, options: AutomationOpti
                     : [...state.needs].find(([, need]) => need.committed?.conversationId === event.data.conversationId);
                 if (held)
                   await reopenNeed(
-                    recorded,
+                    event,
                     held[0],
                     'the conversation it was committed for ended without agreement',
                     held[1].committed!.dealId,

@@ -301,7 +301,7 @@ export class Negotiator {
   private async releaseUnlessAgreed(borrowerId: number, conversationId: number, dealId: string, metadata: EventMetadata): Promise<void> {
     const { store } = this.context;
     const recorded = await store.readStream(streams.conversation(conversationId));
-    if (recorded.some((event) => event.type === 'DealAgreed' && (event.data as { dealId: string }).dealId === dealId)) return;
+    if (recorded.some((event) => event.type === 'DealAgreed' && event.data.dealId === dealId)) return;
     await handleCommand(
       store,
       streams.need(borrowerId),

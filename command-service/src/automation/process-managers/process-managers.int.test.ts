@@ -70,7 +70,7 @@ describe('matcher (process manager) on real PostgreSQL', () => {
     state.observe(paused);
     await stopAgent(context, state, 9002, paused);
     await stopAgent(context, state, 9002, paused);
-    const conversationId = (started!.data as { conversationId: number }).conversationId;
+    const conversationId = started!.data.conversationId;
     const completed = (await store.readStream(streams.conversation(conversationId))).filter((e) => e.type === 'ConversationCompleted');
     expect(completed).toHaveLength(1);
     expect(completed[0]!.data).toMatchObject({ outcome: 'stopped', reason: 'Wessex Bank was paused' });

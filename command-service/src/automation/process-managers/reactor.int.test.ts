@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventMetadata } from '@pf/events';
-import { createLogger, openServiceContext, parseConfig, type OpenedContext, type RecordedEvent } from '@pf/infra';
+import { createLogger, openServiceContext, parseConfig, type OpenedContext, type StoredEvent } from '@pf/infra';
 import { createTestDatabase } from '@pf/infra/testing';
 import { commandMigrations } from '../../index';
 import { startReactor, type Reactor } from './reactor';
 
 const metadata: EventMetadata = { actor: { kind: 'user', userId: 'u' }, correlationId: 'c', causationId: null };
+/** A Ticked event's number (no event of the contract: the reactor does not depend on what the events are). */
+const numberOf = ({ data }: StoredEvent): number =>
+  typeof data === 'object' && data !== null && 'n' in data && typeof data.n === 'number' ? data.n : Number.NaN;
 
 const until = async (check: () => boolean | Promise<boolean>, what: string, timeoutMs = 8000) => {
   const deadline = Date.now() + timeoutMs;
@@ -25,14 +28,14 @@ function countingReactor(context: OpenedContext, everyEvents: number) {
     name: 'counting',
     pool: context.pool,
     supervisor: context.supervisor,
-    store: context.store,
+    store: context.storedEvents,
     log: context.log,
     snapshots: { format: 1, everyEvents, everyMs: 3_600_000 },
     handlers: (restored) => {
       const leadership = { restored: restored as number[] | null, replayed: [] as number[], reacted: [] as number[] };
       leaderships.push(leadership);
       seen = [...((restored as number[] | null) ?? [])];
-      const n = (event: RecordedEvent) => (event.data as { n: number }).n;
+      const n = numberOf;
       return {
         replay: (event) => {
           leadership.replayed.push(n(event));

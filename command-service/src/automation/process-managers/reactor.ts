@@ -3,11 +3,11 @@ import { comparePositions, START, type Position } from '@pf/events';
 import { checkpointStore, runOf, type EventStore, type Logger, type RecordedEvent, type Supervisor } from '@pf/infra';
 import { loadSnapshot, NO_SNAPSHOT, saveSnapshot, type Snapshot } from './snapshots';
 
-export interface ReactorHandlers {
+export interface ReactorHandlers<Recorded = RecordedEvent> {
   /** Rebuilds in-memory state from an event already handled before (at or before the checkpoint). */
-  replay(event: RecordedEvent): void;
+  replay(event: Recorded): void;
   /** Handles new events: update state and issue commands. The checkpoint moves after it resolves. */
-  react(batch: readonly RecordedEvent[]): Promise<void>;
+  react(batch: readonly Recorded[]): Promise<void>;
   /** Called once the reactor has caught up, to resume work that was waiting on a timer when it last stopped. */
   caughtUp(): void;
   /** The in-memory state as JSON, saved now and then with its position (see `snapshots` below). */
@@ -36,14 +36,14 @@ export interface Reactor {
  * lock, ends the run without a snapshot (its state may hold part of a failed batch, or another copy may lead
  * by now); the supervisor starts another with backoff.
  */
-export function startReactor(options: {
+export function startReactor<Recorded extends { readonly position: Position } = RecordedEvent>(options: {
   name: string;
   pool: pg.Pool;
-  store: EventStore;
+  store: EventStore<Recorded>;
   supervisor: Supervisor;
   log: Logger;
   /** Given the restored snapshot's state (null: start from zero). */
-  handlers: (restored: unknown) => ReactorHandlers;
+  handlers: (restored: unknown) => ReactorHandlers<Recorded>;
   snapshots?: SnapshotPolicy;
 }): Reactor {
   const { name, pool, store, log } = options;

@@ -1,4 +1,4 @@
-import { readStoredEvent, streams, type EventMetadata } from '@pf/events';
+import { streams, type EventMetadata } from '@pf/events';
 import { AccountStore, type RecordedEvent, type ServiceContext } from '@pf/infra';
 import { conversationDecider } from '../../conversation/conversation';
 import { handleCommand } from '../../handle-command';
@@ -43,12 +43,11 @@ export function startResponseTimeKeeper(
     handlers: () => {
       const responseTimes = new Map<number, number>();
       const clocks = new Map<number, SideClock>();
-      const observe = (recorded: RecordedEvent) => {
-        const event = readStoredEvent(recorded);
+      const observe = (event: RecordedEvent) => {
         if (event.type === 'AgentCreated' && event.data.responseTime) responseTimes.set(event.data.agentId, event.data.responseTime);
         if (!('conversationId' in event.data)) return;
         const id = event.data.conversationId;
-        const clock = evolveSideClock(clocks.get(id) ?? null, event, recorded.recordedAt.getTime());
+        const clock = evolveSideClock(clocks.get(id) ?? null, event, event.recordedAt.getTime());
         // A completed conversation leaves memory: nobody answers in it any more.
         if (!clock || clock.completed) clocks.delete(id);
         else clocks.set(id, clock);

@@ -4,7 +4,6 @@ import {
   evolveAgent,
   describeOffer,
   productRangeOf,
-  readStoredEvent,
   type Agent,
   type DomainEvent,
   type EventOf,
@@ -73,12 +72,11 @@ export class World {
   };
   private pending: Violation[] = [];
 
-  observe(recorded: RecordedEvent): void {
+  observe(event: RecordedEvent): void {
     this.tally.events += 1;
-    const event = readStoredEvent(recorded);
-    const at = recorded.recordedAt.toISOString();
-    if ('agentId' in event.data && event.type.startsWith('Agent')) {
-      const id = (event.data as { agentId: number }).agentId;
+    const at = event.recordedAt.toISOString();
+    if (event.type.startsWith('Agent') && 'agentId' in event.data && typeof event.data.agentId === 'number') {
+      const id = event.data.agentId;
       const next = evolveAgent(this.agents.get(id) ?? null, event, at);
       if (next) this.agents.set(id, next);
     }
@@ -147,7 +145,7 @@ export class World {
       case 'ManualModeChanged': {
         // Read as recorded (the one reader rule, agentsSwitched); the holder is the person it was given to.
         const switched = agentsSwitched(event, conversation.participants);
-        this.pending.push(...checkHold(conversation, recorded, event, switched));
+        this.pending.push(...checkHold(conversation, event, event, switched));
         for (const agentId of switched) {
           const owner = conversation.participants.find((p) => p.agentId === agentId)?.ownerId ?? '';
           if (event.data.isManualMode) conversation.manual.set(agentId, event.data.byUserId ?? owner);

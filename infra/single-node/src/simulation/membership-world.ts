@@ -5,14 +5,6 @@ import type { Violation } from './invariants';
 /** Events by which an agent acts on its own: an automated move in a conversation. */
 const MOVES = new Set(['OfferMade', 'OfferAccepted', 'OfferRejected', 'MessageSent', 'DealAgreed']);
 
-interface Data {
-  firmId?: string;
-  userId?: string;
-  role?: FirmRole;
-  agentId?: number;
-  ownerId?: string;
-}
-
 /**
  * Who is in which firm, folded from the firms' own streams as the store holds them (docs/decisions/departures.md),
  * and the membership invariants (docs/simulation.md): a person is in one firm at a time; a firm with anyone in it
@@ -45,49 +37,49 @@ export class MembershipWorld {
     return [...this.membersOf(firmId).keys()];
   }
 
-  observe(recorded: RecordedEvent): void {
-    const data = recorded.data as Data;
+  observe(event: RecordedEvent): void {
     const firm = (firmId: string) => {
       let members = this.firms.get(firmId);
       if (!members) this.firms.set(firmId, (members = new Map<string, FirmRole>()));
       return members;
     };
-    switch (recorded.type) {
+    switch (event.type) {
       case 'FirmCreated':
-        firm(data.firmId!);
+        firm(event.data.firmId);
         return;
       case 'MemberJoined': {
-        const elsewhere = this.firmsOf(data.userId!).filter((id) => id !== data.firmId);
+        const { firmId, userId, role } = event.data;
+        const elsewhere = this.firmsOf(userId).filter((id) => id !== firmId);
         if (elsewhere.length > 0)
-          this.violate('one firm per person', `${data.userId} joined firm ${data.firmId} while a member of ${elsewhere.join(', ')}`);
-        firm(data.firmId!).set(data.userId!, data.role!);
+          this.violate('one firm per person', `${userId} joined firm ${firmId} while a member of ${elsewhere.join(', ')}`);
+        firm(firmId).set(userId, role);
         return;
       }
       case 'MemberRoleChanged':
-        firm(data.firmId!).set(data.userId!, data.role!);
+        firm(event.data.firmId).set(event.data.userId, event.data.role);
         return;
       case 'MemberRemoved':
       case 'MemberLeft':
-        firm(data.firmId!).delete(data.userId!);
+        firm(event.data.firmId).delete(event.data.userId);
         return;
       case 'AccountDeleted':
-        this.deleted.add(data.userId!);
-        for (const members of this.firms.values()) members.delete(data.userId!);
+        this.deleted.add(event.data.userId);
+        for (const members of this.firms.values()) members.delete(event.data.userId);
         return;
       case 'AgentCreated':
-        this.agentFirm.set(data.agentId!, data.firmId ?? data.ownerId!);
+        this.agentFirm.set(event.data.agentId, event.data.firmId ?? event.data.ownerId);
         return;
       default:
         break;
     }
-    const actor = recorded.metadata.actor;
-    if (actor.kind === 'agent' && MOVES.has(recorded.type)) {
+    const actor = event.metadata.actor;
+    if (actor.kind === 'agent' && MOVES.has(event.type)) {
       const firmId = this.agentFirm.get(actor.agentId);
       const managers = firmId ? [...this.membersOf(firmId).values()].filter((role) => role !== 'auditor') : [];
       if (firmId && managers.length === 0)
         this.violate(
           'no agent without a manager acting',
-          `agent ${actor.agentId} recorded ${recorded.type} in ${recorded.stream} while its firm ${firmId} had nobody to manage it`,
+          `agent ${actor.agentId} recorded ${event.type} in ${event.stream} while its firm ${firmId} had nobody to manage it`,
         );
     }
   }

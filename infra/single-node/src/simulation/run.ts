@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { currentUserView, START, type Position } from '@pf/events';
-import { createPool, PostgresEventStore } from '@pf/infra';
+import { createPool, PostgresEventStore, readingTheContract, type EventStore } from '@pf/infra';
 import { startSingleNode, type RunningServer } from '../server';
 import { testServerEnv } from '../testing/server-env';
 import { followersSettled } from '../testing/settled';
@@ -82,7 +82,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     { automation: { random: () => jitter.next(), now: () => clock.now() }, analytics: false },
   );
   const pool = createPool(options.databaseUrl, 2);
-  const store = new PostgresEventStore(pool, options.databaseUrl);
+  const store = readingTheContract(new PostgresEventStore(pool, options.databaseUrl));
   const world = new World();
   const firms = new MembershipWorld();
   const violations: SimulationViolation[] = [];
@@ -185,7 +185,7 @@ function settle(server: RunningServer, pool: pg.Pool, withDealOpener: boolean): 
   });
 }
 
-async function fold(store: PostgresEventStore, worlds: readonly Pick<World, 'observe'>[], after: Position): Promise<Position> {
+async function fold(store: EventStore, worlds: readonly Pick<World, 'observe'>[], after: Position): Promise<Position> {
   let position = after;
   for (;;) {
     const batch = await store.readAll(position, 1000);

@@ -15,6 +15,8 @@ import {
   NotCaughtUp,
   migrate,
   PostgresEventStore,
+  readingTheContract,
+  type EventStore,
   startAnalyticsSource,
   type NewEvent,
   type Pool,
@@ -86,7 +88,7 @@ function deal(id: number): DomainEvent[] {
 describe('the analytics consumer folds the facts behind Analytics & Reports and Market Intelligence', () => {
   let database: TestDatabase;
   let pool: Pool;
-  let store: PostgresEventStore;
+  let store: EventStore;
   const snapshot = async () => {
     const tables: Record<string, Record<string, unknown>[]> = {};
     for (const table of ANALYTICS_FACT_TABLES)
@@ -112,7 +114,7 @@ describe('the analytics consumer folds the facts behind Analytics & Reports and 
     database = await createTestDatabase();
     pool = createPool(database.url);
     await migrate(pool, [...eventStoreMigrations, ...analyticsMigrations]);
-    store = new PostgresEventStore(pool, database.url);
+    store = readingTheContract(new PostgresEventStore(pool, database.url));
     await store.append('agent-2', [newEvent(agent(2, 'lender', null))], 'no_stream');
     for (const id of [1, 2, 3]) {
       await store.append(streams.agent(100 + id), [newEvent(agent(100 + id, 'borrower', 'London'))], 'no_stream');

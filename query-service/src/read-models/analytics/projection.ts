@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { RecordedEvent } from '@pf/infra';
 import type { BulkTarget } from '../../projection-kit/bulk-fill';
-import { domainEventOf, json, recordedAtOf, writeRows } from '../../projection-kit/fold-batch';
+import { json, recordedAtOf, writeRows } from '../../projection-kit/fold-batch';
 import { forgetDeletedOwners } from './account-deleted';
 import {
   agentOf,
@@ -133,19 +133,12 @@ const AN_OFFERS: BulkTarget = {
 
 /** Folds a batch into the analytics facts (facts.ts) and writes back the rows it changed, one statement per table. */
 export async function projectAnalytics(client: pg.ClientBase, batch: readonly RecordedEvent[]): Promise<void> {
-  const events = batch.map(domainEventOf);
-  const keys = keysOfBatch(events);
-  if (keys.conversations.length + keys.agents.length + keys.deals.length + keys.offers.length > 0)
-    await projectFacts(client, batch, events, keys);
-  await forgetDeletedOwners(client, events);
+  const keys = keysOfBatch(batch);
+  if (keys.conversations.length + keys.agents.length + keys.deals.length + keys.offers.length > 0) await projectFacts(client, batch, keys);
+  await forgetDeletedOwners(client, batch);
 }
 
-async function projectFacts(
-  client: pg.ClientBase,
-  batch: readonly RecordedEvent[],
-  events: ReturnType<typeof domainEventOf>[],
-  keys: BatchKeys,
-): Promise<void> {
+async function projectFacts(client: pg.ClientBase, batch: readonly RecordedEvent[], keys: BatchKeys): Promise<void> {
   const state = await load(client, keys);
   const touched: Touched = {
     deals: new Set(),
@@ -155,7 +148,7 @@ async function projectFacts(
     agents: new Set(),
     versions: new Set(),
   };
-  batch.forEach((recorded, index) => applyFact(state, touched, events[index]!, recordedAtOf(recorded)));
+  for (const event of batch) applyFact(state, touched, event, recordedAtOf(event));
 
   await writeRows(
     client,

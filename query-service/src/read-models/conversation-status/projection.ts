@@ -1,5 +1,4 @@
 import type pg from 'pg';
-import { domainEventOf } from '../../projection-kit/fold-batch';
 import type { Migration, RecordedEvent } from '@pf/infra';
 import type { ReadModel } from '../../projection-kit/read-model';
 
@@ -24,11 +23,10 @@ type Stall = { agentId: number | null; reason: string; at: Date } | null;
 /** The last word per conversation in the batch: stalled (with why), or moving again (null). */
 function stallsOf(batch: readonly RecordedEvent[]): Map<number, Stall> {
   const stalls = new Map<number, Stall>();
-  for (const recorded of batch) {
-    const event = domainEventOf(recorded);
+  for (const event of batch) {
     if (!('conversationId' in event.data)) continue;
     if (event.type === 'ConversationStalled') {
-      stalls.set(event.data.conversationId, { agentId: event.data.agentId, reason: event.data.reason, at: recorded.recordedAt });
+      stalls.set(event.data.conversationId, { agentId: event.data.agentId, reason: event.data.reason, at: event.recordedAt });
     } else if (event.type !== 'ConversationStarted') {
       // A message, an offer, a takeover or the end: the conversation is no longer stuck where it was.
       stalls.set(event.data.conversationId, null);

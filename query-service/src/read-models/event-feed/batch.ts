@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { readStoredEvent, type FeedEnvelope } from '@pf/events';
-import { toEnvelope, type RecordedEvent } from '@pf/infra';
+import { toEnvelope, type StoredEvent } from '@pf/infra';
 import { eraseDeleted, redactDeleted, type PeopleOfBatch } from './redact';
 
 /**
@@ -10,7 +10,7 @@ import { eraseDeleted, redactDeleted, type PeopleOfBatch } from './redact';
  */
 async function peopleOfBatch(
   pool: pg.Pool,
-  events: readonly RecordedEvent[],
+  events: readonly StoredEvent[],
   peopleOfStream: ReadonlyMap<string, readonly string[]>,
 ): Promise<PeopleOfBatch> {
   const agentIds = new Set<number>();
@@ -59,7 +59,7 @@ async function peopleOfBatch(
  */
 export async function feedBatch(
   pool: pg.Pool,
-  batch: readonly RecordedEvent[],
+  batch: readonly StoredEvent[],
   firmId: string,
   types: ReadonlySet<string> | null,
 ): Promise<FeedEnvelope[]> {
@@ -79,9 +79,9 @@ export async function feedBatch(
 
 /** A stored event as a reader outside the product is handed it, the fields emptied (none: as stored), and the event as stored. */
 export interface ErasedEvent {
-  readonly event: RecordedEvent;
+  readonly event: StoredEvent;
   readonly redacted: readonly string[];
-  readonly stored: RecordedEvent;
+  readonly stored: StoredEvent;
 }
 
 /**
@@ -89,7 +89,7 @@ export interface ErasedEvent {
  * whichever firm's: what the audit's range export and the Kafka relay hand out (docs/decisions/hash-chain.md
  * "Erasure"). The stored event is not changed. The read model must have applied the batch.
  */
-export async function erasedBatch(pool: pg.Pool, batch: readonly RecordedEvent[]): Promise<ErasedEvent[]> {
+export async function erasedBatch(pool: pg.Pool, batch: readonly StoredEvent[]): Promise<ErasedEvent[]> {
   if (batch.length === 0) return [];
   const streams = [...new Set(batch.map((event) => event.stream))];
   const behind = await pool.query<{ stream: string; people: string[] }>(

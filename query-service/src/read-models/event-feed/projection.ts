@@ -3,7 +3,7 @@ import type { Migration, RecordedEvent } from '@pf/infra';
 import type { ReadModel } from '../../projection-kit/read-model';
 import { firmOf as firmOfParty, streams, type DomainEvent } from '@pf/events';
 import type { BulkTarget } from '../../projection-kit/bulk-fill';
-import { domainEventOf, textArrayLiteral, writeRows } from '../../projection-kit/fold-batch';
+import { textArrayLiteral, writeRows } from '../../projection-kit/fold-batch';
 
 const FEED_STREAMS: BulkTarget = { table: 'rm_feed_streams', columns: ['stream', 'firms', 'people'], key: [0], whenStored: 'nothing' };
 const FEED_AGENTS: BulkTarget = { table: 'rm_feed_agents', columns: ['agent_id', 'owner_id'], key: [0], whenStored: 'nothing' };
@@ -93,7 +93,7 @@ async function project(client: pg.ClientBase, batch: readonly RecordedEvent[]): 
   const named = new Set<string>();
   const none: Behind = { firms: [], people: [] };
   // Synchronous, as every event of the batch goes through it twice (an async call per event was a promise each).
-  for (const recorded of batch) streamBehind(domainEventOf(recorded), (stream) => (named.add(stream), none));
+  for (const event of batch) streamBehind(event, (stream) => (named.add(stream), none));
   const stored = new Map<string, Behind>();
   if (named.size > 0) {
     const { rows } = await client.query<{ stream: string; firms: string[]; people: string[] }>(
@@ -103,13 +103,12 @@ async function project(client: pg.ClientBase, batch: readonly RecordedEvent[]): 
     for (const row of rows) stored.set(row.stream, { firms: row.firms, people: row.people });
   }
   const behindOf = (stream: string): Behind => begun.get(stream) ?? stored.get(stream) ?? none;
-  for (const recorded of batch) {
-    const event = domainEventOf(recorded);
+  for (const event of batch) {
     if (event.type === 'AgentCreated') owners.push([event.data.agentId, event.data.ownerId]);
-    if (event.type === 'AccountDeleted') deleted.push([event.data.userId, recorded.recordedAt]);
-    if (begun.has(recorded.stream)) continue;
+    if (event.type === 'AccountDeleted') deleted.push([event.data.userId, event.recordedAt]);
+    if (begun.has(event.stream)) continue;
     const behind = streamBehind(event, behindOf);
-    if (behind) begun.set(recorded.stream, behind);
+    if (behind) begun.set(event.stream, behind);
   }
   await writeRows(
     client,

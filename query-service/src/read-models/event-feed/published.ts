@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { NotCaughtUp, type RecordedEvent } from '@pf/infra';
+import { NotCaughtUp, type StoredEvent } from '@pf/infra';
 import type { ReadModelProgress } from '../../projection-kit/progress';
 import { erasedBatch, type ErasedEvent } from './batch';
 
@@ -13,7 +13,7 @@ export function erasedForPublishing(
   pool: pg.Pool,
   progress: Pick<ReadModelProgress, 'waitFor'>,
   waitMs: number,
-): (batch: readonly RecordedEvent[]) => Promise<ErasedEvent[]> {
+): (batch: readonly StoredEvent[]) => Promise<ErasedEvent[]> {
   return async (batch) => {
     if (batch.length === 0) return [];
     const last = batch[batch.length - 1]!.position;

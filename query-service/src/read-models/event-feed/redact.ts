@@ -10,6 +10,8 @@ export interface PeopleOfBatch {
 
 type Data = Record<string, unknown>;
 
+const isData = (value: unknown): value is Data => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /**
  * The words an event holds, emptied when one of the people behind its stream has deleted their account
  * (docs/decisions/hash-chain.md "Erasure"). Whatever is written in a conversation, deal, match or agent of theirs
@@ -24,7 +26,7 @@ function emptied(event: DomainEvent, gone: (userId: string | undefined) => boole
     case 'AgentUpdated': {
       // Keep what the engine and the figures need; everything the owner wrote goes (new fields included).
       const kept = ['agentId', 'ownerId', 'firmId', 'type', 'isDemo', 'strategy', 'autoNegotiate', 'responseTime'];
-      const data = event.data as Data;
+      const data: Data = event.data;
       return Object.fromEntries(
         Object.keys(data)
           .filter((key) => !kept.includes(key))
@@ -83,16 +85,19 @@ export function eraseDeleted(
   if (people.deleted.size === 0) return null;
   const gone = (userId: string | undefined) => userId !== undefined && people.deleted.has(userId);
   const redacted: string[] = [];
-  let data = event.data as Data;
+  let data = event.data;
   if (people.peopleOf(event.stream).some(gone)) {
     const read = readStoredEvent(event);
     const changes = emptied(read, gone, people.ownerOf);
     // Compared with the event as read (today's shape), so a field only upgraded (a party's firm filled in) is not counted as emptied.
-    const current = read.data as Data;
-    const fields = Object.keys(changes).filter((key) => key in data && JSON.stringify(changes[key]) !== JSON.stringify(current[key]));
+    const current: Data = read.data;
+    // The reader has refused data that is no object; what is emptied is the data as stored.
+    const stored = isData(data) ? data : {};
+    const fields = Object.keys(changes).filter((key) => key in stored && JSON.stringify(changes[key]) !== JSON.stringify(current[key]));
     if (fields.length > 0) {
-      data = { ...data, ...Object.fromEntries(fields.map((key) => [key, changes[key]])) };
-      for (const key of fields) if (data[key] === undefined) delete data[key];
+      const erased: Data = { ...stored, ...Object.fromEntries(fields.map((key) => [key, changes[key]])) };
+      for (const key of fields) if (erased[key] === undefined) delete erased[key];
+      data = erased;
       redacted.push(...fields.map((field) => `data.${field}`));
     }
   }

@@ -10,7 +10,7 @@ import {
   type FeedEnvelope,
   type Position,
 } from '@pf/events';
-import { ApiTokenStore, NotCaughtUp, requireToken, type FastifyPluginAsyncZod, type RecordedEvent, type ServiceContext } from '@pf/infra';
+import { ApiTokenStore, NotCaughtUp, requireToken, type FastifyPluginAsyncZod, type StoredEvent, type ServiceContext } from '@pf/infra';
 import type { ReadModelProgress } from '../../projection-kit/progress';
 import { feedBatch } from './batch';
 
@@ -25,7 +25,7 @@ const BATCH_SIZE = 500;
  * stored. Only an API token with events:read opens it; a session cookie does not.
  */
 export const eventFeedRoutes: FastifyPluginAsyncZod<ServiceContext & { progress: ReadModelProgress }> = async (app, options) => {
-  const { pool, store, progress, config, log } = options;
+  const { pool, storedEvents: store, progress, config, log } = options;
   const tokens = new ApiTokenStore(pool);
   /** The open feeds: a stopping server ends them, or it would wait for every job to hang up. */
   const openFeeds = new Set<() => void>();
@@ -34,7 +34,7 @@ export const eventFeedRoutes: FastifyPluginAsyncZod<ServiceContext & { progress:
   });
 
   /** The batch as the firm reads it, once the feed's read model has applied it. */
-  const visible = async (batch: readonly RecordedEvent[], firmId: string, types: ReadonlySet<string> | null, open: () => boolean) => {
+  const visible = async (batch: readonly StoredEvent[], firmId: string, types: ReadonlySet<string> | null, open: () => boolean) => {
     const last = batch[batch.length - 1]!.position;
     for (;;) {
       try {

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { DEFAULT_NOTIFICATION_PREFERENCES, firmOf, type NotificationPreferences } from '@pf/events';
 import type { RecordedEvent } from '@pf/infra';
 import type { BulkTarget } from '../../projection-kit/bulk-fill';
-import { domainEventOf, recordedAtOf, writeRows } from '../../projection-kit/fold-batch';
+import { recordedAtOf, writeRows } from '../../projection-kit/fold-batch';
 import type { ProjectorMemory } from '../../projection-kit/memory';
 import { namesOf, notificationsOf, type Candidate, type Party } from './derive';
 import { isSubjectEvent, subjectIdOf, subjectNotifications, subjectOpened, type Subject } from './lifecycle';
@@ -47,13 +47,12 @@ export async function projectNotifications(
   batch: readonly RecordedEvent[],
   memory?: ProjectorMemory,
 ): Promise<void> {
-  const events = batch.map(domainEventOf);
   const agentIds = new Set<number>();
   const conversationIds = new Set<number>();
   const users = new Set<string>();
   const subjectIds = new Set<string>();
   let relevant = false;
-  for (const event of events) {
+  for (const event of batch) {
     if (isSubjectEvent(event)) {
       subjectIds.add(subjectIdOf(event));
       relevant = true;
@@ -113,14 +112,14 @@ export async function projectNotifications(
   }
   const openedSubjects: Subject[] = [];
   // In order: a deal opened earlier in the batch is known to a change later in it.
-  const candidates = events.map((event, index) => {
-    if (!isSubjectEvent(event)) return notificationsOf(event, batch[index]!.metadata, look);
+  const candidates = batch.map((event) => {
+    if (!isSubjectEvent(event)) return notificationsOf(event, event.metadata, look);
     const opened = subjectOpened(event);
     if (opened && !subjects.has(opened.id)) {
       subjects.set(opened.id, opened);
       openedSubjects.push(opened);
     }
-    return subjectNotifications(event, subjects.get(subjectIdOf(event)) ?? null, batch[index]!.metadata);
+    return subjectNotifications(event, subjects.get(subjectIdOf(event)) ?? null, event.metadata);
   });
   candidates.flat().forEach((c) => users.add(c.firmId));
   // A firm of one whose person deleted their account gets nothing more, whether the deletion came in this batch or
@@ -147,9 +146,8 @@ export async function projectNotifications(
   const readStored: { id: string | null; firmId: string; userId: string; at: string }[] = [];
   const deleted = new Set<string>();
 
-  batch.forEach((recorded, index) => {
-    const event = events[index]!;
-    const at = recordedAtOf(recorded);
+  batch.forEach((event, index) => {
+    const at = recordedAtOf(event);
     if (event.type === 'NotificationPreferencesChanged') {
       preferences.set(event.data.userId, event.data.preferences);
       changedPreferences.add(event.data.userId);
@@ -183,7 +181,7 @@ export async function projectNotifications(
       if (deleted.has(candidate.firmId) || gone.has(candidate.firmId)) continue;
       const wanted = preferences.get(candidate.firmId) ?? DEFAULT_NOTIFICATION_PREFERENCES;
       if (!wanted[candidate.kind]) continue; // switched off: nothing is created
-      const id = notificationId(recorded.id, candidate.firmId);
+      const id = notificationId(event.id, candidate.firmId);
       pending.set(id, { ...candidate, id, createdAt: at, readBy: new Map() });
     }
   });

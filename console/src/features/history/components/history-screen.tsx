@@ -1,5 +1,5 @@
 import { Button, ButtonGroup, Card, Checkbox, Icon, Slider, Tag } from '@blueprintjs/core';
-import type { HistoryEvent } from '@pf/events';
+import { readStoredEventOrNull, type HistoryEvent } from '@pf/events';
 import { useMemo, useState } from 'react';
 import { Link } from 'wouter';
 import { PageHeader } from '../../../components/page-header';
@@ -28,6 +28,13 @@ function scrubberKey(event: React.KeyboardEvent, index: number, count: number, p
   pick(Math.min(count - 1, Math.max(0, to[event.key]!)));
 }
 
+/** The conversation's start as the contract reads it (null if it refuses the recorded one). */
+function startOf(all: readonly HistoryEvent[]) {
+  const recorded = all.find((e) => e.type === 'ConversationStarted');
+  const event = recorded ? readStoredEventOrNull(recorded) : null;
+  return event?.type === 'ConversationStarted' ? event.data : null;
+}
+
 /** The auditor's screen (docs/behaviour/history.md): timeline, scrubber and replay, the moment's thread and offers, takeovers, verify and export. */
 export function HistoryScreen({ conversationId, all }: { conversationId: number; all: readonly HistoryEvent[] }) {
   const replay = useReplay(all);
@@ -36,12 +43,9 @@ export function HistoryScreen({ conversationId, all }: { conversationId: number;
   const current = events[index];
   const moment = useHistoryAt(conversationId, current?.position ?? null);
   const latest = useHistoryAt(conversationId, events[events.length - 1]?.position ?? null);
-  const title = (all.find((e) => e.type === 'ConversationStarted')?.data as { title?: string } | undefined)?.title;
-  const names = useMemo(() => {
-    const started = all.find((e) => e.type === 'ConversationStarted')?.data as
-      { participants?: { agentId: number; name: string }[] } | undefined;
-    return new Map((started?.participants ?? []).map((p) => [p.agentId, p.name]));
-  }, [all]);
+  const started = useMemo(() => startOf(all), [all]);
+  const title = started?.title;
+  const names = useMemo(() => new Map((started?.participants ?? []).map((p) => [p.agentId, p.name])), [started]);
   const toggle = (kind: FilterKind) =>
     setShown((before) => {
       const next = new Set(before);

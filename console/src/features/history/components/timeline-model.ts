@@ -1,4 +1,4 @@
-import { pounds, ratePercent, type HistoryEvent, type LoanTerms } from '@pf/events';
+import { pounds, ratePercent, readStoredEventOrNull, type HistoryEvent, type LoanTerms } from '@pf/events';
 
 /** The filter's groups: the three (messages, offers, control) and everything else. */
 export const FILTER_KINDS = ['message', 'offer', 'control', 'other'] as const;
@@ -53,22 +53,24 @@ export function timelineModel(events: readonly HistoryEvent[]): TimelineModel {
     if (!sides.includes(agentId)) sides.push(agentId);
   };
   let open: { from: number; who: string } | null = null;
-  events.forEach((event, index) => {
-    // The history answer carries each event's data as recorded; its type names the shape.
-    const byPerson = event.actor.kind === 'person';
-    if (event.type === 'ManualModeChanged') {
-      const { isManualMode } = event.data as { isManualMode: boolean };
-      if (isManualMode && !open) open = { from: index, who: event.actor.name };
+  events.forEach((recorded, index) => {
+    // The history answer carries each event's data as recorded, read by the contract's one reader (an event it
+    // refuses, such as an altered one, draws nothing here).
+    const byPerson = recorded.actor.kind === 'person';
+    const event = readStoredEventOrNull(recorded);
+    if (event?.type === 'ManualModeChanged') {
+      const { isManualMode } = event.data;
+      if (isManualMode && !open) open = { from: index, who: recorded.actor.name };
       else if (!isManualMode && open) {
         spans.push({ ...open, to: index });
         open = null;
       }
-    } else if (event.type === 'MessageSent') {
-      const { fromAgentId } = event.data as { fromAgentId: number };
+    } else if (event?.type === 'MessageSent') {
+      const { fromAgentId } = event.data;
       side(fromAgentId);
       messages.push({ index, agentId: fromAgentId, byPerson });
-    } else if (event.type === 'OfferMade') {
-      const { fromAgentId, terms } = event.data as { fromAgentId: number; terms: OfferPoint['terms'] };
+    } else if (event?.type === 'OfferMade') {
+      const { fromAgentId, terms } = event.data;
       side(fromAgentId);
       offers.push({ index, agentId: fromAgentId, terms, byPerson });
     }

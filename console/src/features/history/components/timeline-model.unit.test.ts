@@ -3,6 +3,8 @@ import type { HistoryEvent } from '@pf/events';
 import { axisTicks, filterKindOf, timelineModel } from './timeline-model';
 
 const terms = { interestRate: 4.5, termYears: 25, loanAmount: 200_000, arrangementFee: 999 };
+/** The data of events in full: the model reads each through the contract's reader, as the history answers it as stored. */
+const offer = { conversationId: 1, offerId: 'o', round: 1 };
 let n = 0;
 function event(type: string, data: object, person = false, kind: HistoryEvent['kind'] = 'message'): HistoryEvent {
   n++;
@@ -31,12 +33,12 @@ describe('timelineModel', () => {
   it('places messages and offers per side, marks what a person did, and spans each takeover', () => {
     const events = [
       event('ConversationStarted', {}, false, 'lifecycle'),
-      event('OfferMade', { fromAgentId: 2, terms }, false, 'offer'),
-      event('ManualModeChanged', { isManualMode: true }, true, 'control'),
-      event('MessageSent', { fromAgentId: 1 }, true),
-      event('OfferMade', { fromAgentId: 1, terms: { ...terms, interestRate: 4.1 } }, true, 'offer'),
-      event('ManualModeChanged', { isManualMode: false }, true, 'control'),
-      event('ManualModeChanged', { isManualMode: true }, true, 'control'),
+      event('OfferMade', { ...offer, fromAgentId: 2, toAgentId: 1, terms }, false, 'offer'),
+      event('ManualModeChanged', { conversationId: 1, isManualMode: true }, true, 'control'),
+      event('MessageSent', { conversationId: 1, messageId: 1, fromAgentId: 1, toAgentId: 2, content: 'Hello', isAutomated: false }, true),
+      event('OfferMade', { ...offer, fromAgentId: 1, toAgentId: 2, terms: { ...terms, interestRate: 4.1 } }, true, 'offer'),
+      event('ManualModeChanged', { conversationId: 1, isManualMode: false }, true, 'control'),
+      event('ManualModeChanged', { conversationId: 1, isManualMode: true }, true, 'control'),
     ];
     const model = timelineModel(events);
     expect(model.sides).toEqual([2, 1]);

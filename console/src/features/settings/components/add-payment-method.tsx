@@ -1,10 +1,14 @@
 import { Button, Dialog, DialogBody, Spinner } from '@blueprintjs/core';
+import { z } from 'zod';
 import type { PaymentSetupView } from '@pf/events';
 import { useEffect, useState } from 'react';
 import { failureReason } from '../../../lib/api-client';
 import { toastSuccess } from '../../../lib/toaster';
 import { useAddPaymentMethod, useStartSetup } from '../api/billing';
 import { PaymentProblem } from './payment-problem';
+
+/** The provider's word that a setup succeeded, as its frame posts it. */
+const setupSucceeded = z.object({ type: z.literal('setup_intent.succeeded'), setupIntent: z.string() });
 
 /**
  * Add Payment Method (docs/behaviour/billing.md): the card is typed into the payment provider's own page, in a
@@ -20,8 +24,8 @@ export function AddPaymentMethod() {
   useEffect(() => {
     if (!setup) return;
     const listen = (event: MessageEvent) => {
-      const data = event.data as { type?: string; setupIntent?: string } | null;
-      if (event.origin !== setup.providerOrigin || data?.type !== 'setup_intent.succeeded' || data.setupIntent !== setup.setupId) return;
+      const said = setupSucceeded.safeParse(event.data);
+      if (event.origin !== setup.providerOrigin || !said.success || said.data.setupIntent !== setup.setupId) return;
       add.mutate(setup.setupId, {
         onSuccess: (method) => {
           setSetup(null);
