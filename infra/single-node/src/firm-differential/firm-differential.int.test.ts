@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentView, ConversationView, CreatedApiTokenView, DealView, DocumentView } from '@pf/events';
+import {
+  comparePositions,
+  parsePosition,
+  type AgentView,
+  type ConversationView,
+  type CreatedApiTokenView,
+  type DealView,
+  type DocumentView,
+} from '@pf/events';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { startSingleNode, type RunningServer } from '../server';
 import { testServerEnv } from '../testing/server-env';
@@ -67,8 +75,15 @@ async function run(firmAActs: boolean): Promise<Run> {
     const token = await b.post<CreatedApiTokenView>('/api/auth/tokens', { name: 'B job', scopes: ['events:read', 'analytics:read'] });
     expect(token.status).toBe(201);
 
-    // Every read waits until every follower has passed the last event anyone wrote.
-    b.lastPosition = await headPosition(server);
+    // Every read waits until every follower has passed the last event anyone wrote: the store's head, or a position
+    // a write answered if later (the head stops below a transaction still open on the server, which may be another
+    // test's, in another database).
+    b.lastPosition = [a?.lastPosition, b.lastPosition]
+      .filter((token): token is string => typeof token === 'string')
+      .reduce(
+        (latest, token) => (comparePositions(parsePosition(token), parsePosition(latest)) > 0 ? token : latest),
+        await headPosition(server),
+      );
     const answers: Capture['answers'] = new Map();
     const read = async (label: string, path: string, headers: Record<string, string> = {}) => {
       const response = await fetch(`${url}${path}`, {
