@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import {
   comparePositions,
@@ -10,6 +11,7 @@ import {
 } from '@pf/events';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { startSingleNode, type RunningServer } from '../server';
+import { followersSettled } from '../testing/settled';
 import { testServerEnv } from '../testing/server-env';
 import { differences, type Capture } from './compare';
 import { agreeInStore, createAgents, dealByHand, headPosition, negotiateByHand, openFirm, openSocket, readNotifications } from './scenario';
@@ -46,9 +48,13 @@ interface Run {
 async function run(firmAActs: boolean): Promise<Run> {
   const database: TestDatabase = await createTestDatabase();
   const server: RunningServer = await startSingleNode(testServerEnv(database.url, { AUTOMATION: 'off' }));
+  const pool = new pg.Pool({ connectionString: database.url, max: 2 });
   try {
     const url = server.url;
     const b = await openFirm(url, 'Bea', 'Brown', 'Brown Lending');
+    // B's socket keeps what is pushed from here on: the gateway has passed B's signing up first, in both runs (it
+    // follows the store below any transaction still open on the server, another test's included).
+    await followersSettled(server, pool);
     const socket = await openSocket(url, b);
     const a = firmAActs ? await openFirm(url, 'Ada', 'Archer', 'Archer Mortgages') : null;
     if (a) await createAgents(a);
@@ -75,9 +81,10 @@ async function run(firmAActs: boolean): Promise<Run> {
     const token = await b.post<CreatedApiTokenView>('/api/auth/tokens', { name: 'B job', scopes: ['events:read', 'analytics:read'] });
     expect(token.status).toBe(201);
 
-    // Every read waits until every follower has passed the last event anyone wrote: the store's head, or a position
-    // a write answered if later (the head stops below a transaction still open on the server, which may be another
-    // test's, in another database).
+    // Every read waits until every follower has passed the last event anyone wrote: the node settled, then the store's
+    // head, or a position a write answered if later (the head stops below a transaction still open on the server,
+    // which may be another test's, in another database).
+    await followersSettled(server, pool);
     b.lastPosition = [a?.lastPosition, b.lastPosition]
       .filter((token): token is string => typeof token === 'string')
       .reduce(
@@ -129,6 +136,7 @@ async function run(firmAActs: boolean): Promise<Run> {
     await socket.close();
     return { capture: { answers, pushes: socket.received }, routes };
   } finally {
+    await pool.end();
     await server.close();
     await database.drop();
   }
