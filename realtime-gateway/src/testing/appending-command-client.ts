@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { formatPosition, messageContent, streams, type DomainEvent, type EventOf, type Participant } from '@pf/events';
+import { formatPosition, messageContent, streams, type DomainEvent, type Participant } from '@pf/events';
 import { readCookie, SESSION_COOKIE, type CommandClient, type CommandResponse, type EventStore, type SessionStore } from '@pf/infra';
 
 /**
@@ -22,8 +22,8 @@ export function appendingCommandClient(store: EventStore, sessions: SessionStore
       const conversationId = Number(route[1]);
       const stream = streams.conversation(conversationId);
       const history = await store.readStream(stream);
-      const started = history.find((event) => event.type === 'ConversationStarted')?.data as
-        EventOf<'ConversationStarted'>['data'] | undefined;
+      const first = history.find((event) => event.type === 'ConversationStarted');
+      const started = first?.type === 'ConversationStarted' ? first.data : undefined;
       const firms = started?.participants.filter((participant) => (participant.firmId ?? participant.ownerId) === user.firmId) ?? [];
       const mine = firms.filter((participant) => participant.ownerId === user.id);
       if (!started || firms.length === 0) return answer(404, { message: 'Conversation not found' });
