@@ -139,10 +139,12 @@ it('a console subscribed to a conversation shows every message once, in order, a
     'messages while the gateway was down',
   ).toBeGreaterThan(0);
   expect(load.acknowledged.filter((entry) => entry.at > restarted).length, 'messages after the restart').toBeGreaterThan(0);
-  // The read model holds the scripted thread and every acknowledged message, once each, in order...
-  expect(await thread()).toEqual([...scripted, ...sent]);
+  // The read model holds the scripted thread and every acknowledged message, once each, in order, each with the note
+  // on how it was read, appended with it (docs/behaviour/conversations.md)...
+  const expected = [...scripted, ...sent.flatMap((text) => [text, 'Read as chat: no offer recorded'])];
+  expect(await thread()).toEqual(expected);
   // ...and so does the page, row for row, without a reload.
-  await expect.poll(() => rowTexts(page), { timeout: 20_000 }).toEqual([...scripted, ...sent]);
+  await expect.poll(() => rowTexts(page), { timeout: 20_000 }).toEqual(expected);
   expect(await page.evaluate(() => (window as unknown as { faultMark?: number }).faultMark)).toBe(42);
   await expect(liveTag(page, 'Live').isVisible()).resolves.toBe(true);
   await page.close();
