@@ -211,97 +211,14 @@ describe('conversation decider', () => {
       .thenThrows(NotFound);
   });
 
-  describe("an agent's move is an intent: the conversation decides its offer events from the offer book", () => {
-    const terms = (interestRate: number) => ({ interestRate, termYears: 25, loanAmount: 240_000, arrangementFee: 999 });
+  it('refuses, in their words, a move the offer rules refuse (events/src/offers/agent-move.ts decides the events)', () => {
+    const terms = { interestRate: 4.6, termYears: 25, loanAmount: 240_000, arrangementFee: 999 };
     const reason = { rule: 'a rule', figures: { round: 1 } };
-    const product = FURNESS_FIVE_YEAR_FIX;
-    const borrowerAsked: ConversationEvent = {
-      type: 'OfferMade',
-      data: { conversationId: 3, offerId: 'b1', round: 0, fromAgentId: 1, toAgentId: 2, terms: terms(4.1), product, reason },
-    };
-    const lender = (
-      move: AgentMove,
-      need?: { committed: null | { conversationId: number; dealId: string; lenderAgentId: number; lenderName: string } },
-    ) => ({ type: 'RecordAgentTurn', conversationId: 3, agentId: 2, move, ...(need ? { need } : {}) }) as const;
-    const counter = { kind: 'offer', offerId: 'l1', terms: terms(4.6), product, reason } as const;
-
-    it('a counter turns down the offer on the table and is numbered by the book', () => {
-      spec
-        .given([started, borrowerAsked])
-        .when(lender({ ...counter, answersOfferId: 'b1' }))
-        .then([
-          { type: 'OfferRejected', data: { conversationId: 3, offerId: 'b1', byAgentId: 2 } },
-          {
-            type: 'OfferMade',
-            data: { conversationId: 3, offerId: 'l1', round: 1, fromAgentId: 2, toAgentId: 1, terms: terms(4.6), product, reason },
-          },
-        ]);
-    });
-
-    it('refuses an answer to an offer no longer on the table, and terms that cannot be an offer', () => {
-      const rejected: ConversationEvent = { type: 'OfferRejected', data: { conversationId: 3, offerId: 'b1', byAgentId: 2 } };
-      spec
-        .given([started, borrowerAsked, rejected])
-        .when(lender({ ...counter, answersOfferId: 'b1' }))
-        .thenThrows(Invalid, "Offer b1 is no longer the other side's offer on the table");
-      spec
-        .given([started])
-        .when(lender({ ...counter, terms: { ...terms(4.6), loanAmount: 0 } }))
-        .thenThrows(Invalid, 'terms.loanAmount: must be more than £0');
-    });
-
-    it('accepts only the other side’s offer on the table, on its recorded terms, and agrees the deal in the same turn', () => {
-      const committedHere = { committed: { conversationId: 3, dealId: 'deal-1', lenderAgentId: 2, lenderName: 'Northgate' } };
-      const accept = {
-        kind: 'accept',
-        offerId: 'b1',
-        reason,
-        deal: { dealId: 'deal-1', propertyValue: 320_000, procurationFeePercent: 0.35 },
-      } as const;
-      spec
-        .given([started, borrowerAsked])
-        .when(lender(accept, committedHere))
-        .then([
-          { type: 'OfferAccepted', data: { conversationId: 3, offerId: 'b1', byAgentId: 2, terms: terms(4.1), reason } },
-          {
-            type: 'DealAgreed',
-            data: {
-              dealId: 'deal-1',
-              conversationId: 3,
-              borrowerAgentId: 1,
-              lenderAgentId: 2,
-              brokerAgentId: null,
-              propertyValue: 320_000,
-              loanAmount: 240_000,
-              ltv: 75,
-              interestRate: 4.1,
-              termYears: 25,
-              arrangementFee: 999,
-              product,
-            },
-          },
-          { type: 'ConversationCompleted', data: { conversationId: 3, outcome: 'agreed', reason: 'Terms agreed' } },
-        ]);
-      // Its own offer, or an offer not on the table, is no acceptance.
-      spec
-        .given([started, borrowerAsked])
-        .when({ ...lender(accept, committedHere), agentId: 1 })
-        .thenThrows(Invalid, "Offer b1 is not the other side's offer on the table");
-      spec
-        .given([started, borrowerAsked])
-        .when(lender({ ...accept, offerId: 'zz' }, committedHere))
-        .thenThrows(Invalid, "Offer zz is not the other side's offer on the table");
-    });
-
-    it('a walk-away turns down the offer it leaves and ends the conversation with its reason', () => {
-      spec
-        .given([started, borrowerAsked])
-        .when(lender({ kind: 'walk-away', reason: 'No agreement by the deadline', rejectOfferId: 'b1' }))
-        .then([
-          { type: 'OfferRejected', data: { conversationId: 3, offerId: 'b1', byAgentId: 2 } },
-          { type: 'ConversationCompleted', data: { conversationId: 3, outcome: 'no_agreement', reason: 'No agreement by the deadline' } },
-        ]);
-    });
+    const stale: AgentMove = { kind: 'offer', offerId: 'l1', terms, product: FURNESS_FIVE_YEAR_FIX, reason, answersOfferId: 'b1' };
+    spec
+      .given([started])
+      .when({ type: 'RecordAgentTurn', conversationId: 3, agentId: 2, move: stale })
+      .thenThrows(Invalid, "Offer b1 is no longer the other side's offer on the table");
   });
 
   it("reads which offer stands from the offer book: a person's counter-offer turns down the other side's, and counts the offers made", () => {
