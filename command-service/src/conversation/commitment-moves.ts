@@ -1,6 +1,6 @@
 import {
   decideAgentMove,
-  offerOnTheTable,
+  offerEvents,
   offerTermsProblem,
   type ConversationCommand,
   type OfferTable,
@@ -54,8 +54,6 @@ export function commitmentMove(command: CommitmentCommand, state: ConversationSt
       const { conversationId, offerId, terms } = command;
       const to = conversation.participants.find((p) => p.type === (sender.type === 'borrower' ? 'lender' : 'borrower'));
       if (!to) throw new Invalid('There is nobody on the other side to make an offer to');
-      // The other side's offer on the table is turned down by this counter-offer (docs/behaviour/offers.md).
-      const pending = offerOnTheTable(conversation.offers);
       return [
         ...(command.note
           ? [
@@ -73,21 +71,8 @@ export function commitmentMove(command: CommitmentCommand, state: ConversationSt
               },
             ]
           : []),
-        ...(pending && pending.fromAgentId !== sender.agentId
-          ? [{ type: 'OfferRejected' as const, data: { conversationId, offerId: pending.offerId, byAgentId: sender.agentId } }]
-          : []),
-        {
-          type: 'OfferMade',
-          data: {
-            conversationId,
-            offerId,
-            round: conversation.offers.offers.length,
-            fromAgentId: sender.agentId,
-            toAgentId: to.agentId,
-            terms,
-            byPerson: true as const,
-          },
-        },
+        // Numbered by the book; the other side's offer on the table is turned down by it (docs/behaviour/offers.md).
+        ...offerEvents(offerTableOf(conversation), sender.agentId, { offerId, terms, byPerson: true }),
       ];
     }
     case 'RecordAgentTurn': {

@@ -61,6 +61,26 @@ type OfferEvent = Extract<
   { type: 'OfferMade' | 'OfferRejected' | 'OfferAccepted' | 'DealAgreed' | 'ConversationCompleted' }
 >;
 
+type OfferMadeData = Extract<ConversationEvent, { type: 'OfferMade' }>['data'];
+type OfferAsMade = Omit<OfferMadeData, 'conversationId' | 'round' | 'fromAgentId' | 'toAgentId'>;
+
+/**
+ * One side's offer, an agent's or a person's: numbered by the book, to the other side, and turning down the other
+ * side's offer on the table (a counter-offer). `offer` is the rest of the OfferMade as it is recorded, in its order.
+ */
+export function offerEvents(table: OfferTable, fromAgentId: number, offer: OfferAsMade): OfferEvent[] {
+  const { conversationId, book, parties } = table;
+  const toAgentId = fromAgentId === parties.borrowerAgentId ? parties.lenderAgentId : parties.borrowerAgentId;
+  const onTable = offerOnTheTable(book);
+  const { offerId, ...rest } = offer;
+  return [
+    ...(onTable && onTable.fromAgentId !== fromAgentId
+      ? [{ type: 'OfferRejected' as const, data: { conversationId, offerId: onTable.offerId, byAgentId: fromAgentId } }]
+      : []),
+    { type: 'OfferMade', data: { conversationId, offerId, round: book.offers.length, fromAgentId, toAgentId, ...rest } },
+  ];
+}
+
 /** The events an agent's move records, or why the conversation refuses it (in words). */
 export type DecidedMove = { events: OfferEvent[] } | { refused: string };
 
@@ -73,7 +93,6 @@ export function decideAgentMove(table: OfferTable, agentId: number, move: AgentM
   const { conversationId, book, parties } = table;
   const side = agentId === parties.borrowerAgentId ? 'borrower' : agentId === parties.lenderAgentId ? 'lender' : null;
   if (!side) return { refused: "Only the borrower's or the lender's side makes offers" };
-  const them = side === 'borrower' ? parties.lenderAgentId : parties.borrowerAgentId;
   const onTable = offerOnTheTable(book);
   const pending = onTable && onTable.fromAgentId !== agentId ? onTable : null;
   const stale = (named: string | undefined) =>
@@ -86,13 +105,7 @@ export function decideAgentMove(table: OfferTable, agentId: number, move: AgentM
       const problem = stale(move.answersOfferId) ?? offerTermsProblem(move.terms);
       if (problem) return { refused: problem };
       const { offerId, terms, product, reason } = move;
-      const round = book.offers.length;
-      return {
-        events: [
-          ...turnDown,
-          { type: 'OfferMade', data: { conversationId, offerId, round, fromAgentId: agentId, toAgentId: them, terms, product, reason } },
-        ],
-      };
+      return { events: offerEvents(table, agentId, { offerId, terms, product, reason }) };
     }
     case 'accept': {
       if (!pending || pending.offerId !== move.offerId)
