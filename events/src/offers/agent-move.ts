@@ -64,6 +64,18 @@ type OfferEvent = Extract<
 type OfferMadeData = Extract<ConversationEvent, { type: 'OfferMade' }>['data'];
 type OfferAsMade = Omit<OfferMadeData, 'conversationId' | 'round' | 'fromAgentId' | 'toAgentId'>;
 
+/** The other side's offer on the table, as one side sees it (null when the offer on the table is its own, or none). */
+function theirsOnTheTable(book: OfferBook, agentId: number) {
+  const onTable = offerOnTheTable(book);
+  return onTable && onTable.fromAgentId !== agentId ? onTable : null;
+}
+
+/** What a counter-offer or a walk-away records first: the other side's offer on the table, turned down. */
+function turnDown({ conversationId, book }: OfferTable, agentId: number): OfferEvent[] {
+  const theirs = theirsOnTheTable(book, agentId);
+  return theirs ? [{ type: 'OfferRejected', data: { conversationId, offerId: theirs.offerId, byAgentId: agentId } }] : [];
+}
+
 /**
  * One side's offer, an agent's or a person's: numbered by the book, to the other side, and turning down the other
  * side's offer on the table (a counter-offer). `offer` is the rest of the OfferMade as it is recorded, in its order.
@@ -71,12 +83,9 @@ type OfferAsMade = Omit<OfferMadeData, 'conversationId' | 'round' | 'fromAgentId
 export function offerEvents(table: OfferTable, fromAgentId: number, offer: OfferAsMade): OfferEvent[] {
   const { conversationId, book, parties } = table;
   const toAgentId = fromAgentId === parties.borrowerAgentId ? parties.lenderAgentId : parties.borrowerAgentId;
-  const onTable = offerOnTheTable(book);
   const { offerId, ...rest } = offer;
   return [
-    ...(onTable && onTable.fromAgentId !== fromAgentId
-      ? [{ type: 'OfferRejected' as const, data: { conversationId, offerId: onTable.offerId, byAgentId: fromAgentId } }]
-      : []),
+    ...turnDown(table, fromAgentId),
     { type: 'OfferMade', data: { conversationId, offerId, round: book.offers.length, fromAgentId, toAgentId, ...rest } },
   ];
 }
@@ -93,13 +102,9 @@ export function decideAgentMove(table: OfferTable, agentId: number, move: AgentM
   const { conversationId, book, parties } = table;
   const side = agentId === parties.borrowerAgentId ? 'borrower' : agentId === parties.lenderAgentId ? 'lender' : null;
   if (!side) return { refused: "Only the borrower's or the lender's side makes offers" };
-  const onTable = offerOnTheTable(book);
-  const pending = onTable && onTable.fromAgentId !== agentId ? onTable : null;
+  const pending = theirsOnTheTable(book, agentId);
   const stale = (named: string | undefined) =>
     named !== undefined && named !== pending?.offerId ? `Offer ${named} is no longer the other side's offer on the table` : null;
-  const turnDown: OfferEvent[] = pending
-    ? [{ type: 'OfferRejected', data: { conversationId, offerId: pending.offerId, byAgentId: agentId } }]
-    : [];
   switch (move.kind) {
     case 'offer': {
       const problem = stale(move.answersOfferId) ?? offerTermsProblem(move.terms);
@@ -145,7 +150,10 @@ export function decideAgentMove(table: OfferTable, agentId: number, move: AgentM
       const problem = stale(move.rejectOfferId);
       if (problem) return { refused: problem };
       return {
-        events: [...turnDown, { type: 'ConversationCompleted', data: { conversationId, outcome: 'no_agreement', reason: move.reason } }],
+        events: [
+          ...turnDown(table, agentId),
+          { type: 'ConversationCompleted', data: { conversationId, outcome: 'no_agreement', reason: move.reason } },
+        ],
       };
     }
     default: {
