@@ -272,6 +272,8 @@ try {
       history_restart_ready_ratio: ratio(large.restart_ready_ms, small.restart_ready_ms),
       history_restart_rss_mb: measured.map((m) => m.restart_rss_mb),
       history_restart_rss_ratio: ratio(large.restart_rss_mb, small.restart_rss_mb),
+      history_first_start_after_rebuild_ms: measured.map((m) => m.first_start_ready_ms),
+      history_first_start_after_rebuild_vs_restart: measured.map((m) => ratio(m.first_start_ready_ms, m.restart_ready_ms)),
       history_start_after_rebuild_ms: measured.map((m) => m.start_after_live_rebuild_ready_ms),
       history_start_after_rebuild_vs_restart: measured.map((m) => ratio(m.start_after_live_rebuild_ready_ms, m.restart_ready_ms)),
       history_append_batch10_ratio: ratio(large.append_events_per_s_batch10, small.append_events_per_s_batch10),

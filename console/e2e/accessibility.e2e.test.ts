@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
+import { axeResults } from './axe';
 import { writeNegotiation, type Negotiation } from './negotiation-fixture';
 import { consoleDir } from './server';
 import type { ConversationView, CurrentUserView } from '@pf/events';
@@ -51,7 +51,7 @@ async function settled(page: Page) {
 }
 
 async function violationsOf(page: Page, label: string): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
+  const result = await axeResults(page);
   return result.violations.map(
     (v) =>
       `${label}: ${v.id} (${v.impact}) ${v.help}: ${v.nodes

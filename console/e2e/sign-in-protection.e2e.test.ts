@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
+import { axeResults } from './axe';
 
 /**
  * Sign-in that locks when asked to (docs/behaviour/sign-in.md, docs/decisions/sign-in-secrets.md): a person protects
@@ -14,7 +14,7 @@ const wrong = (code: string) => String((Number(code) + 500_000) % 1_000_000).pad
 
 /** axe-core's violations on the page as it stands (rule and where), none expected. */
 async function axeViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
+  const result = await axeResults(page);
   return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
 }
 
