@@ -1,7 +1,15 @@
 import type pg from 'pg';
 import { dealFirmsOf, ILLUSTRATION_UPLOADER_ID, streams, type EventOf } from '@pf/events';
-import { deterministicId, esisContent, illustrationDocument, renderEsisPdf, storeDocumentFile } from '@pf/command-service';
-import type { EventStore } from '@pf/infra';
+import {
+  DEAL_OPENER_CHECKPOINT,
+  deterministicId,
+  esisContent,
+  ILLUSTRATION_MAKER_CHECKPOINT,
+  illustrationDocument,
+  renderEsisPdf,
+  storeDocumentFile,
+} from '@pf/command-service';
+import { saveCheckpoint, type EventStore } from '@pf/infra';
 import { AFTER_AGREEMENT_EVENTS, type AfterAgreement } from './generate';
 
 /**
@@ -65,4 +73,16 @@ export function productWork(pool: pg.Pool, store: EventStore): AfterAgreement {
     );
     return AFTER_AGREEMENT_EVENTS;
   };
+}
+
+/**
+ * Once the history is written: the deal opener and the illustration maker at its head, where the product's own stand
+ * on a store it wrote (they followed the log as it was written, and did the work above as each agreement came). A
+ * rebuild of the read models leaves both where they are; without these, a first start would look through every
+ * agreement for work already done (one question per page of them, docs/decisions/bounded-restart.md), which is a
+ * start on a store whose checkpoints were lost, not a start after a rebuild.
+ */
+export async function productFollowersAtHead(pool: pg.Pool, store: EventStore): Promise<void> {
+  const head = await store.headPosition();
+  for (const name of [DEAL_OPENER_CHECKPOINT, ILLUSTRATION_MAKER_CHECKPOINT]) await saveCheckpoint(pool, name, head);
 }

@@ -6,7 +6,7 @@ import type { ChildServer } from '../lib/children';
 import { randomUUID } from 'node:crypto';
 import { formatPosition, streams, type DomainEvent } from '@pf/events';
 import { generateEvents, reserveIds } from '../lib/generate';
-import { productWork } from '../lib/product-work';
+import { productFollowersAtHead, productWork } from '../lib/product-work';
 import { benchUser, call, expectStatus, type Readiness } from '../lib/session';
 import { percentile, round, sleep } from '../lib/stats';
 import { measureAppend } from './append';
@@ -157,6 +157,7 @@ export async function measureHistorySize(options: {
   // With what the product writes after each agreement (the deal opened, its illustration), as bench:backup's history
   // has: without it the first start opens and illustrates every generated deal, which is no restart's cost.
   const appended = await generateEvents(context.pool, context.store, options.events, 8, productWork(context.pool, context.store));
+  await productFollowersAtHead(context.pool, context.store);
   const generate = (performance.now() - began) / 1000;
   log(`  ${appended.toLocaleString('en-GB')} events generated in ${generate.toFixed(0)} s`);
   began = performance.now();

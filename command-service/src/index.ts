@@ -28,9 +28,9 @@ import { idMigrations } from './ids';
 import { processManagerMigrations } from './automation/process-managers/schema';
 
 export const commandMigrations = [...idMigrations, ...processManagerMigrations, ...documentMigrations, ...seedDemoMigrations];
-export { startDealOpener } from './deal/deal-opener';
+export { DEAL_OPENER_CHECKPOINT, startDealOpener } from './deal/deal-opener';
 export { issueDueInvoices } from './billing/invoicing';
-export { illustrationDocument, startIllustrationMaker } from './illustration/illustration-maker';
+export { illustrationDocument, ILLUSTRATION_MAKER_CHECKPOINT, startIllustrationMaker } from './illustration/illustration-maker';
 export { illustrationInputOf } from './illustration/esis-content';
 export { startAutomation, type Automation, type AutomationOptions } from './automation/process-managers/automation';
 export { agentDecider } from './agent/agent';

@@ -13,7 +13,9 @@ import { conversationDecider } from '../conversation/conversation';
 import { deterministicId } from '../automation/process-managers/deterministic-id';
 import { dealDecider } from './deal';
 
-const CHECKPOINT = 'deal-opener';
+/** Where the deal opener's checkpoint is kept (in `checkpoints`). */
+export const DEAL_OPENER_CHECKPOINT = 'deal-opener';
+const CHECKPOINT = DEAL_OPENER_CHECKPOINT;
 
 /**
  * Turns agreed terms into a deal: for each DealAgreed (written by the negotiator on the conversation's stream),
@@ -23,9 +25,6 @@ const CHECKPOINT = 'deal-opener';
  */
 async function openAgreedDeal(context: Pick<ServiceContext, 'store'>, cause: RecordedEvent<'DealAgreed'>): Promise<void> {
   const agreed = cause.data;
-  // Opened already (a deal's stream begins with its DealOpened): one row read rather than the conversation's stream,
-  // the borrower's and the deal's, which a catch-up over a long log would otherwise pay for every agreement.
-  if (await context.store.streamHead(streams.deal(agreed.dealId))) return;
   const conversation = foldEvents(conversationDecider, await context.store.readStream(streams.conversation(agreed.conversationId)));
   if (conversation.status === 'none') return;
   const party = (agentId: number | null): DealParty | null => {
@@ -80,6 +79,18 @@ async function openAgreedDeal(context: Pick<ServiceContext, 'store'>, cause: Rec
 }
 
 /**
+ * The deals of a batch's agreements not yet opened, opened. A deal's stream begins with its DealOpened, so one question
+ * for the whole batch finds those opened already: a catch-up over a long log pays one query per page of agreements,
+ * not the conversation's stream, the borrower's and the deal's for each (docs/decisions/bounded-restart.md).
+ */
+async function openAgreedDeals(context: Pick<ServiceContext, 'store'>, batch: readonly RecordedEvent[]): Promise<void> {
+  const agreed = batch.filter((event): event is RecordedEvent<'DealAgreed'> => event.type === 'DealAgreed');
+  if (agreed.length === 0) return;
+  const opened = await context.store.streamsWithEvents(agreed.map((event) => streams.deal(event.data.dealId)));
+  for (const event of agreed) if (!opened.has(streams.deal(event.data.dealId))) await openAgreedDeal(context, event);
+}
+
+/**
  * Where the property is, as far as the borrower's details say: agents agree terms, not addresses, so a deal opens
  * with the region the borrower's criteria name ("Leeds"), or empty, and the Deals screen asks its operator for
  * the address (Edit).
@@ -109,9 +120,7 @@ export function startDealOpener(context: ServiceContext): { close(): Promise<voi
         store: context.store,
         from: await loadCheckpoint(context.pool, CHECKPOINT),
         types: ['DealAgreed'],
-        handle: async (events) => {
-          for (const event of events) if (event.type === 'DealAgreed') await openAgreedDeal(context, event);
-        },
+        handle: (events) => openAgreedDeals(context, events),
         save: (at) => saveCheckpoint(context.pool, CHECKPOINT, at),
         reached: (at) => (position = at),
       });
@@ -119,7 +128,7 @@ export function startDealOpener(context: ServiceContext): { close(): Promise<voi
         context.store.subscribe(
           position,
           async (batch) => {
-            for (const event of batch) if (event.type === 'DealAgreed') await openAgreedDeal(context, event);
+            await openAgreedDeals(context, batch);
             const last = batch[batch.length - 1]!.position;
             await saveCheckpoint(context.pool, CHECKPOINT, last);
             position = last;

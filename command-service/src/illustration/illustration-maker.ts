@@ -9,7 +9,9 @@ import { deterministicId } from '../automation/process-managers/deterministic-id
 import { esisContent } from './esis-content';
 import { renderEsisPdf } from './esis-pdf';
 
-const CHECKPOINT = 'illustration-maker';
+/** Where the illustration maker's checkpoint is kept (in `checkpoints`). */
+export const ILLUSTRATION_MAKER_CHECKPOINT = 'illustration-maker';
+const CHECKPOINT = ILLUSTRATION_MAKER_CHECKPOINT;
 const CHECKPOINT_EVERY_MS = 10_000;
 
 /**
@@ -26,7 +28,7 @@ async function illustrateDeal(context: Pick<ServiceContext, 'store' | 'pool'>, c
   if (opened.source !== 'negotiation') return;
   const deal = foldEvents(dealDecider, await context.store.readStream(streams.deal(opened.dealId)));
   if (deal.status === 'none') return;
-  const documentId = deterministicId(`${cause.id}:illustration`);
+  const documentId = illustrationIdOf(cause);
   if (foldEvents(documentDecider, await context.store.readStream(streams.document(documentId))).status !== 'none') return;
   const content = esisContent(opened, cause.recordedAt);
   const pdf = await renderEsisPdf(content, cause.recordedAt, opened.lender.name);
@@ -58,6 +60,24 @@ async function illustrateDeal(context: Pick<ServiceContext, 'store' | 'pool'>, c
     if ((error as { statusCode?: number }).statusCode !== 409) throw error;
   }
 }
+
+/**
+ * The illustrations of a batch's deals opened from a negotiation that have none yet. One question for the whole batch
+ * finds the illustrations recorded already (their document ids derive from their cause): a catch-up over a long log
+ * pays one query per page of deals, not two stream reads for each (docs/decisions/bounded-restart.md). Resolves with
+ * whether the batch held any deal.
+ */
+async function illustrateDeals(context: Pick<ServiceContext, 'store' | 'pool'>, batch: readonly RecordedEvent[]): Promise<boolean> {
+  const opened = batch.filter((event): event is RecordedEvent<'DealOpened'> => event.type === 'DealOpened');
+  const agreed = opened.filter((event) => event.data.source === 'negotiation');
+  const documentOf = (cause: RecordedEvent<'DealOpened'>) => streams.document(illustrationIdOf(cause));
+  const recorded = agreed.length > 0 ? await context.store.streamsWithEvents(agreed.map(documentOf)) : new Set<string>();
+  for (const event of agreed) if (!recorded.has(documentOf(event))) await illustrateDeal(context, event);
+  return opened.length > 0;
+}
+
+/** The illustration's document id, derived from the deal's opening. */
+const illustrationIdOf = (cause: RecordedEvent<'DealOpened'>) => deterministicId(`${cause.id}:illustration`);
 
 /**
  * The document an agreed deal's illustration is recorded as: its PDF stored as `file`, uploaded by the platform, for
@@ -105,9 +125,7 @@ export function startIllustrationMaker(context: ServiceContext): { close(): Prom
         store: context.store,
         from: await loadCheckpoint(context.pool, CHECKPOINT),
         types: ['DealOpened'],
-        handle: async (events) => {
-          for (const event of events) if (event.type === 'DealOpened') await illustrateDeal(context, event);
-        },
+        handle: (events) => illustrateDeals(context, events),
         save: (at) => saveCheckpoint(context.pool, CHECKPOINT, at),
         reached: (at) => (position = at),
       });
@@ -116,12 +134,7 @@ export function startIllustrationMaker(context: ServiceContext): { close(): Prom
         context.store.subscribe(
           position,
           async (batch) => {
-            let made = false;
-            for (const event of batch) {
-              if (event.type !== 'DealOpened') continue;
-              await illustrateDeal(context, event);
-              made = true;
-            }
+            const made = await illustrateDeals(context, batch);
             // Every batch as it comes (no batching delay: a deal's illustration follows it at once, and whoever waits
             // for the followers to settle waits no longer), the checkpoint saved only after work or now and then: a
             // restart from an older one finds each illustration already recorded.

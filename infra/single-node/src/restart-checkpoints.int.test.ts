@@ -2,25 +2,46 @@
  * Followers that act on a few event types resume from their checkpoints reading only those types
  * (docs/decisions/bounded-restart.md): real PostgreSQL; the deal opener stopped, the log grown by thousands of
  * events while it was stopped, then started again: it opens the agreement recorded meanwhile, opens nothing twice,
- * and reads none of the other events to get there.
+ * and reads none of the other events to get there. And a first start on a log whose work is done already (a restored
+ * store, its followers' checkpoints lost) costs the deal opener and the illustration maker one question per page,
+ * no stream read per deal.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commandMigrations, startDealOpener } from '@pf/command-service';
+import { commandMigrations, startDealOpener, startIllustrationMaker } from '@pf/command-service';
 import { comparePositions, START, streams, type Position } from '@pf/events';
-import { createLogger, loadCheckpoint, openServiceContext, parseConfig, type EventStore, type OpenedContext } from '@pf/infra';
+import {
+  createLogger,
+  loadCheckpoint,
+  openServiceContext,
+  parseConfig,
+  saveCheckpoint,
+  type EventStore,
+  type OpenedContext,
+} from '@pf/infra';
 import { createTestDatabase, type TestDatabase } from '@pf/infra/testing';
 import { recordIntroducedDeal } from './testing/introduced-deal';
 
 /** The store with every event handed out by readAll counted (a replay of the log would be every event). */
-function counting(store: EventStore): { store: EventStore; readAllEvents: () => number; typedReads: () => number } {
+function counting(store: EventStore) {
   let readAllEvents = 0;
   let typedReads = 0;
+  const perStream = { readStream: 0, streamHead: 0, streamsWithEvents: 0 };
   const counted: EventStore = {
     ...store,
     append: (...args) => store.append(...args),
-    readStream: (...args) => store.readStream(...args),
-    streamHead: (...args) => store.streamHead(...args),
+    readStream: (...args) => {
+      perStream.readStream += 1;
+      return store.readStream(...args);
+    },
+    streamHead: (...args) => {
+      perStream.streamHead += 1;
+      return store.streamHead(...args);
+    },
+    streamsWithEvents: (...args) => {
+      perStream.streamsWithEvents += 1;
+      return store.streamsWithEvents(...args);
+    },
     headPosition: () => store.headPosition(),
     close: () => store.close(),
     readAll: async (...args) => {
@@ -43,7 +64,7 @@ function counting(store: EventStore): { store: EventStore; readAllEvents: () => 
         options,
       ),
   };
-  return { store: counted, readAllEvents: () => readAllEvents, typedReads: () => typedReads };
+  return { store: counted, readAllEvents: () => readAllEvents, typedReads: () => typedReads, perStream: () => ({ ...perStream }) };
 }
 
 const filler = (n: number) => ({
@@ -111,6 +132,37 @@ describe('a restart of the deal opener (real PostgreSQL)', () => {
       expect(events.map((event) => event.type)).toEqual(['DealOpened']);
     }
   });
+
+  it('a first start with its work done already asks once per page which deals and illustrations exist, and reads no stream', async () => {
+    // The two agreements above are opened; their illustrations are made once.
+    const atHeadOf = (name: string) => async () =>
+      comparePositions(await loadCheckpoint(context.pool, name), await context.store.headPosition()) >= 0;
+    const count = async (sql: string) => Number((await context.pool.query<{ n: string }>(sql)).rows[0]!.n);
+    const illustrated = () => count("select count(*)::text as n from events where type = 'DocumentUploaded'");
+    let maker = startIllustrationMaker(context);
+    await expect.poll(illustrated, { timeout: 30_000, interval: 50 }).toBe(2);
+    await maker.close();
+    expect(await count('select count(*)::text as n from document_files')).toBe(2);
+
+    // Their checkpoints lost, as on a store restored without them: each catches up from the first event.
+    await saveCheckpoint(context.pool, 'deal-opener', START);
+    await saveCheckpoint(context.pool, 'illustration-maker', START);
+    const opener = counting(context.store);
+    const started = startDealOpener({ ...context, store: opener.store });
+    await expect.poll(atHeadOf('deal-opener'), { timeout: 20_000, interval: 50 }).toBe(true);
+    await started.close();
+    expect(opener.perStream()).toEqual({ readStream: 0, streamHead: 0, streamsWithEvents: 1 });
+
+    const illustrations = counting(context.store);
+    maker = startIllustrationMaker({ ...context, store: illustrations.store });
+    await expect.poll(atHeadOf('illustration-maker'), { timeout: 20_000, interval: 50 }).toBe(true);
+    await maker.close();
+    expect(illustrations.perStream()).toEqual({ readStream: 0, streamHead: 0, streamsWithEvents: 1 });
+    // Nothing made twice: no deal opened again, no illustration recorded or stored again.
+    expect(await count("select count(*)::text as n from events where type = 'DealOpened'")).toBe(2);
+    expect(await illustrated()).toBe(2);
+    expect(await count('select count(*)::text as n from document_files')).toBe(2);
+  }, 90_000);
 
   it('answers the agreements alone from a typed read, and how far the read covered', async () => {
     const read = await context.store.readTypes!(START, ['DealAgreed'], 500);

@@ -40,6 +40,7 @@ export function readingTheContract(store: EventStore<StoredEvent>): EventStore {
     append: (stream, events, expected) => store.append(stream, events, expected),
     readStream: async (stream, fromVersion) => recordedEventsOf(await store.readStream(stream, fromVersion)),
     streamHead: (stream) => store.streamHead(stream),
+    streamsWithEvents: (streams) => store.streamsWithEvents(streams),
     readAll: async (after, limit, options) => recordedEventsOf(await store.readAll(after, limit, options)),
     subscribe: (after, handler, options) => store.subscribe(after, (batch) => handler(recordedEventsOf(batch)), options),
     headPosition: () => store.headPosition(),

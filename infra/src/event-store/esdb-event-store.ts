@@ -130,6 +130,12 @@ export class EsdbEventStore implements EventStore<StoredEvent> {
     return last ? { version: last.streamVersion, hash: last.hash ?? null } : null;
   }
 
+  /** EventStoreDB answers one stream at a time: each stream's last event, read side by side. */
+  async streamsWithEvents(streams: readonly string[]): Promise<Set<string>> {
+    const heads = await Promise.all(streams.map(async (stream) => ((await this.streamHead(stream)) ? [stream] : [])));
+    return new Set(heads.flat());
+  }
+
   async readAll(after: Position, limit: number): Promise<StoredEvent[]> {
     const events: StoredEvent[] = [];
     // Reads from a position include it; each page starts at the previous page's last record.

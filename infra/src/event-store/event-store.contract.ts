@@ -94,6 +94,15 @@ export function eventStoreContract(adapter: string, open: () => Promise<Contract
       expect(await store.streamHead(uniqueStream('none'))).toBeNull();
     });
 
+    it('answers which of many streams have events, in one question', async () => {
+      const [written, other] = [uniqueStream('with'), uniqueStream('with')];
+      await store.append(written, [newEvent()], 'no_stream');
+      await store.append(other, [newEvent(), newEvent()], 'no_stream');
+      const never = uniqueStream('never');
+      expect(await store.streamsWithEvents([written, never, other])).toEqual(new Set([written, other]));
+      expect(await store.streamsWithEvents([])).toEqual(new Set());
+    });
+
     it('reads all events after a position, exclusive, in global order', async () => {
       const head = await store.headPosition();
       const stream = uniqueStream('all');

@@ -119,6 +119,11 @@ export interface EventStore<Recorded = RecordedEvent> {
   readStream(stream: string, fromVersion?: number): Promise<Recorded[]>;
   /** The stream's head (version and hash of its last event) as the store keeps it; null when it has none. */
   streamHead(stream: string): Promise<StreamHeadRecord | null>;
+  /**
+   * Of these streams, the ones that have events: one question for a page of them, where a follower catching up on a
+   * long log would otherwise ask each stream's head (docs/decisions/bounded-restart.md).
+   */
+  streamsWithEvents(streams: readonly string[]): Promise<Set<string>>;
   /** Up to `limit` events after a position (exclusive), in global order. */
   readAll(after: Position, limit: number, options?: ReadAllOptions): Promise<Recorded[]>;
   /** Catches up from a position (exclusive), then follows live; batches are handled one at a time. */

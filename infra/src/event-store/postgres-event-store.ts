@@ -196,6 +196,14 @@ export class PostgresEventStore implements EventStore<StoredEvent> {
     return row ? { version: Number(row.version), hash: row.hash } : null;
   }
 
+  async streamsWithEvents(streams: readonly string[]): Promise<Set<string>> {
+    if (streams.length === 0) return new Set();
+    const result = await this.pool.query<{ stream_name: string }>('select stream_name from streams where stream_name = any($1::text[])', [
+      [...streams],
+    ]);
+    return new Set(result.rows.map((row) => row.stream_name));
+  }
+
   /**
    * Every follower in this process (projector, gateway, analytics, automation, deal opener...) reads the tail
    * of the log when woken, at the same moment and from about the same position. A read asked for while

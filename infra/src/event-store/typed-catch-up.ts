@@ -14,7 +14,7 @@ export async function catchUpOnTypes<Recorded = RecordedEvent>(options: {
   store: EventStore<Recorded>;
   from: Position;
   types: readonly string[];
-  handle: (events: readonly Recorded[]) => Promise<void>;
+  handle: (events: readonly Recorded[]) => Promise<unknown>;
   save: (position: Position) => Promise<void>;
   /** Each position reached (the supervisor's lag reads it while the catch-up runs). */
   reached?: (position: Position) => void;

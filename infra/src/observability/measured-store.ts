@@ -30,6 +30,7 @@ export function measuredStore<Recorded>(store: EventStore<Recorded>): EventStore
       }),
     readStream: (stream, fromVersion) => store.readStream(stream, fromVersion),
     streamHead: (stream) => store.streamHead(stream),
+    streamsWithEvents: (streams) => store.streamsWithEvents(streams),
     readAll: (after, limit, options) => store.readAll(after, limit, options),
     subscribe: (after, handler, options) => store.subscribe(after, handler, options),
     headPosition: () => store.headPosition(),
